@@ -1,0 +1,115 @@
+#include "command_line.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace snag::wrapper {
+
+namespace {
+
+bool starts_with(const std::string &s, const char *prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Options of clang's that take their value as the next argument, so that the
+// value is not mistaken for an input file.
+bool takes_separate_value(const std::string &a) {
+  static const char *const kOptions[] = {
+      "-o", "-x", "-I", "-L", "-l", "-D", "-U", "-include", "-isystem", "-idirafter",
+      "-iquote", "-MF", "-MT", "-MQ", "-Xlinker", "-Xclang", "-Xassembler",
+      "-Xpreprocessor", "-mllvm", "-target", "--target", "-arch", "-imacros", "-isysroot",
+      "--sysroot", "-T", "-z", "-u", "-e", "-aux-info", "-dumpbase", "-dumpdir"};
+  for (const char *o : kOptions)
+    if (a == o) return true;
+  return false;
+}
+
+void classify(const std::vector<std::string> &args, CommandLine &cl, int depth) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (!a.empty() && a[0] == '@' && depth < 8) {
+      std::ifstream in(a.substr(1));
+      if (!in) throw std::runtime_error("cannot read response file " + a.substr(1));
+      std::stringstream text;
+      text << in.rdbuf();
+      classify(split_response_file(text.str()), cl, depth + 1);
+      continue;
+    }
+    if (takes_separate_value(a)) {
+      ++i;
+      continue;
+    }
+    if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM")
+      cl.links = false;
+    else if (a == "-shared")
+      cl.shared = true;
+    else if (a == "-static")
+      cl.is_static = true;
+    else if (starts_with(a, "-g"))
+      cl.has_debug_flag = true;
+    else if (a == "--version" || a == "-###" || a == "--help" || starts_with(a, "-print-") ||
+             starts_with(a, "-dump"))
+      cl.info_only = true;
+    else if (a == "-" || (!a.empty() && a[0] != '-'))
+      cl.has_inputs = true;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> split_response_file(const std::string &text) {
+  std::vector<std::string> out;
+  std::string current;
+  bool in_word = false;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size()) {
+      current += text[++i];
+      in_word = true;
+    } else if (quote) {
+      if (c == quote) quote = 0;
+      else current += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) out.push_back(current);
+      current.clear();
+      in_word = false;
+    } else {
+      current += c;
+      in_word = true;
+    }
+  }
+  if (in_word) out.push_back(current);
+  return out;
+}
+
+CommandLine parse_command_line(const std::vector<std::string> &args) {
+  CommandLine cl;
+  std::vector<std::string> passed;
+  for (const std::string &a : args) {
+    if (starts_with(a, "-fsnag-api-table=")) {
+      std::string file = a.substr(17);
+      if (file.empty()) throw std::runtime_error("-fsnag-api-table= needs a file name");
+      cl.api_tables.push_back(file);
+    } else if (starts_with(a, "-fsnag-instrument=")) {
+      cl.instrument = a.substr(18);
+      if (cl.instrument.empty())
+        throw std::runtime_error("-fsnag-instrument= needs a list (memory,atomics,memops,functions,api, all or none)");
+    } else if (a == "-fsnag-verbose") {
+      cl.verbose = true;
+    } else if (starts_with(a, "-fsnag")) {
+      throw std::runtime_error("unknown snag option " + a +
+                               " (known: -fsnag-instrument=, -fsnag-api-table=, -fsnag-verbose)");
+    } else {
+      passed.push_back(a);
+    }
+  }
+  classify(passed, cl, 0);
+  if (!cl.has_inputs) cl.links = false;
+  cl.clang_args = std::move(passed);
+  return cl;
+}
+
+}  // namespace snag::wrapper

@@ -1,0 +1,27 @@
+// The engines this runtime has. Each engine's folder provides a factory; an
+// engine issue adds one line here.
+#include "core/engine.h"
+#include "core/platform.h"
+
+namespace snag {
+
+Engine *create_record_engine();
+
+namespace {
+struct EngineEntry {
+  const char *name;
+  Engine *(*create)();
+};
+
+const EngineEntry kEngines[] = {
+    {"record", create_record_engine},
+};
+}  // namespace
+
+Engine *create_engine(const char *name) {
+  for (const EngineEntry &entry : kEngines)
+    if (cstr_eq(entry.name, name)) return entry.create();
+  return nullptr;
+}
+
+}  // namespace snag

@@ -1,0 +1,125 @@
+// The event stream. Interceptors and compiler hooks turn everything the
+// program does that matters for concurrency into events, in the order the
+// thread performs them; the active engine consumes them (core/engine.h).
+//
+// Plain memory accesses do not go through Event: they are the hot path and
+// reach the engine through Engine::on_access directly.
+#pragma once
+
+#include <stdint.h>
+
+#include "snag/abi.h"
+
+namespace snag {
+
+enum class EventKind : uint8_t {
+  // Threads. `value` is the other thread's logical id.
+  kThreadCreate,   // in the parent, before the thread exists (value = child)
+  kThreadStart,    // first event of the new thread (value = parent)
+  kThreadExit,     // last event of a thread
+  kThreadJoin,     // in the joiner, after the join succeeded (value = joined)
+  kThreadDetach,   // value = detached thread
+
+  // Mutexes, spin locks and reader-writer locks. `flags` tells which kind and
+  // how (LockFlags). kLockBefore precedes a blocking or try acquisition;
+  // kLockAcquired or kLockFailed follows it.
+  kLockCreate,
+  kLockDestroy,
+  kLockBefore,
+  kLockAcquired,
+  kLockFailed,   // try-lock busy, timed lock timed out, or an error
+  kUnlock,
+
+  // Condition variables: addr = condvar, addr2 = its mutex. kCondWait comes
+  // before the wait (the mutex is released inside); kCondWoken after it
+  // returns with the mutex held again (value = 1 when it timed out).
+  kCondWait,
+  kCondWoken,
+  kCondSignal,
+  kCondBroadcast,
+
+  // Barriers (pthread_barrier_t): before and after the wait.
+  kBarrierWait,
+  kBarrierPassed,
+
+  // Semaphores: post (release); wait before blocking; acquired after success.
+  kSemPost,
+  kSemWait,
+  kSemAcquired,
+  kSemFailed,
+
+  // pthread_once / std::call_once: kOnceEnter before; kOnceInitDone in the
+  // thread that ran the initializer, right after it; kOnceExit after return.
+  kOnceEnter,
+  kOnceInitDone,
+  kOnceExit,
+
+  // Function-local statics (__cxa_guard_*): addr = the guard object.
+  // kGuardAcquired: value = 1 when this thread must run the initializer.
+  kGuardAcquired,
+  kGuardReleased,
+  kGuardAborted,
+
+  // Futex waits and wakes (libstdc++'s atomic wait/notify, latch, barrier,
+  // counting_semaphore, futures): addr = futex word.
+  kFutexWait,
+  kFutexWoken,
+  kFutexWake,
+
+  // Atomics (compiler hooks). size, order, value = snag_atomic_op.
+  // kAtomicAfter: addr2 = failure order, flags = 1 when a cmpxchg succeeded.
+  kAtomicBefore,
+  kAtomicAfter,
+  kFence,
+
+  // Heap. kAlloc after allocation (addr, size); kFree before the block is
+  // given back (addr, size when known).
+  kAlloc,
+  kFree,
+
+  // Calls to members of thread-unsafe classes (TSVD points): addr = object,
+  // flags = 1 for a write.
+  kApiBegin,
+  kApiEnd,
+
+  // Annotations in the program (include/snag/annotations.h and
+  // ThreadSanitizer's): addr, size; kAnnotateIgnore*: value = 1 to begin.
+  kAnnotateHappensBefore,
+  kAnnotateHappensAfter,
+  kAnnotateBenignRace,
+
+  // Processes and time.
+  kForkBefore,
+  kForkParent,
+  kForkChild,
+  kSleep,    // value = microseconds
+  kYield,
+  kProgramExit,  // value = exit status
+
+  kCount
+};
+
+enum LockFlags : uint32_t {
+  kLockMutex = 1 << 0,
+  kLockSpin = 1 << 1,
+  kLockRw = 1 << 2,
+  kLockRead = 1 << 3,    // shared acquisition of a reader-writer lock
+  kLockTry = 1 << 4,
+  kLockTimed = 1 << 5,
+  kLockRecursive = 1 << 6,  // the mutex type allows re-locking
+};
+
+struct Event {
+  EventKind kind;
+  uint32_t flags = 0;
+  uint32_t size = 0;
+  uint32_t order = 0;
+  uintptr_t addr = 0;
+  uintptr_t addr2 = 0;
+  uint64_t value = 0;
+  snag_site_t site = 0;  // where in the program (the call site of the interceptor)
+};
+
+const char *event_kind_name(EventKind kind);
+
+}  // namespace snag

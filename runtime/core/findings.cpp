@@ -1,0 +1,306 @@
+#include "core/findings.h"
+
+#include <fcntl.h>
+#include <new>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/internal_alloc.h"
+#include "core/options.h"
+#include "core/platform.h"
+#include "core/sites.h"
+#include "core/spinlock.h"
+#include "core/text_buffer.h"
+
+namespace snag {
+
+namespace {
+
+enum class Sink { kTextStderr, kJsonStderr, kJsonFd };
+
+Sink g_sink = Sink::kTextStderr;
+int g_fd = 2;
+uint64_t g_seed;
+std::atomic<uint64_t> g_reported{0};
+// Serializes whole reports so two threads' text never interleaves.
+SpinLock g_write_lock;
+
+void collect_threads(const Finding &f, Tid *out, int *count) {
+  *count = 0;
+  auto add = [&](Tid t) {
+    if (t == kNoThread) return;
+    for (int i = 0; i < *count; ++i)
+      if (out[i] == t) return;
+    if (*count < Finding::kMaxThreads) out[(*count)++] = t;
+  };
+  for (int i = 0; i < f.thread_count; ++i) add(f.threads[i]);
+  for (int i = 0; i < f.side_count; ++i) add(f.sides[i].thread);
+}
+
+// ---- JSON ----
+
+void json_frame(TextBuffer &b, snag_site_t site) {
+  b.add("{\"site\":\"").add_hex(site, 16).add('"');
+  SiteInfo info;
+  if (find_site(site, &info)) {
+    b.add(",\"function\":").add_json_string(info.function.data, info.function.size);
+    b.add(",\"file\":").add_json_string(info.file.data, info.file.size);
+    b.add(",\"line\":").add_u64(info.line).add(",\"column\":").add_u64(info.column);
+  }
+  b.add('}');
+}
+
+void json_stack(TextBuffer &b, const StackTrace &s) {
+  b.add('[');
+  for (uint32_t i = 0; i < s.depth; ++i) {
+    if (i) b.add(',');
+    json_frame(b, s.frames[i]);
+  }
+  b.add(']');
+}
+
+void json_address(TextBuffer &b, uintptr_t a) { b.add('"').add_address(a).add('"'); }
+
+void write_json(TextBuffer &b, const Finding &f) {
+  b.add("{\"snag\":1,\"engine\":").add_json_string(f.engine);
+  b.add(",\"kind\":").add_json_string(f.kind);
+  if (f.title) b.add(",\"title\":").add_json_string(f.title);
+  b.add(",\"message\":").add_json_string(f.message);
+  b.add(",\"severity\":").add_json_string(f.severity);
+  b.add(",\"rank\":").add_double(f.rank);
+  b.add(",\"seed\":").add_u64(g_seed);
+  b.add(",\"pid\":").add_u64(static_cast<uint64_t>(getpid()));
+  if (f.detail_count) {
+    b.add(",\"details\":{");
+    for (int i = 0; i < f.detail_count; ++i) {
+      if (i) b.add(',');
+      b.add_json_string(f.details[i].key).add(':').add_json_string(f.details[i].value);
+    }
+    b.add('}');
+  }
+  b.add(",\"sides\":[");
+  for (int i = 0; i < f.side_count; ++i) {
+    const FindingSide &s = f.sides[i];
+    if (i) b.add(',');
+    b.add("{\"role\":").add_json_string(s.role);
+    b.add(",\"description\":").add_json_string(s.description);
+    if (s.thread != kNoThread) b.add(",\"thread\":").add_u64(s.thread);
+    if (s.has_access) {
+      b.add(",\"access\":{\"address\":");
+      json_address(b, s.access_address);
+      b.add(",\"size\":").add_u64(s.access_size).add(",\"kind\":").add_json_string(s.access_kind);
+      b.add('}');
+    }
+    b.add(",\"stack\":");
+    json_stack(b, s.stack);
+    if (s.lock_count) {
+      b.add(",\"locks\":[");
+      for (int l = 0; l < s.lock_count; ++l) {
+        if (l) b.add(',');
+        b.add("{\"address\":");
+        json_address(b, s.locks[l].address);
+        b.add(",\"stack\":");
+        json_stack(b, s.locks[l].stack);
+        b.add('}');
+      }
+      b.add(']');
+    }
+    b.add('}');
+  }
+  b.add(']');
+  Tid threads[Finding::kMaxThreads];
+  int thread_count;
+  collect_threads(f, threads, &thread_count);
+  b.add(",\"threads\":[");
+  for (int i = 0; i < thread_count; ++i) {
+    if (i) b.add(',');
+    b.add("{\"id\":").add_u64(threads[i]).add(",\"name\":\"T").add_u64(threads[i]).add('"');
+    if (ThreadState *t = thread_by_tid(threads[i])) {
+      if (t->parent != kNoThread) b.add(",\"parent\":").add_u64(t->parent);
+      StackTrace creation;
+      depot_get(t->creation_stack, &creation);
+      b.add(",\"stack\":");
+      json_stack(b, creation);
+    }
+    b.add('}');
+  }
+  b.add(']');
+  if (f.has_heap) {
+    b.add(",\"heap\":{\"address\":");
+    json_address(b, f.heap_address);
+    b.add(",\"size\":").add_u64(f.heap_size);
+    if (f.heap_thread != kNoThread) b.add(",\"thread\":").add_u64(f.heap_thread);
+    b.add(",\"stack\":");
+    json_stack(b, f.heap_stack);
+    b.add('}');
+  }
+  if (f.global_name[0]) {
+    b.add(",\"global\":{\"name\":").add_json_string(f.global_name).add(",\"address\":");
+    json_address(b, f.global_address);
+    b.add(",\"size\":").add_u64(f.global_size).add('}');
+  }
+  b.add("}\n");
+}
+
+// ---- Text (a program run on its own) ----
+
+void text_stack(TextBuffer &b, const StackTrace &s) {
+  for (uint32_t i = 0; i < s.depth; ++i) {
+    b.add("    #").add_u64(i).add(' ');
+    SiteInfo info;
+    if (find_site(s.frames[i], &info)) {
+      b.add(info.function.data, info.function.size).add(' ');
+      b.add(info.file.data, info.file.size).add(':').add_u64(info.line).add(':').add_u64(info.column);
+    } else {
+      b.add("<unknown site ").add_hex(s.frames[i], 16).add('>');
+    }
+    b.add('\n');
+  }
+  if (s.depth == 0) b.add("    <no stack>\n");
+}
+
+void write_text(TextBuffer &b, const Finding &f) {
+  b.add("==================\nWARNING: snag: ").add(f.title ? f.title : f.kind);
+  b.add(" (pid=").add_u64(static_cast<uint64_t>(getpid())).add(")\n");
+  for (int i = 0; i < f.side_count; ++i) {
+    const FindingSide &s = f.sides[i];
+    b.add("  ").add(s.description).add(":\n");
+    text_stack(b, s.stack);
+    for (int l = 0; l < s.lock_count; ++l) {
+      if (s.locks[l].stack.depth == 0) continue;
+      b.add("\n  Mutex ").add_address(s.locks[l].address).add(" acquired here:\n");
+      text_stack(b, s.locks[l].stack);
+    }
+    b.add('\n');
+  }
+  if (f.has_heap) {
+    b.add("  Location is heap block of size ").add_u64(f.heap_size).add(" at ");
+    b.add_address(f.heap_address).add(" allocated by ");
+    if (f.heap_thread == 0) b.add("main thread");
+    else b.add("thread T").add_u64(f.heap_thread);
+    b.add(":\n");
+    text_stack(b, f.heap_stack);
+    b.add('\n');
+  } else if (f.global_name[0]) {
+    b.add("  Location is global '").add(f.global_name).add("' of size ").add_u64(f.global_size);
+    b.add(" at ").add_address(f.global_address).add("\n\n");
+  }
+  Tid threads[Finding::kMaxThreads];
+  int thread_count;
+  collect_threads(f, threads, &thread_count);
+  for (int i = 0; i < thread_count; ++i) {
+    ThreadState *t = thread_by_tid(threads[i]);
+    if (!t || t->parent == kNoThread) continue;
+    b.add("  Thread T").add_u64(t->tid).add(" created by ");
+    if (t->parent == 0) b.add("main thread");
+    else b.add("thread T").add_u64(t->parent);
+    b.add(" at:\n");
+    StackTrace creation;
+    depot_get(t->creation_stack, &creation);
+    text_stack(b, creation);
+    b.add('\n');
+  }
+  for (int i = 0; i < f.detail_count; ++i)
+    b.add("  ").add(f.details[i].key).add(": ").add(f.details[i].value).add('\n');
+  b.add("  seed: ").add_u64(g_seed).add('\n');
+  b.add("SUMMARY: snag: ").add(f.title ? f.title : f.kind);
+  if (f.side_count && f.sides[0].stack.depth) {
+    SiteInfo info;
+    if (find_site(f.sides[0].stack.frames[0], &info)) {
+      b.add(' ').add(info.file.data, info.file.size).add(':').add_u64(info.line).add(':');
+      b.add_u64(info.column).add(" in ").add(info.function.data, info.function.size);
+    }
+  }
+  b.add("\n==================\n");
+}
+
+uint64_t clock_seed() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  uint64_t x = static_cast<uint64_t>(ts.tv_nsec) ^ (static_cast<uint64_t>(ts.tv_sec) << 20) ^
+               (static_cast<uint64_t>(getpid()) << 40);
+  return x % 1000000007ull;
+}
+
+}  // namespace
+
+FindingSide &Finding::add_side() {
+  if (side_count == kMaxSides) return sides[kMaxSides - 1];
+  return sides[side_count++];
+}
+
+void Finding::add_detail(const char *key, const char *value) {
+  if (detail_count == kMaxDetails) return;
+  details[detail_count].key = key;
+  copy_text(details[detail_count].value, sizeof details[0].value, value);
+  ++detail_count;
+}
+
+void Finding::add_detail(const char *key, uint64_t value) {
+  TextBuffer b;
+  b.add_u64(value).add('\0');
+  add_detail(key, b.data());
+}
+
+Finding *new_finding(const char *engine, const char *kind) {
+  auto *f = new (internal_alloc(sizeof(Finding))) Finding();
+  f->engine = engine;
+  f->kind = kind;
+  return f;
+}
+
+void report_finding(Finding *f) {
+  TextBuffer b;
+  if (g_sink == Sink::kTextStderr) write_text(b, *f);
+  else write_json(b, *f);
+  {
+    SpinLockGuard guard(g_write_lock);
+    b.write_to(g_fd);
+  }
+  internal_free(f);
+  g_reported.fetch_add(1, std::memory_order_relaxed);
+  if (options().get_bool("halt_on_error", false)) {
+    findings_finish();
+    raw_syscall(SYS_exit_group, static_cast<long>(options().get_u64("exitcode", 66)));
+  }
+}
+
+void findings_init() {
+  const Options &o = options();
+  g_seed = o.has("seed") ? o.get_u64("seed", 0) : clock_seed();
+  if (const char *path = o.get("findings")) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      print_error("cannot open the findings file from SNAG_OPTIONS; reporting on stderr");
+    } else {
+      g_fd = fd;
+      g_sink = Sink::kJsonFd;
+      return;
+    }
+  }
+  if (o.has("findings_fd")) {
+    g_fd = static_cast<int>(o.get_u64("findings_fd", 2));
+    g_sink = Sink::kJsonFd;
+    return;
+  }
+  const char *format = o.get("format", "text");
+  g_sink = cstr_eq(format, "json") ? Sink::kJsonStderr : Sink::kTextStderr;
+}
+
+uint64_t findings_finish() {
+  uint64_t n = g_reported.load(std::memory_order_relaxed);
+  if (g_sink == Sink::kTextStderr && n > 0) {
+    TextBuffer b;
+    b.add("snag: reported ").add_u64(n).add(n == 1 ? " warning\n" : " warnings\n");
+    b.write_to(2);
+  }
+  return n;
+}
+
+uint64_t findings_reported() { return g_reported.load(std::memory_order_relaxed); }
+
+uint64_t run_seed() { return g_seed; }
+
+}  // namespace snag

@@ -1,0 +1,107 @@
+// The functions the compiler pass calls (include/snag/abi.h). The access
+// hooks are the hottest code in the runtime: one branch when the engine does
+// not want accesses, otherwise one call into the engine.
+#include "core/runtime.h"
+#include "core/sites.h"
+#include "snag/abi.h"
+
+namespace snag {
+namespace {
+
+SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {
+  if (SNAG_LIKELY(!g_engine->wants_accesses)) return;
+  ThreadState *t = current_thread();
+  if (t->in_runtime) return;
+  if ((flags & kAccessWrite) ? t->ignore_writes : t->ignore_reads) return;
+  g_engine->on_access(*t, reinterpret_cast<uintptr_t>(addr), size, flags, site);
+}
+
+SNAG_ALWAYS_INLINE void atomic_event(EventKind kind, void *addr, uint32_t size, uint32_t op,
+                                     uint32_t order, snag_site_t site, uintptr_t failure_order,
+                                     uint32_t succeeded) {
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e{kind};
+  e.addr = reinterpret_cast<uintptr_t>(addr);
+  e.size = size;
+  e.value = op;
+  e.order = order;
+  e.addr2 = failure_order;
+  e.flags = succeeded;
+  e.site = site;
+  emit(t, e);
+}
+
+}  // namespace
+}  // namespace snag
+
+using namespace snag;
+
+#define SNAG_ACCESS_HOOKS(N)                                                          \
+  SNAG_INTERFACE void __snag_read##N(void *addr, snag_site_t site) {                  \
+    access(addr, N, 0, site);                                                         \
+  }                                                                                   \
+  SNAG_INTERFACE void __snag_write##N(void *addr, snag_site_t site) {                 \
+    access(addr, N, kAccessWrite, site);                                              \
+  }
+SNAG_ACCESS_HOOKS(1)
+SNAG_ACCESS_HOOKS(2)
+SNAG_ACCESS_HOOKS(4)
+SNAG_ACCESS_HOOKS(8)
+SNAG_ACCESS_HOOKS(16)
+#undef SNAG_ACCESS_HOOKS
+
+SNAG_INTERFACE void __snag_read_range(void *addr, size_t size, snag_site_t site) {
+  if (size) access(addr, size, kAccessRange, site);
+}
+
+SNAG_INTERFACE void __snag_write_range(void *addr, size_t size, snag_site_t site) {
+  if (size) access(addr, size, kAccessRange | kAccessWrite, site);
+}
+
+SNAG_INTERFACE void __snag_atomic_before(void *addr, uint32_t size, uint32_t op, uint32_t order,
+                                         snag_site_t site) {
+  atomic_event(EventKind::kAtomicBefore, addr, size, op, order, site, order, 1);
+}
+
+SNAG_INTERFACE void __snag_atomic_after(void *addr, uint32_t size, uint32_t op, uint32_t order,
+                                        uint32_t failure_order, uint32_t succeeded,
+                                        snag_site_t site) {
+  atomic_event(EventKind::kAtomicAfter, addr, size, op, order, site, failure_order, succeeded);
+}
+
+SNAG_INTERFACE void __snag_fence(uint32_t order, snag_site_t site) {
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e{EventKind::kFence};
+  e.order = order;
+  e.site = site;
+  emit(t, e);
+}
+
+SNAG_INTERFACE void __snag_func_entry(snag_site_t function_site, void *frame) {
+  (void)function_site;
+  ThreadState *t = current_thread();
+  t->shadow.push(__snag_call_site, reinterpret_cast<uintptr_t>(frame));
+}
+
+SNAG_INTERFACE void __snag_func_exit() { current_thread()->shadow.pop(); }
+
+SNAG_INTERFACE void __snag_api_begin(void *object, uint32_t is_write, snag_site_t site) {
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e{EventKind::kApiBegin};
+  e.addr = reinterpret_cast<uintptr_t>(object);
+  e.flags = is_write;
+  e.site = site;
+  emit(t, e);
+}
+
+SNAG_INTERFACE void __snag_api_end(void *object, snag_site_t site) {
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e{EventKind::kApiEnd};
+  e.addr = reinterpret_cast<uintptr_t>(object);
+  e.site = site;
+  emit(t, e);
+}

@@ -1,0 +1,52 @@
+// Call stacks. Each thread keeps a shadow stack of the call sites that led to
+// the current function (pushed by __snag_func_entry); a StackTrace is a copy
+// of it with the current site on top, innermost frame first. The stack depot
+// interns traces so engines can keep one 32-bit id per remembered stack.
+#pragma once
+
+#include <stdint.h>
+
+#include "snag/abi.h"
+
+namespace snag {
+
+constexpr uint32_t kMaxStackFrames = 64;
+
+struct StackTrace {
+  uint32_t depth = 0;
+  snag_site_t frames[kMaxStackFrames];  // frames[0] is the innermost
+};
+
+struct ShadowFrame {
+  snag_site_t call_site;  // the caller's call instruction
+  uintptr_t frame;        // the callee's frame address (see __snag_func_entry)
+};
+
+struct ShadowStack {
+  static constexpr uint32_t kCapacity = 256;
+  static constexpr uint32_t kRetired = 1u << 30;  // the thread has ended
+  uint32_t depth = 0;  // may exceed kCapacity; frames beyond it are not kept
+  ShadowFrame *frames = nullptr;
+
+  void push(snag_site_t call_site, uintptr_t frame_address) {
+    // Frames at or below the new frame's address have returned without
+    // __snag_func_exit (exception, longjmp): drop them.
+    while (depth > 0 && depth <= kCapacity && frames[depth - 1].frame <= frame_address) --depth;
+    if (depth < kCapacity) frames[depth] = {call_site, frame_address};
+    ++depth;
+  }
+  void pop() {
+    if (depth > 0) --depth;
+  }
+};
+
+// Copies `shadow` below `top` (0 to leave the top out) into `out`.
+void capture_stack(const ShadowStack &shadow, snag_site_t top, StackTrace *out);
+
+// Interned stacks. Id 0 is the empty stack. Insertion is lock-free; ids stay
+// valid for the life of the process.
+using StackId = uint32_t;
+StackId depot_put(const StackTrace &trace);
+void depot_get(StackId id, StackTrace *out);
+
+}  // namespace snag

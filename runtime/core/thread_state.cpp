@@ -1,0 +1,104 @@
+#include "core/thread_state.h"
+
+#include <new>
+
+#include "core/internal_alloc.h"
+#include "core/spinlock.h"
+
+namespace snag {
+
+SNAG_TLS ThreadState *t_current;
+
+namespace {
+
+// Two-level table indexed by tid: up to kChunks * kChunkSize threads over the
+// life of the process, with no reallocation (readers need no lock).
+constexpr uint32_t kChunkSize = 1024;
+constexpr uint32_t kChunks = 4096;
+std::atomic<ThreadState **> g_chunks[kChunks];
+std::atomic<Tid> g_next_tid{0};
+SpinLock g_lock;
+
+ThreadState *new_record(Tid parent, StackId creation_stack) {
+  Tid tid = g_next_tid.fetch_add(1, std::memory_order_relaxed);
+  uint32_t c = tid / kChunkSize;
+  if (c >= kChunks) fatal("too many threads over the life of the process");
+  auto *state = new (internal_alloc(sizeof(ThreadState))) ThreadState();
+  state->tid = tid;
+  state->parent = parent;
+  state->creation_stack = creation_stack;
+  ThreadState **chunk = g_chunks[c].load(std::memory_order_acquire);
+  if (!chunk) {
+    SpinLockGuard guard(g_lock);
+    chunk = g_chunks[c].load(std::memory_order_relaxed);
+    if (!chunk) {
+      chunk = static_cast<ThreadState **>(map_pages(sizeof(ThreadState *) * kChunkSize));
+      g_chunks[c].store(chunk, std::memory_order_release);
+    }
+  }
+  __atomic_store_n(&chunk[tid % kChunkSize], state, __ATOMIC_RELEASE);
+  return state;
+}
+
+}  // namespace
+
+ThreadState *thread_create_record(Tid parent, StackId creation_stack) {
+  return new_record(parent, creation_stack);
+}
+
+void thread_attach(ThreadState *state) {
+  state->shadow.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);
+  state->shadow.depth = 0;
+  state->handle.store(pthread_self(), std::memory_order_release);
+  state->running.store(true, std::memory_order_release);
+  t_current = state;
+}
+
+ThreadState *thread_adopt_current() {
+  Tid parent = g_next_tid.load(std::memory_order_relaxed) == 0 ? kNoThread : 0;
+  ThreadState *state = new_record(parent, 0);
+  thread_attach(state);
+  return state;
+}
+
+void thread_detach_current() {
+  ThreadState *t = t_current;
+  if (!t) return;
+  t->running.store(false, std::memory_order_release);
+  // The thread may still run instrumented code (TLS destructors) after this,
+  // so it keeps its record; only the shadow stack goes. A depth far beyond
+  // the capacity makes push() and capture_stack() leave the frames alone.
+  ShadowFrame *frames = t->shadow.frames;
+  t->shadow.depth = ShadowStack::kRetired;
+  t->shadow.frames = nullptr;
+  internal_free(frames);
+}
+
+ThreadState *thread_by_tid(Tid tid) {
+  uint32_t c = tid / kChunkSize;
+  if (c >= kChunks) return nullptr;
+  ThreadState **chunk = g_chunks[c].load(std::memory_order_acquire);
+  if (!chunk) return nullptr;
+  return __atomic_load_n(&chunk[tid % kChunkSize], __ATOMIC_ACQUIRE);
+}
+
+ThreadState *thread_by_handle(pthread_t handle) {
+  // Newest first: handles are reused, and the newest holder is the live one.
+  for (Tid tid = thread_count(); tid-- > 0;) {
+    ThreadState *t = thread_by_tid(tid);
+    if (t && t->handle.load(std::memory_order_acquire) == handle) return t;
+  }
+  return nullptr;
+}
+
+Tid thread_count() { return g_next_tid.load(std::memory_order_acquire); }
+
+void threads_after_fork_child() {
+  g_lock.reset_after_fork();
+  for (Tid tid = 0; tid < thread_count(); ++tid) {
+    ThreadState *t = thread_by_tid(tid);
+    if (t && t != t_current) t->running.store(false, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace snag

@@ -1,0 +1,85 @@
+// Per-thread runtime state and the registry of all threads the program ever
+// created. Logical thread ids count from 0 (the main thread) in creation
+// order; records stay after a thread ends so reports can still name it and
+// show where it was created.
+#pragma once
+
+#include <atomic>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "core/platform.h"
+#include "core/stack.h"
+
+namespace snag {
+
+using Tid = uint32_t;
+constexpr Tid kNoThread = ~Tid(0);
+constexpr int kEngineSlots = 4;
+
+struct ThreadState {
+  Tid tid = 0;
+  Tid parent = kNoThread;
+  StackId creation_stack = 0;       // where the parent called pthread_create
+  std::atomic<pthread_t> handle{0};
+  std::atomic<bool> running{false};
+  std::atomic<bool> detached{false};
+  ShadowStack shadow;
+
+  // >0 while the runtime itself runs on this thread: hooks and interceptors
+  // pass straight through, so the runtime never observes its own work.
+  int in_runtime = 0;
+  // >0 inside AnnotateIgnore{Reads,Writes}Begin/End and similar.
+  int ignore_reads = 0;
+  int ignore_writes = 0;
+
+  // pthread_once passes the user's initializer and the once object to its
+  // trampoline here (intercept/barrier_once.cpp).
+  void (*pending_once_init)() = nullptr;
+  uintptr_t pending_once_addr = 0;
+
+  // Engines keep their per-thread data here (a vector clock, a lockset, ...).
+  void *engine_data[kEngineSlots] = {};
+};
+
+// The calling thread's state, or null on a thread the runtime has not seen
+// yet (for example one created before the runtime started).
+extern SNAG_TLS ThreadState *t_current;
+
+// Creates the record for a new thread (called by the parent in pthread_create).
+ThreadState *thread_create_record(Tid parent, StackId creation_stack);
+// Adopts a thread the runtime did not see being created (main, or threads
+// from before start-up); sets t_current.
+ThreadState *thread_adopt_current();
+// Installs the record on the calling (new) thread.
+void thread_attach(ThreadState *state);
+// Called when the thread ends: releases its shadow stack.
+void thread_detach_current();
+
+ThreadState *thread_by_tid(Tid tid);
+ThreadState *thread_by_handle(pthread_t handle);
+Tid thread_count();
+
+// The calling thread's state, adopting the thread if needed.
+SNAG_ALWAYS_INLINE ThreadState *current_thread() {
+  ThreadState *t = t_current;
+  if (SNAG_UNLIKELY(!t)) t = thread_adopt_current();
+  return t;
+}
+
+// Fork support: in the child only the forking thread survives.
+void threads_after_fork_child();
+
+// RAII guard marking "the runtime is working on this thread".
+class RuntimeScope {
+ public:
+  explicit RuntimeScope(ThreadState *t) : t_(t) { ++t_->in_runtime; }
+  ~RuntimeScope() { --t_->in_runtime; }
+  RuntimeScope(const RuntimeScope &) = delete;
+  RuntimeScope &operator=(const RuntimeScope &) = delete;
+
+ private:
+  ThreadState *t_;
+};
+
+}  // namespace snag

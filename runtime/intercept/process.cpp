@@ -1,0 +1,45 @@
+// fork and exit. After fork only the forking thread lives in the child, so
+// the runtime's locks are taken around the fork and reset in the child.
+// exit records the status for the exit event, which the runtime's atexit
+// handler sends after the program's own handlers and static destructors have
+// run. _exit skips those handlers, so it finishes the runtime itself.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/internal_alloc.h"
+#include "intercept/real.h"
+
+using namespace snag;
+
+SNAG_REAL(pid_t, fork, ())
+SNAG_REAL(void, exit, (int))
+SNAG_REAL(void, _exit, (int))
+
+SNAG_INTERFACE pid_t fork() {
+  ThreadState *t = observing_thread();
+  if (!t) return real_fork()();
+  emit(t, make_event(EventKind::kForkBefore));
+  internal_alloc_lock_for_fork();
+  pid_t pid = real_fork()();
+  internal_alloc_unlock_after_fork(pid == 0);
+  if (pid == 0) threads_after_fork_child();
+  Event e = make_event(pid == 0 ? EventKind::kForkChild : EventKind::kForkParent);
+  e.value = static_cast<uint64_t>(pid < 0 ? 0 : pid);
+  emit(t, e);
+  return pid;
+}
+
+SNAG_INTERFACE void exit(int status) noexcept {
+  note_exit_status(status);
+  real_exit()(status);
+  __builtin_unreachable();
+}
+
+SNAG_INTERFACE void _exit(int status) noexcept {
+  if (g_started) {
+    int override_status = finish_process(status);
+    if (override_status != 0) status = override_status;
+  }
+  real__exit()(status);
+  __builtin_unreachable();
+}

@@ -1,0 +1,41 @@
+// Finding the real libc/libpthread/libstdc++ function behind an interceptor.
+// The runtime is linked into the executable, so its definitions of
+// pthread_mutex_lock, malloc, ... come first in symbol lookup; the real ones
+// are the next definitions, found with dlsym(RTLD_NEXT).
+#pragma once
+
+#include <dlfcn.h>
+
+#include "core/platform.h"
+#include "core/runtime.h"
+
+namespace snag {
+
+void *lookup_real(const char *name, const char *version);
+
+}  // namespace snag
+
+// SNAG_REAL(ret, name, (params)) defines real_name(), returning the real
+// function. The pointer is looked up once; two threads racing to look it up
+// store the same value. SNAG_REAL_VERSIONED picks a symbol version (glibc
+// keeps old pthread_cond_* versions that plain dlsym would return).
+#define SNAG_REAL_VERSIONED(ret, name, params, version)                 \
+  using name##_fn = ret(*) params;                                      \
+  static name##_fn real_##name() {                                      \
+    static name##_fn fn;                                                \
+    if (SNAG_UNLIKELY(!fn))                                             \
+      fn = reinterpret_cast<name##_fn>(snag::lookup_real(#name, version)); \
+    return fn;                                                          \
+  }
+#define SNAG_REAL(ret, name, params) SNAG_REAL_VERSIONED(ret, name, params, nullptr)
+
+// Builds an event of `kind` at the current call site.
+#define SNAG_EVENT(kind) snag::make_event(snag::EventKind::kind)
+
+namespace snag {
+inline Event make_event(EventKind kind) {
+  Event e{kind};
+  e.site = caller_site();
+  return e;
+}
+}  // namespace snag

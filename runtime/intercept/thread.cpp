@@ -1,0 +1,126 @@
+// Thread life cycle: pthread_create/join/detach/exit. std::thread, jthread
+// and std::async all come through pthread_create.
+#include <errno.h>
+#include <pthread.h>
+
+#include "core/internal_alloc.h"
+#include "intercept/real.h"
+
+using namespace snag;
+
+SNAG_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
+SNAG_REAL(int, pthread_join, (pthread_t, void **))
+SNAG_REAL(int, pthread_tryjoin_np, (pthread_t, void **))
+SNAG_REAL(int, pthread_timedjoin_np, (pthread_t, void **, const struct timespec *))
+SNAG_REAL(int, pthread_clockjoin_np, (pthread_t, void **, clockid_t, const struct timespec *))
+SNAG_REAL(int, pthread_detach, (pthread_t))
+SNAG_REAL(void, pthread_exit, (void *))
+
+namespace {
+
+struct StartArgs {
+  void *(*start)(void *);
+  void *arg;
+  ThreadState *state;
+};
+
+void thread_finished(ThreadState *t) {
+  if (!t->running.load(std::memory_order_acquire)) return;
+  emit(t, make_event(EventKind::kThreadExit));
+  thread_detach_current();
+}
+
+void *thread_start(void *p) {
+  StartArgs args = *static_cast<StartArgs *>(p);
+  internal_free(p);
+  thread_attach(args.state);
+  __snag_call_site = 0;
+  Event e = make_event(EventKind::kThreadStart);
+  e.value = args.state->parent;
+  emit(args.state, e);
+  void *result = args.start(args.arg);
+  thread_finished(args.state);
+  return result;
+}
+
+// Joins through `join` and reports the join when it succeeded.
+template <typename Join>
+int observed_join(pthread_t thread, Join join) {
+  ThreadState *t = observing_thread();
+  if (!t) return join();
+  // Look the child up before joining: once joined, its handle may be reused.
+  ThreadState *child = thread_by_handle(thread);
+  snag_site_t site = caller_site();
+  int rc = join();
+  if (rc == 0 && child) {
+    Event e{EventKind::kThreadJoin};
+    e.site = site;
+    e.value = child->tid;
+    emit(t, e);
+  }
+  return rc;
+}
+
+}  // namespace
+
+SNAG_INTERFACE int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                                  void *(*start)(void *), void *arg) {
+  ThreadState *t = observing_thread();
+  if (!t) return real_pthread_create()(thread, attr, start, arg);
+  StackTrace creation;
+  capture_stack(t->shadow, caller_site(), &creation);
+  ThreadState *child = thread_create_record(t->tid, depot_put(creation));
+  Event e = make_event(EventKind::kThreadCreate);
+  e.value = child->tid;
+  Verdict v = emit(t, e);
+  if (v.skip_real) return static_cast<int>(v.result);
+  auto *args = static_cast<StartArgs *>(internal_alloc(sizeof(StartArgs)));
+  *args = {start, arg, child};
+  int rc = real_pthread_create()(thread, attr, thread_start, args);
+  if (rc == 0) {
+    child->handle.store(*thread, std::memory_order_release);
+  } else {
+    internal_free(args);
+    child->running.store(false, std::memory_order_release);
+  }
+  return rc;
+}
+
+SNAG_INTERFACE int pthread_join(pthread_t thread, void **result) {
+  return observed_join(thread, [&] { return real_pthread_join()(thread, result); });
+}
+
+SNAG_INTERFACE int pthread_tryjoin_np(pthread_t thread, void **result) {
+  return observed_join(thread, [&] { return real_pthread_tryjoin_np()(thread, result); });
+}
+
+SNAG_INTERFACE int pthread_timedjoin_np(pthread_t thread, void **result,
+                                        const struct timespec *deadline) {
+  return observed_join(thread,
+                       [&] { return real_pthread_timedjoin_np()(thread, result, deadline); });
+}
+
+SNAG_INTERFACE int pthread_clockjoin_np(pthread_t thread, void **result, clockid_t clock,
+                                        const struct timespec *deadline) {
+  return observed_join(
+      thread, [&] { return real_pthread_clockjoin_np()(thread, result, clock, deadline); });
+}
+
+SNAG_INTERFACE int pthread_detach(pthread_t thread) {
+  ThreadState *t = observing_thread();
+  if (t) {
+    if (ThreadState *child = thread_by_handle(thread)) {
+      child->detached.store(true, std::memory_order_relaxed);
+      Event e = make_event(EventKind::kThreadDetach);
+      e.value = child->tid;
+      emit(t, e);
+    }
+  }
+  return real_pthread_detach()(thread);
+}
+
+SNAG_INTERFACE void pthread_exit(void *result) {
+  if (ThreadState *t = observing_thread()) thread_finished(t);
+  real_pthread_exit()(result);
+  __builtin_unreachable();
+}
