@@ -1,0 +1,27 @@
+// API call marking: brackets each call to a member of a class in the API
+// table with __snag_api_begin(this, is_write, site) and
+// __snag_api_end(this, site).
+//
+// It runs at the start of the pipeline, before inlining, while the user's
+// calls to std::vector::push_back and friends are still calls. Calls made
+// from inside a listed class (push_back calling emplace_back, a member's local
+// lambda, a nested class) are the library's own and are not marked, so that a
+// user's call is marked once.
+//
+// The sites it creates are recorded in the module (SiteTable::recordInModule)
+// and written to the site table at the end of the pipeline.
+#ifndef SNAG_PLUGIN_API_CALL_MARKING_H
+#define SNAG_PLUGIN_API_CALL_MARKING_H
+
+#include "ApiTable.h"
+
+#include "llvm/IR/Module.h"
+
+namespace snag {
+
+// Returns true if the module changed.
+bool markApiCalls(llvm::Module &M, const ApiTable &Table);
+
+} // namespace snag
+
+#endif

@@ -1,0 +1,438 @@
+#include "MemoryInstrumentation.h"
+
+#include "OptOut.h"
+#include "RuntimeHooks.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace snag {
+
+namespace {
+
+snag_memory_order toSnagOrder(AtomicOrdering Order) {
+  switch (Order) {
+  case AtomicOrdering::Acquire:
+    return SNAG_ACQUIRE;
+  case AtomicOrdering::Release:
+    return SNAG_RELEASE;
+  case AtomicOrdering::AcquireRelease:
+    return SNAG_ACQ_REL;
+  case AtomicOrdering::SequentiallyConsistent:
+    return SNAG_SEQ_CST;
+  case AtomicOrdering::NotAtomic: // not reached: only atomics get here
+  case AtomicOrdering::Unordered:
+  case AtomicOrdering::Monotonic:
+    break;
+  }
+  return SNAG_RELAXED;
+}
+
+// log2 of a size the fixed-size hooks take (1, 2, 4, 8, 16 bytes).
+std::optional<unsigned> fixedSizeLog2(uint64_t Bytes) {
+  switch (Bytes) {
+  case 1:
+    return 0;
+  case 2:
+    return 1;
+  case 4:
+    return 2;
+  case 8:
+    return 3;
+  case 16:
+    return 4;
+  default:
+    return std::nullopt;
+  }
+}
+
+// A plain load or store that will get a hook.
+struct PlainAccess {
+  Instruction *Inst;
+  Value *Addr;
+  uint64_t Bytes;
+  bool IsWrite;
+  bool IsScalar; // integer, floating-point or pointer: may use a fixed hook
+};
+
+// The libc functions whose calls are treated like the intrinsics.
+enum class MemOpKind { Copy, Set };
+
+// A memcpy/memmove/memset that will get hooks, and for which of its ranges.
+struct MemOp {
+  CallBase *Call;
+  Value *Source; // null for memset or when the source is not interesting
+  Value *Dest;   // null when the destination is not interesting
+};
+
+std::optional<MemOpKind> memOpKind(const CallBase &Call) {
+  if (isa<MemTransferInst>(Call)) // memcpy, memcpy.inline, memmove
+    return MemOpKind::Copy;
+  if (isa<MemSetInst>(Call))
+    return MemOpKind::Set;
+  const auto *Callee =
+      dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
+  if (!Callee || Callee->isIntrinsic() || Call.arg_size() != 3 ||
+      !Call.getArgOperand(0)->getType()->isPointerTy())
+    return std::nullopt;
+  StringRef Name = Callee->getName();
+  if ((Name == "memcpy" || Name == "memmove") &&
+      Call.getArgOperand(1)->getType()->isPointerTy())
+    return MemOpKind::Copy;
+  if (Name == "memset")
+    return MemOpKind::Set;
+  return std::nullopt;
+}
+
+// Calls whose site goes to __snag_call_site: real calls, i.e. not
+// intrinsics, inline assembly or snag's own hooks.
+bool isCallSite(const CallBase &Call) {
+  if (Call.isInlineAsm())
+    return false;
+  const auto *Callee =
+      dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
+  return !Callee || (!Callee->isIntrinsic() &&
+                     !RuntimeHooks::isHookName(Callee->getName()));
+}
+
+class FunctionInstrumenter {
+public:
+  FunctionInstrumenter(Function &F, const InstrumentKinds &Kinds,
+                       RuntimeHooks &Hooks, SiteTable &Sites)
+      : F(F), DL(F.getParent()->getDataLayout()), Kinds(Kinds), Hooks(Hooks),
+        Sites(Sites) {}
+
+  bool run() {
+    collect();
+    // Sites are created in instruction order within each kind, which is
+    // what their ordinals count.
+    uint64_t FunctionSite = Kinds.Functions
+                                ? Sites.addSite(F, nullptr, SNAG_SITE_FUNCTION)
+                                : 0;
+    for (const PlainAccess &Access : PlainAccesses)
+      instrumentPlain(Access);
+    for (Instruction *I : Atomics)
+      instrumentAtomic(I);
+    for (const MemOp &Op : MemOps)
+      instrumentMemOp(Op);
+    // Exits before call-site stores, so that for a musttail call (exit hook
+    // before the call) the store stays right before the call.
+    if (Kinds.Functions)
+      instrumentEntryAndExits(FunctionSite);
+    for (CallBase *Call : Calls)
+      storeCallSite(*Call);
+    return Kinds.Functions || !PlainAccesses.empty() || !Atomics.empty() ||
+           !MemOps.empty();
+  }
+
+private:
+  // Finds everything to instrument before changing anything, so that the
+  // inserted hooks are never themselves instrumented.
+  void collect() {
+    for (BasicBlock &BB : F) {
+      // Accesses already instrumented in this block since the last call:
+      // a later access to the same address that they cover is skipped.
+      SmallVector<PlainAccess, 8> Covered;
+      for (Instruction &I : BB) {
+        if (isa<DbgInfoIntrinsic>(I))
+          continue;
+        if (I.isAtomic()) {
+          Covered.clear();
+          if (Kinds.Atomics && isInstrumentableAtomic(I))
+            Atomics.push_back(&I);
+          continue;
+        }
+        if (auto *Call = dyn_cast<CallBase>(&I)) {
+          // The callee may synchronize with other threads.
+          Covered.clear();
+          if (Kinds.MemOps)
+            if (std::optional<MemOp> Op = memOp(*Call))
+              MemOps.push_back(*Op);
+          if (Kinds.Functions && isCallSite(*Call))
+            Calls.push_back(Call);
+          continue;
+        }
+        if (Kinds.Memory)
+          if (std::optional<PlainAccess> Access = plainAccess(I))
+            if (!isCovered(*Access, Covered)) {
+              Covered.push_back(*Access);
+              PlainAccesses.push_back(*Access);
+            }
+      }
+    }
+  }
+
+  std::optional<PlainAccess> plainAccess(Instruction &I) {
+    Value *Addr;
+    Type *Ty;
+    bool IsWrite;
+    if (auto *Load = dyn_cast<LoadInst>(&I)) {
+      Addr = Load->getPointerOperand();
+      Ty = Load->getType();
+      IsWrite = false;
+    } else if (auto *Store = dyn_cast<StoreInst>(&I)) {
+      Addr = Store->getPointerOperand();
+      Ty = Store->getValueOperand()->getType();
+      IsWrite = true;
+    } else {
+      return std::nullopt;
+    }
+    TypeSize Size = DL.getTypeStoreSize(Ty);
+    if (Size.isScalable() || Size.getFixedSize() == 0 ||
+        !isInterestingAddress(Addr))
+      return std::nullopt;
+    bool IsScalar = Ty->isIntegerTy() || Ty->isFloatingPointTy() ||
+                    Ty->isPointerTy();
+    return PlainAccess{&I, Addr, Size.getFixedSize(), IsWrite, IsScalar};
+  }
+
+  std::optional<MemOp> memOp(CallBase &Call) {
+    std::optional<MemOpKind> Kind = memOpKind(Call);
+    if (!Kind)
+      return std::nullopt;
+    Value *Dest = Call.getArgOperand(0);
+    Value *Source = *Kind == MemOpKind::Copy ? Call.getArgOperand(1) : nullptr;
+    if (Source && !isInterestingAddress(Source))
+      Source = nullptr;
+    if (!isInterestingAddress(Dest))
+      Dest = nullptr;
+    if (!Source && !Dest)
+      return std::nullopt;
+    return MemOp{&Call, Source, Dest};
+  }
+
+  // An earlier access covers a later one to the same address if it is at
+  // least as large and it is a write or the later one is a read.
+  static bool isCovered(const PlainAccess &Access,
+                        ArrayRef<PlainAccess> Covered) {
+    return any_of(Covered, [&](const PlainAccess &Earlier) {
+      return Earlier.Addr == Access.Addr && Earlier.Bytes >= Access.Bytes &&
+             (Earlier.IsWrite || !Access.IsWrite);
+    });
+  }
+
+  // False for memory no other thread can see or that never changes:
+  // locals whose address does not escape, constant globals, and the
+  // compiler's and snag's own globals.
+  bool isInterestingAddress(Value *Addr) {
+    if (Addr->getType()->getPointerAddressSpace() != 0)
+      return false;
+    const Value *Object = getUnderlyingObject(Addr);
+    if (const auto *GV = dyn_cast<GlobalVariable>(Object))
+      return !GV->isConstant() && !GV->getName().startswith("__llvm_") &&
+             !RuntimeHooks::isHookName(GV->getName());
+    if (isa<AllocaInst>(Object)) {
+      auto [It, Inserted] = AllocaEscapes.try_emplace(Object, false);
+      if (Inserted)
+        It->second = PointerMayBeCaptured(Object, /*ReturnCaptures=*/true,
+                                          /*StoreCaptures=*/true);
+      return It->second;
+    }
+    return true;
+  }
+
+  bool isInstrumentableAtomic(Instruction &I) {
+    if (auto *Fence = dyn_cast<FenceInst>(&I))
+      // atomic_signal_fence orders against a signal handler on this thread
+      // only; passing it on would invent inter-thread synchronization.
+      return Fence->getSyncScopeID() != SyncScope::SingleThread;
+    Value *Addr = getLoadStorePointerOperand(&I);
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      Addr = RMW->getPointerOperand();
+    else if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(&I))
+      Addr = CAS->getPointerOperand();
+    return Addr && Addr->getType()->getPointerAddressSpace() == 0;
+  }
+
+  Value *siteConstant(uint64_t Site) {
+    return ConstantInt::get(Hooks.siteTy(), Site);
+  }
+
+  Value *i32(uint32_t Value) { return ConstantInt::get(Hooks.i32Ty(), Value); }
+
+  void instrumentPlain(const PlainAccess &Access) {
+    IRBuilder<> IRB(Access.Inst);
+    uint64_t Site = Sites.addSite(
+        F, Access.Inst, Access.IsWrite ? SNAG_SITE_WRITE : SNAG_SITE_READ);
+    Value *Addr = IRB.CreatePointerCast(Access.Addr, Hooks.bytePtrTy());
+    std::optional<unsigned> SizeLog2 =
+        Access.IsScalar ? fixedSizeLog2(Access.Bytes) : std::nullopt;
+    if (SizeLog2) {
+      FunctionCallee Hook =
+          Access.IsWrite ? Hooks.write(*SizeLog2) : Hooks.read(*SizeLog2);
+      IRB.CreateCall(Hook, {Addr, siteConstant(Site)});
+      return;
+    }
+    FunctionCallee Hook = Access.IsWrite ? Hooks.writeRange() : Hooks.readRange();
+    IRB.CreateCall(Hook, {Addr, ConstantInt::get(Hooks.sizeTy(), Access.Bytes),
+                          siteConstant(Site)});
+  }
+
+  void instrumentAtomic(Instruction *I) {
+    IRBuilder<> IRB(I);
+    if (auto *Fence = dyn_cast<FenceInst>(I)) {
+      uint64_t Site = Sites.addSite(F, I, SNAG_SITE_FENCE);
+      IRB.CreateCall(Hooks.fence(), {i32(toSnagOrder(Fence->getOrdering())),
+                                     siteConstant(Site)});
+      return;
+    }
+
+    Value *Addr;
+    Type *ValueTy;
+    snag_atomic_op Op;
+    AtomicOrdering Order, FailureOrder;
+    if (auto *Load = dyn_cast<LoadInst>(I)) {
+      Addr = Load->getPointerOperand();
+      ValueTy = Load->getType();
+      Op = SNAG_ATOMIC_LOAD;
+      Order = FailureOrder = Load->getOrdering();
+    } else if (auto *Store = dyn_cast<StoreInst>(I)) {
+      Addr = Store->getPointerOperand();
+      ValueTy = Store->getValueOperand()->getType();
+      Op = SNAG_ATOMIC_STORE;
+      Order = FailureOrder = Store->getOrdering();
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+      Addr = RMW->getPointerOperand();
+      ValueTy = RMW->getValOperand()->getType();
+      Op = SNAG_ATOMIC_RMW;
+      Order = FailureOrder = RMW->getOrdering();
+    } else {
+      auto *CAS = cast<AtomicCmpXchgInst>(I);
+      Addr = CAS->getPointerOperand();
+      ValueTy = CAS->getCompareOperand()->getType();
+      Op = SNAG_ATOMIC_CMPXCHG;
+      Order = CAS->getSuccessOrdering();
+      FailureOrder = CAS->getFailureOrdering();
+    }
+
+    uint64_t Site = Sites.addSite(F, I, SNAG_SITE_ATOMIC);
+    Value *BytePtr = IRB.CreatePointerCast(Addr, Hooks.bytePtrTy());
+    Value *Size = i32(DL.getTypeStoreSize(ValueTy).getFixedSize());
+    IRB.CreateCall(Hooks.atomicBefore(), {BytePtr, Size, i32(Op),
+                                          i32(toSnagOrder(Order)),
+                                          siteConstant(Site)});
+    if (Op == SNAG_ATOMIC_STORE)
+      return;
+
+    IRBuilder<> After(I->getNextNode());
+    After.SetCurrentDebugLocation(I->getDebugLoc());
+    Value *Succeeded = i32(1);
+    if (Op == SNAG_ATOMIC_CMPXCHG)
+      Succeeded = After.CreateZExt(After.CreateExtractValue(I, 1), Hooks.i32Ty());
+    After.CreateCall(Hooks.atomicAfter(),
+                     {BytePtr, Size, i32(Op), i32(toSnagOrder(Order)),
+                      i32(toSnagOrder(FailureOrder)), Succeeded,
+                      siteConstant(Site)});
+  }
+
+  // The original call stays; the hooks describe the ranges it touches.
+  void instrumentMemOp(const MemOp &Op) {
+    IRBuilder<> IRB(Op.Call);
+    uint64_t Site = Sites.addSite(F, Op.Call, SNAG_SITE_MEMOP);
+    Value *Length =
+        IRB.CreateIntCast(Op.Call->getArgOperand(2), Hooks.sizeTy(), false);
+    if (Op.Source)
+      IRB.CreateCall(Hooks.readRange(),
+                     {IRB.CreatePointerCast(Op.Source, Hooks.bytePtrTy()),
+                      Length, siteConstant(Site)});
+    if (Op.Dest)
+      IRB.CreateCall(Hooks.writeRange(),
+                     {IRB.CreatePointerCast(Op.Dest, Hooks.bytePtrTy()), Length,
+                      siteConstant(Site)});
+  }
+
+  // __snag_func_exit runs before every `ret` and `resume`. Frames left by
+  // other means (an exception unwinding through a call, longjmp) are dropped
+  // by the runtime using the frame address given to __snag_func_entry, so
+  // calls need not be wrapped in cleanup landing pads.
+  void instrumentEntryAndExits(uint64_t FunctionSite) {
+    IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+    Function *FrameAddress = Intrinsic::getDeclaration(
+        F.getParent(), Intrinsic::frameaddress, {Hooks.bytePtrTy()});
+    Value *Frame = Entry.CreateCall(FrameAddress, {i32(0)});
+    Entry.CreateCall(Hooks.funcEntry(), {siteConstant(FunctionSite), Frame});
+
+    for (BasicBlock &BB : F) {
+      Instruction *Exit = BB.getTerminator();
+      if (!isa<ReturnInst>(Exit) && !isa<ResumeInst>(Exit))
+        continue;
+      // Nothing may come between a musttail call and its return.
+      if (CallInst *TailCall = BB.getTerminatingMustTailCall())
+        Exit = TailCall;
+      IRBuilder<>(Exit).CreateCall(Hooks.funcExit(), {});
+    }
+  }
+
+  // One thread-local store, so that the callee's __snag_func_entry and the
+  // runtime's interceptors know the caller's line.
+  void storeCallSite(CallBase &Call) {
+    uint64_t Site = Sites.addSite(F, &Call, SNAG_SITE_CALL);
+    IRBuilder<>(&Call).CreateStore(siteConstant(Site), Hooks.callSiteSlot());
+  }
+
+  Function &F;
+  const DataLayout &DL;
+  const InstrumentKinds &Kinds;
+  RuntimeHooks &Hooks;
+  SiteTable &Sites;
+
+  SmallVector<PlainAccess, 32> PlainAccesses;
+  SmallVector<Instruction *, 8> Atomics;
+  SmallVector<MemOp, 8> MemOps;
+  SmallVector<CallBase *, 16> Calls;
+  DenseMap<const Value *, bool> AllocaEscapes;
+};
+
+// The hooks touch memory the optimizer cannot see. Memory attributes that
+// were inferred before instrumentation (readnone, readonly, argmemonly, ...)
+// would now be false, and code generation may still act on them, e.g. by
+// reordering a call to a readonly function with the hooks around it. Drop
+// them from the function and from the calls to it.
+void dropMemoryAttributes(Function &F) {
+  AttributeMask Attrs;
+  for (Attribute::AttrKind Kind :
+       {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
+        Attribute::ArgMemOnly, Attribute::InaccessibleMemOnly,
+        Attribute::InaccessibleMemOrArgMemOnly, Attribute::Speculatable})
+    Attrs.addAttribute(Kind);
+  F.removeFnAttrs(Attrs);
+  for (User *U : F.users())
+    if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledOperand() == &F)
+      Call->removeFnAttrs(Attrs);
+}
+
+} // namespace
+
+bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
+                      SiteTable &Sites) {
+  if (!Kinds.anyLate())
+    return false;
+  RuntimeHooks Hooks(M);
+  OptOut Exclusions(M);
+  // Collected first: instrumenting adds hook declarations to the function
+  // list.
+  SmallVector<Function *, 32> Functions;
+  for (Function &F : M)
+    if (!Exclusions.isExcluded(F))
+      Functions.push_back(&F);
+  bool Changed = false;
+  for (Function *F : Functions) {
+    if (FunctionInstrumenter(*F, Kinds, Hooks, Sites).run()) {
+      dropMemoryAttributes(*F);
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
+} // namespace snag

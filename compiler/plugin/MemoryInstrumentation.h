@@ -1,0 +1,22 @@
+// The instrumentation added at the end of the optimization pipeline, where
+// ThreadSanitizer adds its own: plain loads and stores, atomic instructions
+// and fences, memcpy/memmove/memset, function entry/exit and call-site
+// stores. Each kind is switched by SNAG_INSTRUMENT (see Options.h).
+#ifndef SNAG_PLUGIN_MEMORY_INSTRUMENTATION_H
+#define SNAG_PLUGIN_MEMORY_INSTRUMENTATION_H
+
+#include "Options.h"
+#include "SiteTable.h"
+
+#include "llvm/IR/Module.h"
+
+namespace snag {
+
+// Instruments every function of `M` that OptOut does not exclude, adding the
+// sites to `Sites`. Returns true if the module changed.
+bool instrumentMemory(llvm::Module &M, const InstrumentKinds &Kinds,
+                      SiteTable &Sites);
+
+} // namespace snag
+
+#endif

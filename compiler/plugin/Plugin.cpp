@@ -1,0 +1,126 @@
+// snag's pass plugin: `clang-14 -fpass-plugin=libsnag_pass.so`.
+//
+// Two passes, at two points of the new pass manager's pipeline:
+//   - PipelineStart (before inlining): ApiMarkingPass brackets calls to
+//     members of thread-unsafe classes (ApiCallMarking.h).
+//   - OptimizerLast (end of optimization, where ThreadSanitizer runs):
+//     InstrumentationPass adds the memory, atomic, memop, function and
+//     call-site hooks (MemoryInstrumentation.h) and writes the site table
+//     of every site of the module, including the API sites (SiteTable.h).
+// LLVM 14 runs both extension points at -O0 too (buildO0DefaultPipeline
+// calls the PipelineStart and OptimizerLast callbacks around the always-
+// inliner), so the same two registrations serve every optimization level.
+//
+// SNAG_INSTRUMENT selects the kinds (Options.h); SNAG_API_TABLE adds API
+// tables (ApiTable.h). Both are read once per compilation, when clang sets
+// up its pass pipeline.
+
+#include "ApiCallMarking.h"
+#include "ApiTable.h"
+#include "MemoryInstrumentation.h"
+#include "Options.h"
+#include "SiteTable.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+
+#include <memory>
+
+using namespace llvm;
+
+namespace snag {
+namespace {
+
+// A module that already has snag's constructor was instrumented by an
+// earlier compilation (say, of the .ll it produced); doing it again would
+// double every hook.
+bool alreadyInstrumented(const Module &M) {
+  return M.getFunction(ModuleCtorName) != nullptr;
+}
+
+class ApiMarkingPass : public PassInfoMixin<ApiMarkingPass> {
+public:
+  explicit ApiMarkingPass(std::shared_ptr<const ApiTable> Table)
+      : Table(std::move(Table)) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (alreadyInstrumented(M) || !markApiCalls(M, *Table))
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
+  }
+
+  // Also run on optnone functions (-O0).
+  static bool isRequired() { return true; }
+
+private:
+  std::shared_ptr<const ApiTable> Table;
+};
+
+// The ids of the API sites whose hooks survived optimization.
+DenseSet<uint64_t> liveApiSites(const Module &M) {
+  DenseSet<uint64_t> Live;
+  for (StringRef Hook : {"__snag_api_begin", "__snag_api_end"}) {
+    const Function *F = M.getFunction(Hook);
+    if (!F)
+      continue;
+    for (const User *U : F->users())
+      if (const auto *Call = dyn_cast<CallBase>(U))
+        if (const auto *Site = dyn_cast<ConstantInt>(
+                Call->getArgOperand(Call->arg_size() - 1)))
+          Live.insert(Site->getZExtValue());
+  }
+  return Live;
+}
+
+class InstrumentationPass : public PassInfoMixin<InstrumentationPass> {
+public:
+  explicit InstrumentationPass(InstrumentKinds Kinds) : Kinds(Kinds) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (alreadyInstrumented(M))
+      return PreservedAnalyses::all();
+    SiteTable Sites(M);
+    bool Changed = instrumentMemory(M, Kinds, Sites);
+    for (const SiteRecord &Site :
+         SiteTable::takeRecordedSites(M, liveApiSites(M)))
+      Sites.addRecorded(Site);
+    if (!Sites.empty()) {
+      Sites.emit();
+      Changed = true;
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+  static bool isRequired() { return true; }
+
+private:
+  InstrumentKinds Kinds;
+};
+
+void registerPasses(PassBuilder &PB) {
+  InstrumentKinds Kinds = instrumentKindsFromEnvironment();
+  if (Kinds.Api) {
+    auto Table =
+        std::make_shared<const ApiTable>(ApiTable::loadDefaultAndEnvironment());
+    PB.registerPipelineStartEPCallback(
+        [Table](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(ApiMarkingPass(Table));
+        });
+  }
+  // Registered even when only `api` is on: this pass writes the table.
+  PB.registerOptimizerLastEPCallback(
+      [Kinds](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(InstrumentationPass(Kinds));
+      });
+}
+
+} // namespace
+} // namespace snag
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "snag", "0.1", snag::registerPasses};
+}

@@ -1,0 +1,88 @@
+#include "RuntimeHooks.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/Attributes.h"
+
+using namespace llvm;
+
+namespace snag {
+
+RuntimeHooks::RuntimeHooks(Module &M)
+    : M(M), VoidTy(Type::getVoidTy(M.getContext())),
+      BytePtrTy(Type::getInt8PtrTy(M.getContext())),
+      Int32Ty(Type::getInt32Ty(M.getContext())),
+      SiteTy(Type::getInt64Ty(M.getContext())),
+      SizeTy(M.getDataLayout().getIntPtrType(M.getContext())) {}
+
+template <typename... Args>
+FunctionCallee RuntimeHooks::declare(StringRef Name, Type *Result,
+                                     Args *...Params) {
+  // The runtime is C and never throws, so hook calls need no invoke or
+  // landing pad even in functions that handle exceptions.
+  AttributeList Attrs = AttributeList().addFnAttribute(M.getContext(),
+                                                       Attribute::NoUnwind);
+  return M.getOrInsertFunction(Name, Attrs, Result, Params...);
+}
+
+FunctionCallee RuntimeHooks::read(unsigned SizeLog2) {
+  return declare(("__snag_read" + Twine(1u << SizeLog2)).str(), VoidTy,
+                 BytePtrTy, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::write(unsigned SizeLog2) {
+  return declare(("__snag_write" + Twine(1u << SizeLog2)).str(), VoidTy,
+                 BytePtrTy, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::readRange() {
+  return declare("__snag_read_range", VoidTy, BytePtrTy, SizeTy, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::writeRange() {
+  return declare("__snag_write_range", VoidTy, BytePtrTy, SizeTy, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::atomicBefore() {
+  return declare("__snag_atomic_before", VoidTy, BytePtrTy, Int32Ty, Int32Ty,
+                 Int32Ty, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::atomicAfter() {
+  return declare("__snag_atomic_after", VoidTy, BytePtrTy, Int32Ty, Int32Ty,
+                 Int32Ty, Int32Ty, Int32Ty, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::fence() {
+  return declare("__snag_fence", VoidTy, Int32Ty, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::funcEntry() {
+  return declare("__snag_func_entry", VoidTy, SiteTy, BytePtrTy);
+}
+
+FunctionCallee RuntimeHooks::funcExit() {
+  return declare("__snag_func_exit", VoidTy);
+}
+
+FunctionCallee RuntimeHooks::apiBegin() {
+  return declare("__snag_api_begin", VoidTy, BytePtrTy, Int32Ty, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::apiEnd() {
+  return declare("__snag_api_end", VoidTy, BytePtrTy, SiteTy);
+}
+
+FunctionCallee RuntimeHooks::registerSites() {
+  return declare("__snag_register_sites", VoidTy, BytePtrTy, SizeTy);
+}
+
+GlobalVariable *RuntimeHooks::callSiteSlot() {
+  auto *Slot = cast<GlobalVariable>(
+      M.getOrInsertGlobal("__snag_call_site", SiteTy));
+  // Initial-exec: one %fs-relative store, no __tls_get_addr call, which is
+  // what makes a store before every call affordable.
+  Slot->setThreadLocalMode(GlobalValue::InitialExecTLSModel);
+  return Slot;
+}
+
+} // namespace snag
