@@ -5,6 +5,7 @@
 #include "SiteTable.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -109,7 +110,10 @@ private:
   }
 
   void markCall(Function &F, CallBase &Call, const ApiCallee &Api) {
-    uint64_t Site = Sites.addSite(F, &Call, SNAG_SITE_API);
+    // Inline frames are described at the end of the pipeline, when the
+    // inlining is done (addApiSites).
+    uint64_t Site = Sites.addSite(F, &Call, SNAG_SITE_API,
+                                  SiteTable::InlineFrames::Omit);
     Value *This = Call.getArgOperand(Api.ThisIndex);
     IRBuilder<> IRB(&Call);
     Value *Object = IRB.CreatePointerCast(This, Hooks.bytePtrTy());
@@ -165,6 +169,53 @@ private:
 
 bool markApiCalls(Module &M, const ApiTable &Table) {
   return ApiCallMarker(M, Table).run();
+}
+
+bool addApiSites(Module &M, SiteTable &Sites) {
+  std::vector<SiteRecord> Records = SiteTable::takeRecordedSites(M);
+  if (Records.empty())
+    return false;
+  DenseMap<uint64_t, const SiteRecord *> ById;
+  for (const SiteRecord &Site : Records)
+    ById[Site.Id] = &Site;
+
+  // Sites used by hooks that were not inlined; the others were deleted
+  // with their code by the optimizer.
+  DenseSet<uint64_t> Live;
+  bool Changed = false;
+  for (StringRef Hook : {"__snag_api_begin", "__snag_api_end"}) {
+    Function *HookFn = M.getFunction(Hook);
+    if (!HookFn)
+      continue;
+    for (User *U : HookFn->users()) {
+      auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledOperand() != HookFn)
+        continue;
+      unsigned SiteIndex = Call->arg_size() - 1;
+      auto *SiteArg = dyn_cast<ConstantInt>(Call->getArgOperand(SiteIndex));
+      if (!SiteArg)
+        continue;
+      auto Original = ById.find(SiteArg->getZExtValue());
+      if (Original == ById.end())
+        continue;
+      const DILocation *Loc = Call->getDebugLoc().get();
+      const DILocation *InlinedAt = Loc ? Loc->getInlinedAt() : nullptr;
+      if (!InlinedAt) {
+        Live.insert(Original->second->Id);
+        continue;
+      }
+      // The begin and end hooks of one call share their location, so they
+      // get the same copy.
+      uint64_t Copy = Sites.addInlinedCopy(*Call->getFunction(),
+                                           *Original->second, InlinedAt);
+      Call->setArgOperand(SiteIndex, ConstantInt::get(SiteArg->getType(), Copy));
+      Changed = true;
+    }
+  }
+  for (const SiteRecord &Site : Records)
+    if (Live.count(Site.Id))
+      Sites.addRecorded(Site);
+  return Changed;
 }
 
 } // namespace snag

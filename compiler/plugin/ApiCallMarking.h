@@ -9,11 +9,12 @@
 // user's call is marked once.
 //
 // The sites it creates are recorded in the module (SiteTable::recordInModule)
-// and written to the site table at the end of the pipeline.
+// and written to the site table at the end of the pipeline by addApiSites.
 #ifndef SNAG_PLUGIN_API_CALL_MARKING_H
 #define SNAG_PLUGIN_API_CALL_MARKING_H
 
 #include "ApiTable.h"
+#include "SiteTable.h"
 
 #include "llvm/IR/Module.h"
 
@@ -21,6 +22,14 @@ namespace snag {
 
 // Returns true if the module changed.
 bool markApiCalls(llvm::Module &M, const ApiTable &Table);
+
+// At the end of the pipeline: adds to `Sites` the recorded API sites whose
+// hooks survived optimization, and removes the records from the module.
+// Hooks that were inlined since marking (their location has an inlinedAt
+// chain) get a copy of their site whose parent is the inline site of that
+// chain (SiteTable::addInlinedCopy), so that stacks show the frames the
+// inlining removed. Returns true if the module changed.
+bool addApiSites(llvm::Module &M, SiteTable &Sites);
 
 } // namespace snag
 

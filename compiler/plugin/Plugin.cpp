@@ -21,9 +21,6 @@
 #include "Options.h"
 #include "SiteTable.h"
 
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/IR/Constants.h"
-#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -60,22 +57,6 @@ private:
   std::shared_ptr<const ApiTable> Table;
 };
 
-// The ids of the API sites whose hooks survived optimization.
-DenseSet<uint64_t> liveApiSites(const Module &M) {
-  DenseSet<uint64_t> Live;
-  for (StringRef Hook : {"__snag_api_begin", "__snag_api_end"}) {
-    const Function *F = M.getFunction(Hook);
-    if (!F)
-      continue;
-    for (const User *U : F->users())
-      if (const auto *Call = dyn_cast<CallBase>(U))
-        if (const auto *Site = dyn_cast<ConstantInt>(
-                Call->getArgOperand(Call->arg_size() - 1)))
-          Live.insert(Site->getZExtValue());
-  }
-  return Live;
-}
-
 class InstrumentationPass : public PassInfoMixin<InstrumentationPass> {
 public:
   explicit InstrumentationPass(InstrumentKinds Kinds) : Kinds(Kinds) {}
@@ -85,9 +66,7 @@ public:
       return PreservedAnalyses::all();
     SiteTable Sites(M);
     bool Changed = instrumentMemory(M, Kinds, Sites);
-    for (const SiteRecord &Site :
-         SiteTable::takeRecordedSites(M, liveApiSites(M)))
-      Sites.addRecorded(Site);
+    Changed |= addApiSites(M, Sites);
     if (!Sites.empty()) {
       Sites.emit();
       Changed = true;

@@ -64,12 +64,35 @@ FunctionCallee RuntimeHooks::funcExit() {
   return declare("__snag_func_exit", VoidTy);
 }
 
+// The API hooks are inserted before optimization. As plain calls they would
+// clobber all memory, so that, say, the loads of a vector's begin and end
+// pointers could not be hoisted out of a loop that calls size() and
+// operator[] (more than 10x slower). They only touch the runtime's own
+// state, which the program cannot name, and they use the object pointer as
+// an identity only: they never dereference it and keep no pointer to the
+// object that the program could use.
+FunctionCallee RuntimeHooks::declareApiHook(FunctionCallee Hook) {
+  auto *F = dyn_cast<Function>(Hook.getCallee());
+  if (!F || !F->isDeclaration())
+    return Hook;
+  for (Attribute::AttrKind Kind :
+       {Attribute::InaccessibleMemOnly, Attribute::NoUnwind,
+        Attribute::WillReturn, Attribute::NoFree, Attribute::NoSync,
+        Attribute::MustProgress})
+    F->addFnAttr(Kind);
+  // Argument 0 is the object.
+  F->addParamAttr(0, Attribute::NoCapture);
+  F->addParamAttr(0, Attribute::ReadNone);
+  return Hook;
+}
+
 FunctionCallee RuntimeHooks::apiBegin() {
-  return declare("__snag_api_begin", VoidTy, BytePtrTy, Int32Ty, SiteTy);
+  return declareApiHook(
+      declare("__snag_api_begin", VoidTy, BytePtrTy, Int32Ty, SiteTy));
 }
 
 FunctionCallee RuntimeHooks::apiEnd() {
-  return declare("__snag_api_end", VoidTy, BytePtrTy, SiteTy);
+  return declareApiHook(declare("__snag_api_end", VoidTy, BytePtrTy, SiteTy));
 }
 
 FunctionCallee RuntimeHooks::registerSites() {

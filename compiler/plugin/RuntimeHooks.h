@@ -23,6 +23,10 @@ public:
   llvm::FunctionCallee fence();
   llvm::FunctionCallee funcEntry();
   llvm::FunctionCallee funcExit();
+  // The API hooks are declared inaccessiblememonly, nounwind, willreturn,
+  // nofree, nosync and mustprogress, with a nocapture readnone object
+  // pointer, so that they do not keep the optimizer from optimizing the code
+  // around them (they are inserted before optimization).
   llvm::FunctionCallee apiBegin();
   llvm::FunctionCallee apiEnd();
   llvm::FunctionCallee registerSites();
@@ -42,6 +46,9 @@ public:
   }
 
 private:
+  // Adds the API hooks' attributes to `Hook`'s declaration.
+  static llvm::FunctionCallee declareApiHook(llvm::FunctionCallee Hook);
+
   template <typename... Args>
   llvm::FunctionCallee declare(llvm::StringRef Name, llvm::Type *Result,
                                Args *...Params);

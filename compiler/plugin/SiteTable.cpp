@@ -14,6 +14,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <cassert>
+
 using namespace llvm;
 
 namespace snag {
@@ -47,25 +49,56 @@ struct Position {
   unsigned Column = 0;
 };
 
-Position positionOf(const Module &M, const Function &F, const Instruction *At) {
+// Where `Loc` is. Line 0 means "compiler-generated, no source line": a
+// missing or line-0 location is at the line of `SP` (the function the code
+// belongs to) and column 0, or without debug information at line 0 of the
+// module's source file.
+Position positionOf(const Module &M, const DILocation *Loc,
+                    const DISubprogram *SP) {
   Position P;
-  // Line 0 means "compiler-generated, no source line": treat it like a
-  // missing location.
-  if (At) {
-    if (const DILocation *Loc = At->getDebugLoc().get(); Loc && Loc->getLine()) {
-      P.File = joinedPath(Loc->getDirectory(), Loc->getFilename());
-      P.Line = Loc->getLine();
-      P.Column = Loc->getColumn();
-      return P;
-    }
-  }
-  if (const DISubprogram *SP = F.getSubprogram()) {
+  if (Loc && Loc->getLine()) {
+    P.File = joinedPath(Loc->getDirectory(), Loc->getFilename());
+    P.Line = Loc->getLine();
+    P.Column = Loc->getColumn();
+  } else if (SP) {
     P.File = joinedPath(SP->getDirectory(), SP->getFilename());
     P.Line = SP->getLine();
   } else {
     P.File = M.getSourceFileName();
   }
   return P;
+}
+
+// The linkage name of the function `SP` describes (its name when it has no
+// linkage name, as for C functions); `F`'s name without a subprogram.
+std::string linkageNameOf(const DISubprogram *SP, const Function &F) {
+  if (SP && !SP->getLinkageName().empty())
+    return SP->getLinkageName().str();
+  if (SP && !SP->getName().empty())
+    return SP->getName().str();
+  return F.getName().str();
+}
+
+// The subprogram of the function `Loc`'s code belongs to.
+const DISubprogram *subprogramOf(const DILocation *Loc) {
+  return Loc && Loc->getScope() ? Loc->getScope()->getSubprogram() : nullptr;
+}
+
+// The id formula's key: everything but the ordinal.
+std::string keyOf(const SiteRecord &Site) {
+  std::string Key = (Twine(Site.LinkageName) + "|" + Site.File + "|" +
+                     Twine(Site.Line) + "|" + Twine(Site.Column) + "|" +
+                     Twine(static_cast<unsigned>(Site.Kind)))
+                        .str();
+  if (Site.Parent) {
+    raw_string_ostream Out(Key);
+    Out << '|' << format_hex_no_prefix(Site.Parent, 16);
+  }
+  return Key;
+}
+
+uint64_t idOf(StringRef Key, unsigned Ordinal) {
+  return fnv1a64((Twine(Key) + "|" + Twine(Ordinal)).str());
 }
 
 // First-use numbering of the F and N lines.
@@ -96,23 +129,93 @@ uint64_t fnv1a64(StringRef Bytes) {
   return Hash;
 }
 
+void SiteTable::assignId(SiteRecord &Site) {
+  std::string Key = keyOf(Site);
+  Site.Ordinal = Ordinals[Key]++;
+  Site.Id = idOf(Key, Site.Ordinal);
+}
+
 uint64_t SiteTable::addSite(const Function &F, const Instruction *At,
-                            snag_site_kind Kind) {
-  Position P = positionOf(M, F, At);
+                            snag_site_kind Kind, InlineFrames Inlining) {
+  const DILocation *Loc = At ? At->getDebugLoc().get() : nullptr;
+  const DILocation *InlinedAt = Loc ? Loc->getInlinedAt() : nullptr;
   SiteRecord Site;
   Site.Kind = Kind;
+  const DISubprogram *SP = F.getSubprogram();
+  if (InlinedAt) {
+    // Inlined code belongs to the inlined function, not to `F`.
+    if (const DISubprogram *Inlined = subprogramOf(Loc))
+      SP = Inlined;
+    Site.LinkageName = sanitize(linkageNameOf(SP, F));
+    if (Inlining == InlineFrames::Describe)
+      Site.Parent = inlineSite(F, InlinedAt);
+  } else {
+    Site.LinkageName = sanitize(F.getName());
+  }
+  Position P = positionOf(M, Loc, SP);
   Site.Line = P.Line;
   Site.Column = P.Column;
   Site.File = sanitize(P.File);
-  Site.LinkageName = sanitize(F.getName());
-  std::string Key = (Twine(Site.LinkageName) + "|" + Site.File + "|" +
-                     Twine(Site.Line) + "|" + Twine(Site.Column) + "|" +
-                     Twine(static_cast<unsigned>(Kind)))
-                        .str();
-  unsigned Ordinal = Ordinals[Key]++;
-  Site.Id = fnv1a64((Twine(Key) + "|" + Twine(Ordinal)).str());
+  assignId(Site);
   Sites.push_back(Site);
   return Site.Id;
+}
+
+uint64_t SiteTable::inlineSite(const Function &F, const DILocation *InlinedAt) {
+  if (!InlinedAt)
+    return 0;
+  auto Found = InlineSitesByLocation.find({&F, InlinedAt});
+  if (Found != InlineSitesByLocation.end())
+    return Found->second;
+
+  // Parents first: a site's S line comes after its parent's.
+  const DILocation *Outer = InlinedAt->getInlinedAt();
+  SiteRecord Site;
+  Site.Kind = SNAG_SITE_INLINE;
+  Site.Parent = inlineSite(F, Outer);
+  const DISubprogram *SP = subprogramOf(InlinedAt);
+  if (Outer) {
+    Site.LinkageName = sanitize(linkageNameOf(SP, F));
+  } else {
+    // The outermost call is in `F` itself.
+    Site.LinkageName = sanitize(F.getName());
+    if (!SP)
+      SP = F.getSubprogram();
+  }
+  Position P = positionOf(M, InlinedAt, SP);
+  Site.Line = P.Line;
+  Site.Column = P.Column;
+  Site.File = sanitize(P.File);
+
+  // Equal chains (same positions, functions and parents) are one site, so
+  // the ordinal of an inline site is always 0.
+  std::string Key = keyOf(Site);
+  auto [It, Inserted] = InlineSitesByKey.try_emplace(Key, 0);
+  if (Inserted) {
+    Site.Id = idOf(Key, 0);
+    Sites.push_back(Site);
+    It->second = Site.Id;
+  }
+  InlineSitesByLocation[{&F, InlinedAt}] = It->second;
+  return It->second;
+}
+
+uint64_t SiteTable::addInlinedCopy(const Function &F, const SiteRecord &Original,
+                                   const DILocation *InlinedAt) {
+  uint64_t Parent = inlineSite(F, InlinedAt);
+  if (!Parent)
+    return Original.Id;
+  auto [It, Inserted] = InlinedCopies.try_emplace({Original.Id, Parent}, 0);
+  if (!Inserted)
+    return It->second;
+  SiteRecord Copy = Original;
+  Copy.Parent = Parent;
+  // The original's ordinal: it already tells apart the sites of the
+  // original's function with its position and kind.
+  Copy.Id = idOf(keyOf(Copy), Copy.Ordinal);
+  Sites.push_back(Copy);
+  It->second = Copy.Id;
+  return Copy.Id;
 }
 
 void SiteTable::recordInModule() const {
@@ -124,16 +227,19 @@ void SiteTable::recordInModule() const {
     return ConstantAsMetadata::get(
         ConstantInt::get(IntegerType::get(Ctx, Bits), Value));
   };
-  for (const SiteRecord &Site : Sites)
+  for (const SiteRecord &Site : Sites) {
+    assert(!Site.Parent && "recorded sites have no inline frames");
     Records->addOperand(MDTuple::get(
         Ctx, {Number(64, Site.Id), Number(32, Site.Kind),
               Number(32, Site.Line), Number(32, Site.Column),
               MDString::get(Ctx, Site.File),
-              MDString::get(Ctx, Site.LinkageName)}));
+              MDString::get(Ctx, Site.LinkageName),
+              Number(32, Site.Ordinal)}));
+  }
 }
 
 std::vector<SiteRecord>
-SiteTable::takeRecordedSites(Module &M, const DenseSet<uint64_t> &Keep) {
+SiteTable::takeRecordedSites(Module &M) {
   std::vector<SiteRecord> Result;
   NamedMDNode *Records = M.getNamedMetadata(RecordedSitesName);
   if (!Records)
@@ -144,13 +250,12 @@ SiteTable::takeRecordedSites(Module &M, const DenseSet<uint64_t> &Keep) {
   for (const MDNode *Node : Records->operands()) {
     SiteRecord Site;
     Site.Id = Number(Node, 0);
-    if (!Keep.count(Site.Id))
-      continue;
     Site.Kind = static_cast<snag_site_kind>(Number(Node, 1));
     Site.Line = Number(Node, 2);
     Site.Column = Number(Node, 3);
     Site.File = cast<MDString>(Node->getOperand(4))->getString().str();
     Site.LinkageName = cast<MDString>(Node->getOperand(5))->getString().str();
+    Site.Ordinal = Number(Node, 6);
     Result.push_back(std::move(Site));
   }
   M.eraseNamedMetadata(Records);
@@ -166,7 +271,10 @@ std::string SiteTable::render() const {
     unsigned NameIndex = Names.indexOf(Site.LinkageName);
     SiteOut << "S\t" << format_hex_no_prefix(Site.Id, 16) << '\t'
             << static_cast<unsigned>(Site.Kind) << '\t' << Site.Line << '\t'
-            << Site.Column << '\t' << FileIndex << '\t' << NameIndex << '\n';
+            << Site.Column << '\t' << FileIndex << '\t' << NameIndex;
+    if (Site.Parent)
+      SiteOut << '\t' << format_hex_no_prefix(Site.Parent, 16);
+    SiteOut << '\n';
   }
   SiteOut.flush();
 

@@ -8,8 +8,9 @@
 
 #include "snag/abi.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Module.h"
@@ -26,7 +27,14 @@ struct SiteRecord {
   unsigned Line = 0;
   unsigned Column = 0;
   std::string File;        // as in the F line
-  std::string LinkageName; // of the function the site was created in
+  // Of the function the site's code belongs to: the function it was created
+  // in, or for code inlined into that function, the inlined function.
+  std::string LinkageName;
+  // The inline site (SNAG_SITE_INLINE) of the call this site's code was
+  // inlined at; 0 for none. The 8th field of the S line.
+  uint64_t Parent = 0;
+  // The ordinal of the id formula (docs/site-table.md).
+  unsigned Ordinal = 0;
 };
 
 // FNV-1a, 64 bits.
@@ -36,10 +44,30 @@ class SiteTable {
 public:
   explicit SiteTable(llvm::Module &M) : M(M) {}
 
+  // Whether addSite describes the inlining of `At`'s location.
+  enum class InlineFrames { Describe, Omit };
+
   // A new site of function `F` at the debug location of `At`, or at the
   // function's line and column 0 when `At` is null or has no location.
+  // When the location was inlined (it has an inlinedAt chain), the site
+  // belongs to the inlined function and, with InlineFrames::Describe, its
+  // parent is the inline site of the chain (see inlineSite).
   uint64_t addSite(const llvm::Function &F, const llvm::Instruction *At,
-                   snag_site_kind Kind);
+                   snag_site_kind Kind,
+                   InlineFrames Inlining = InlineFrames::Describe);
+
+  // The SNAG_SITE_INLINE site of `InlinedAt`, an inlinedAt location of code
+  // in function `F`, together with the sites of its own inlinedAt chain (its
+  // parents). Equal chains share their sites. 0 for a null location.
+  uint64_t inlineSite(const llvm::Function &F,
+                      const llvm::DILocation *InlinedAt);
+
+  // A copy of `Original`, a site made before inlining, for code that was
+  // later inlined at `InlinedAt` in function `F`: the same position, kind
+  // and ordinal, with the inline site of `InlinedAt` as its parent.
+  // Returns the copy's id; equal arguments give the same copy.
+  uint64_t addInlinedCopy(const llvm::Function &F, const SiteRecord &Original,
+                          const llvm::DILocation *InlinedAt);
 
   // A site whose id was computed by an earlier pass (see recordInModule).
   void addRecorded(const SiteRecord &Site) { Sites.push_back(Site); }
@@ -49,13 +77,11 @@ public:
 
   // The API sites are made before inlining but the table is written at the
   // end of the pipeline, so they travel between the two passes as named
-  // module metadata. recordInModule appends this table's sites to it;
-  // takeRecordedSites removes it from the module and returns the sites of
-  // those records whose ids are in `Keep` (sites whose code was deleted by
-  // the optimizer are dropped).
+  // module metadata. recordInModule appends this table's sites to it (they
+  // must have no parent); takeRecordedSites removes it from the module and
+  // returns its sites.
   void recordInModule() const;
-  static std::vector<SiteRecord>
-  takeRecordedSites(llvm::Module &M, const llvm::DenseSet<uint64_t> &Keep);
+  static std::vector<SiteRecord> takeRecordedSites(llvm::Module &M);
 
   // The table text of docs/site-table.md.
   std::string render() const;
@@ -65,10 +91,21 @@ public:
   void emit();
 
 private:
+  // Sets Site.Id from the formula, counting the ordinal.
+  void assignId(SiteRecord &Site);
+
   llvm::Module &M;
   std::vector<SiteRecord> Sites;
-  // Number of sites so far per "linkage|file|line|column|kind".
+  // Number of sites so far per "linkage|file|line|column|kind[|parent]".
   llvm::StringMap<unsigned> Ordinals;
+  // Inline sites by (containing function, inlinedAt location) and by their
+  // key (deduplication of equal chains).
+  llvm::DenseMap<std::pair<const llvm::Function *, const llvm::DILocation *>,
+                 uint64_t>
+      InlineSitesByLocation;
+  llvm::StringMap<uint64_t> InlineSitesByKey;
+  // Copies made by addInlinedCopy, by (original id, parent id).
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, uint64_t> InlinedCopies;
 };
 
 // Name of the constructor emit() adds; never instrumented.

@@ -23,6 +23,17 @@ bool takes_separate_value(const std::string &a) {
   return false;
 }
 
+// -g, -g0..-g3, -ggdb*, -gdwarf*, -gline-tables-only, -gfull and similar
+// choose how much debug info to emit; modifiers such as -gz, -gsplit-dwarf or
+// -gno-column-info do not, so the wrapper still adds -g with them.
+bool is_debug_level(const std::string &a) {
+  static const char *const kLevels[] = {"-g", "-g0", "-g1", "-g2", "-g3", "-gline-tables-only",
+                                        "-gline-directives-only", "-gfull", "-gused"};
+  for (const char *level : kLevels)
+    if (a == level) return true;
+  return starts_with(a, "-ggdb") || starts_with(a, "-gdwarf") || starts_with(a, "-gcodeview");
+}
+
 void classify(const std::vector<std::string> &args, CommandLine &cl, int depth) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
@@ -40,11 +51,13 @@ void classify(const std::vector<std::string> &args, CommandLine &cl, int depth) 
     }
     if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM")
       cl.links = false;
-    else if (a == "-shared")
+    else if (a == "-shared" || a == "--shared")
       cl.shared = true;
-    else if (a == "-static")
+    else if (a == "-r" || a == "--relocatable")
+      cl.partial_link = true;
+    else if (a == "-static" || a == "--static" || a == "-static-pie")
       cl.is_static = true;
-    else if (starts_with(a, "-g"))
+    else if (is_debug_level(a))
       cl.has_debug_flag = true;
     else if (a == "--version" || a == "-###" || a == "--help" || starts_with(a, "-print-") ||
              starts_with(a, "-dump"))

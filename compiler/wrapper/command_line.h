@@ -12,8 +12,9 @@ struct CommandLine {
   std::vector<std::string> clang_args;   // passed to clang unchanged, in order
   bool links = true;                     // no -c, -S, -E, -fsyntax-only, -M/-MM
   bool shared = false;                   // -shared
-  bool is_static = false;                // -static
-  bool has_debug_flag = false;           // any -g...
+  bool partial_link = false;             // -r: an object file, not a program
+  bool is_static = false;                // -static, --static, -static-pie
+  bool has_debug_flag = false;           // a -g option choosing a debug level
   bool has_inputs = false;               // at least one non-option argument
   bool info_only = false;                // --version, -v alone, -print-*, -###, --help
   std::vector<std::string> api_tables;   // -fsnag-api-table=FILE

@@ -37,15 +37,21 @@ std::vector<std::string> build_clang_command(const CommandLine &cl, const Toolch
   if (!cl.info_only) {
     cmd.push_back("-fpass-plugin=" + tc.plugin);
     if (!cl.has_debug_flag) cmd.push_back("-g");
+    // -fno-integrated-cc1: the plugin's configuration errors (a bad
+    // -fsnag-instrument list, a malformed API table) then read as one clean
+    // error instead of clang's crash report for its in-process compiler.
     cmd.insert(cmd.end(), {"-fno-omit-frame-pointer", "-mno-omit-leaf-frame-pointer",
-                           "-D__SNAG__=1", "-isystem", tc.include_dir, "-Qunused-arguments"});
+                           "-D__SNAG__=1", "-isystem", tc.include_dir, "-Qunused-arguments",
+                           "-fno-integrated-cc1"});
   }
   cmd.insert(cmd.end(), cl.clang_args.begin(), cl.clang_args.end());
-  if (cl.links && !cl.shared && !cl.info_only) {
+  if (cl.links && !cl.shared && !cl.partial_link && !cl.info_only) {
     // The whole runtime goes in: its interceptors must win over libc's even
     // when nothing in the program refers to them yet. The dynamic list
-    // exports hooks and interceptors to shared libraries.
-    cmd.insert(cmd.end(), {"-Wl,--whole-archive", tc.runtime, "-Wl,--no-whole-archive",
+    // exports hooks and interceptors to shared libraries. "-x none" ends any
+    // -x language the command line left in force, which would otherwise
+    // apply to the runtime archive.
+    cmd.insert(cmd.end(), {"-x", "none", "-Wl,--whole-archive", tc.runtime, "-Wl,--no-whole-archive",
                            "-Wl,--dynamic-list=" + tc.dynamic_list, "-lpthread", "-ldl"});
   }
   return cmd;

@@ -6,7 +6,9 @@
  *
  * Every instrumented place in the program has a stable 64-bit site id,
  * computed by the pass from (function linkage name, file, line, column, kind,
- * ordinal) and listed in the module's site table (see docs/site-table.md).
+ * parent site, ordinal) and listed in the module's site table (see
+ * docs/site-table.md). Code inlined by the optimizer is described by inline
+ * sites (SNAG_SITE_INLINE), the parents of its sites.
  */
 #ifndef SNAG_ABI_H
 #define SNAG_ABI_H
@@ -32,7 +34,8 @@ enum snag_site_kind {
   SNAG_SITE_MEMOP = 4,     /* memcpy / memmove / memset */
   SNAG_SITE_FUNCTION = 5,  /* function entry */
   SNAG_SITE_CALL = 6,      /* a call instruction (a frame of a stack) */
-  SNAG_SITE_API = 7        /* call to a thread-unsafe API member (TSVD point) */
+  SNAG_SITE_API = 7,       /* call to a thread-unsafe API member (TSVD point) */
+  SNAG_SITE_INLINE = 8     /* an inlined call: a frame without a call instruction */
 };
 
 /* Memory orders, numbered like C11's memory_order. */

@@ -24,23 +24,26 @@ struct Verdict {
   long result = 0;
 };
 
+// A plain read or write of `size` bytes at `addr` (the hot path: it must not
+// take locks or allocate in the common case). A plain function rather than a
+// virtual member, so the compiler hooks reach it with one indirect call.
+using AccessHook = void (*)(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                            snag_site_t site);
+
 class Engine {
  public:
-  // Set by the engine in its constructor: whether it wants on_access at all.
-  // When false the access hooks return after one predictable branch.
-  bool wants_accesses = false;
+  // Set by the engine in its constructor when it wants memory accesses; the
+  // access hooks return after one predictable branch when it is null.
+  AccessHook access_hook = nullptr;
+  // Likewise for calls to members of thread-unsafe classes (kApiBegin/End):
+  // they sit in the tightest loops (vector::operator[]), so engines that do
+  // not use them must not pay for them.
+  bool wants_api_calls = false;
 
   virtual const char *name() const = 0;
 
   // The runtime has started; `main_thread` is thread 0.
   virtual void on_start(ThreadState &main_thread) { (void)main_thread; }
-
-  // A plain read or write of `size` bytes at `addr` (hot path: no locks, no
-  // allocation in the common case).
-  virtual void on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
-                         snag_site_t site) {
-    (void)t, (void)addr, (void)size, (void)flags, (void)site;
-  }
 
   // Everything else, in program order per thread.
   virtual Verdict on_event(ThreadState &t, const Event &e) {

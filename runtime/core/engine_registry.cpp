@@ -6,6 +6,7 @@
 namespace snag {
 
 Engine *create_record_engine();
+Engine *create_race_engine();
 
 namespace {
 struct EngineEntry {
@@ -15,6 +16,7 @@ struct EngineEntry {
 
 const EngineEntry kEngines[] = {
     {"record", create_record_engine},
+    {"race", create_race_engine},
 };
 }  // namespace
 

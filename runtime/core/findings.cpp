@@ -12,6 +12,7 @@
 #include "core/platform.h"
 #include "core/sites.h"
 #include "core/spinlock.h"
+#include "core/suppressions.h"
 #include "core/text_buffer.h"
 
 namespace snag {
@@ -24,6 +25,7 @@ Sink g_sink = Sink::kTextStderr;
 int g_fd = 2;
 uint64_t g_seed;
 std::atomic<uint64_t> g_reported{0};
+std::atomic<uint64_t> g_suppressed{0};
 // Serializes whole reports so two threads' text never interleaves.
 SpinLock g_write_lock;
 
@@ -52,12 +54,16 @@ void json_frame(TextBuffer &b, snag_site_t site) {
   b.add('}');
 }
 
+constexpr uint32_t kMaxReportedFrames = 96;
+
 void json_stack(TextBuffer &b, const StackTrace &s) {
   b.add('[');
-  for (uint32_t i = 0; i < s.depth; ++i) {
-    if (i) b.add(',');
-    json_frame(b, s.frames[i]);
-  }
+  bool first = true;
+  for_each_expanded_frame(s.frames, s.depth, kMaxReportedFrames, [&](snag_site_t site) {
+    if (!first) b.add(',');
+    first = false;
+    json_frame(b, site);
+  });
   b.add(']');
 }
 
@@ -116,8 +122,11 @@ void write_json(TextBuffer &b, const Finding &f) {
   b.add(",\"threads\":[");
   for (int i = 0; i < thread_count; ++i) {
     if (i) b.add(',');
-    b.add("{\"id\":").add_u64(threads[i]).add(",\"name\":\"T").add_u64(threads[i]).add('"');
-    if (ThreadState *t = thread_by_tid(threads[i])) {
+    b.add("{\"id\":").add_u64(threads[i]).add(",\"name\":");
+    ThreadState *named = thread_by_tid(threads[i]);
+    if (named && named->name[0]) b.add_json_string(named->name);
+    else b.add("\"T").add_u64(threads[i]).add('"');
+    if (ThreadState *t = named) {
       if (t->parent != kNoThread) b.add(",\"parent\":").add_u64(t->parent);
       StackTrace creation;
       depot_get(t->creation_stack, &creation);
@@ -147,17 +156,18 @@ void write_json(TextBuffer &b, const Finding &f) {
 // ---- Text (a program run on its own) ----
 
 void text_stack(TextBuffer &b, const StackTrace &s) {
-  for (uint32_t i = 0; i < s.depth; ++i) {
-    b.add("    #").add_u64(i).add(' ');
+  uint32_t n = 0;
+  for_each_expanded_frame(s.frames, s.depth, kMaxReportedFrames, [&](snag_site_t site) {
+    b.add("    #").add_u64(n++).add(' ');
     SiteInfo info;
-    if (find_site(s.frames[i], &info)) {
+    if (find_site(site, &info)) {
       b.add(info.function.data, info.function.size).add(' ');
       b.add(info.file.data, info.file.size).add(':').add_u64(info.line).add(':').add_u64(info.column);
     } else {
-      b.add("<unknown site ").add_hex(s.frames[i], 16).add('>');
+      b.add("<unknown site ").add_hex(site, 16).add('>');
     }
     b.add('\n');
-  }
+  });
   if (s.depth == 0) b.add("    <no stack>\n");
 }
 
@@ -252,6 +262,11 @@ Finding *new_finding(const char *engine, const char *kind) {
 }
 
 void report_finding(Finding *f) {
+  if (is_suppressed(*f)) {
+    g_suppressed.fetch_add(1, std::memory_order_relaxed);
+    internal_free(f);
+    return;
+  }
   TextBuffer b;
   if (g_sink == Sink::kTextStderr) write_text(b, *f);
   else write_json(b, *f);
@@ -269,6 +284,7 @@ void report_finding(Finding *f) {
 
 void findings_init() {
   const Options &o = options();
+  suppressions_init();
   g_seed = o.has("seed") ? o.get_u64("seed", 0) : clock_seed();
   if (const char *path = o.get("findings")) {
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -291,10 +307,12 @@ void findings_init() {
 
 uint64_t findings_finish() {
   uint64_t n = g_reported.load(std::memory_order_relaxed);
-  if (g_sink == Sink::kTextStderr && n > 0) {
+  uint64_t suppressed = g_suppressed.load(std::memory_order_relaxed);
+  if (g_sink == Sink::kTextStderr && (n > 0 || suppressed > 0)) {
     TextBuffer b;
-    b.add("snag: reported ").add_u64(n).add(n == 1 ? " warning\n" : " warnings\n");
-    b.write_to(2);
+    b.add("snag: reported ").add_u64(n).add(n == 1 ? " warning" : " warnings");
+    if (suppressed) b.add(" (").add_u64(suppressed).add(" suppressed)");
+    b.add('\n').write_to(2);
   }
   return n;
 }

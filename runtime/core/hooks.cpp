@@ -9,11 +9,12 @@ namespace snag {
 namespace {
 
 SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {
-  if (SNAG_LIKELY(!g_engine->wants_accesses)) return;
+  AccessHook hook = g_access_hook;
+  if (SNAG_UNLIKELY(!hook)) return;
   ThreadState *t = current_thread();
-  if (t->in_runtime) return;
-  if ((flags & kAccessWrite) ? t->ignore_writes : t->ignore_reads) return;
-  g_engine->on_access(*t, reinterpret_cast<uintptr_t>(addr), size, flags, site);
+  if (SNAG_UNLIKELY(t->in_runtime | ((flags & kAccessWrite) ? t->ignore_writes : t->ignore_reads)))
+    return;
+  hook(*t, reinterpret_cast<uintptr_t>(addr), size, flags, site);
 }
 
 SNAG_ALWAYS_INLINE void atomic_event(EventKind kind, void *addr, uint32_t size, uint32_t op,
@@ -85,9 +86,16 @@ SNAG_INTERFACE void __snag_func_entry(snag_site_t function_site, void *frame) {
   t->shadow.push(__snag_call_site, reinterpret_cast<uintptr_t>(frame));
 }
 
-SNAG_INTERFACE void __snag_func_exit() { current_thread()->shadow.pop(); }
+SNAG_INTERFACE void __snag_func_exit() {
+  current_thread()->shadow.pop();
+  // The caller sets the call site again before its next call; clearing it
+  // here keeps a stale site from becoming the caller frame of code reached
+  // from uninstrumented code (main after static constructors, callbacks).
+  __snag_call_site = 0;
+}
 
 SNAG_INTERFACE void __snag_api_begin(void *object, uint32_t is_write, snag_site_t site) {
+  if (SNAG_LIKELY(!g_engine->wants_api_calls)) return;
   ThreadState *t = observing_thread();
   if (!t) return;
   Event e{EventKind::kApiBegin};
@@ -98,6 +106,7 @@ SNAG_INTERFACE void __snag_api_begin(void *object, uint32_t is_write, snag_site_
 }
 
 SNAG_INTERFACE void __snag_api_end(void *object, snag_site_t site) {
+  if (SNAG_LIKELY(!g_engine->wants_api_calls)) return;
   ThreadState *t = observing_thread();
   if (!t) return;
   Event e{EventKind::kApiEnd};

@@ -79,16 +79,9 @@ void copy_text(char *dst, size_t capacity, const char *src) {
   dst[n] = 0;
 }
 
-void copy_bytes(void *dst, const void *src, size_t n) {
-  auto *d = static_cast<char *>(dst);
-  auto *s = static_cast<const char *>(src);
-  for (size_t i = 0; i < n; ++i) d[i] = s[i];
-}
+void copy_bytes(void *dst, const void *src, size_t n) { __builtin_memcpy(dst, src, n); }
 
-void fill_bytes(void *dst, int value, size_t n) {
-  auto *d = static_cast<volatile char *>(dst);
-  for (size_t i = 0; i < n; ++i) d[i] = static_cast<char>(value);
-}
+void fill_bytes(void *dst, int value, size_t n) { __builtin_memset(dst, value, n); }
 
 bool parse_u64(const char *s, size_t len, uint64_t *out) {
   if (len == 0) return false;

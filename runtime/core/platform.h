@@ -11,7 +11,7 @@
 #define SNAG_NOINLINE __attribute__((noinline))
 #define SNAG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SNAG_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define SNAG_TLS __attribute__((tls_model("initial-exec"))) thread_local
+#define SNAG_TLS __thread __attribute__((tls_model("initial-exec")))
 #define SNAG_INTERFACE extern "C" __attribute__((visibility("default")))
 
 namespace snag {

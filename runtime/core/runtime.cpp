@@ -9,7 +9,8 @@
 #include "core/options.h"
 #include "core/platform.h"
 
-SNAG_TLS snag_site_t __snag_call_site;
+// Exported: instrumented shared libraries store into it.
+__attribute__((visibility("default"))) SNAG_TLS snag_site_t __snag_call_site;
 
 namespace snag {
 
@@ -53,6 +54,7 @@ void start(const char *options_text) {
     engine = &g_idle_engine;
   }
   g_engine = engine;
+  g_access_hook = engine->access_hook;
   {
     RuntimeScope scope(main_thread);
     engine->on_start(*main_thread);
@@ -88,6 +90,7 @@ __attribute__((section(".preinit_array"), used)) void (*g_preinit)(int, char **,
 }  // namespace
 
 Engine *g_engine = &g_idle_engine;
+AccessHook g_access_hook = nullptr;
 bool g_started = false;
 
 void ensure_started() { start_once(getenv("SNAG_OPTIONS")); }

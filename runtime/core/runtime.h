@@ -9,6 +9,8 @@ namespace snag {
 
 // The active engine; a do-nothing engine until start-up has chosen one.
 extern Engine *g_engine;
+// The active engine's access hook (null when it wants no accesses).
+extern AccessHook g_access_hook;
 // True once the runtime has started and until the process exits.
 extern bool g_started;
 

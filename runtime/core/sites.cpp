@@ -1,5 +1,7 @@
 #include "core/sites.h"
 
+#include <dlfcn.h>
+
 #include "core/internal_alloc.h"
 #include "core/platform.h"
 #include "core/spinlock.h"
@@ -14,6 +16,7 @@ struct Module {
   SiteInfo *sites;  // sorted by id once parsed
   size_t count;
   bool parsed;
+  const char *path;  // the file the table is in, found when first asked
 };
 
 constexpr int kMaxModules = 4096;
@@ -70,8 +73,8 @@ void parse_module(Module &m) {
   while (p < end) {
     const char *eol = p;
     while (eol < end && *eol != '\n') ++eol;
-    TableString f[8];
-    int n = split_fields(p, eol, f, 8);
+    TableString f[9];
+    int n = split_fields(p, eol, f, 9);
     if (n >= 3 && f[0].size == 1 && f[0].data[0] == 'F') {
       uint64_t idx = to_u64(f[1]);
       if (idx < file_lines) files[idx] = f[2];
@@ -87,6 +90,7 @@ void parse_module(Module &m) {
       uint64_t fi = to_u64(f[5]), ni = to_u64(f[6]);
       if (fi < file_lines) s.file = files[fi];
       if (ni < name_lines) s.function = names[ni];
+      if (n >= 8) s.parent = hex_to_u64(f[7]);
     }
     p = eol + 1;
   }
@@ -122,12 +126,12 @@ void parse_module(Module &m) {
 void register_site_table(const char *table, size_t length) {
   SpinLockGuard guard(g_lock);
   if (g_module_count == kMaxModules) return;
-  g_modules[g_module_count++] = {table, length, nullptr, 0, false};
+  g_modules[g_module_count++] = {table, length, nullptr, 0, false, nullptr};
 }
 
-bool find_site(snag_site_t id, SiteInfo *out) {
-  if (id == 0) return false;
-  SpinLockGuard guard(g_lock);
+
+namespace {
+Module *module_of(snag_site_t id) {
   for (int i = 0; i < g_module_count; ++i) {
     Module &m = g_modules[i];
     if (!m.parsed) parse_module(m);
@@ -137,12 +141,36 @@ bool find_site(snag_site_t id, SiteInfo *out) {
       if (m.sites[mid].id < id) lo = mid + 1;
       else hi = mid;
     }
-    if (lo < m.count && m.sites[lo].id == id) {
-      *out = m.sites[lo];
-      return true;
-    }
+    if (lo < m.count && m.sites[lo].id == id) return &m;
   }
-  return false;
+  return nullptr;
+}
+}  // namespace
+
+bool find_site(snag_site_t id, SiteInfo *out) {
+  if (id == 0) return false;
+  SpinLockGuard guard(g_lock);
+  Module *m = module_of(id);
+  if (!m) return false;
+  size_t lo = 0, hi = m->count;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (m->sites[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  *out = m->sites[lo];
+  return true;
+}
+
+const char *site_module_path(snag_site_t id) {
+  SpinLockGuard guard(g_lock);
+  Module *m = module_of(id);
+  if (!m) return nullptr;
+  if (!m->path) {
+    Dl_info info;
+    m->path = dladdr(m->table, &info) && info.dli_fname ? info.dli_fname : "";
+  }
+  return m->path;
 }
 
 size_t site_count() {

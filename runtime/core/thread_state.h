@@ -24,6 +24,7 @@ struct ThreadState {
   std::atomic<pthread_t> handle{0};
   std::atomic<bool> running{false};
   std::atomic<bool> detached{false};
+  char name[32] = {};  // from pthread_setname_np
   ShadowStack shadow;
 
   // >0 while the runtime itself runs on this thread: hooks and interceptors

@@ -15,6 +15,7 @@ SNAG_REAL(int, pthread_timedjoin_np, (pthread_t, void **, const struct timespec 
 SNAG_REAL(int, pthread_clockjoin_np, (pthread_t, void **, clockid_t, const struct timespec *))
 SNAG_REAL(int, pthread_detach, (pthread_t))
 SNAG_REAL(void, pthread_exit, (void *))
+SNAG_REAL(int, pthread_setname_np, (pthread_t, const char *))
 
 namespace {
 
@@ -123,4 +124,11 @@ SNAG_INTERFACE void pthread_exit(void *result) {
   if (ThreadState *t = observing_thread()) thread_finished(t);
   real_pthread_exit()(result);
   __builtin_unreachable();
+}
+
+// Thread names appear in reports and in `thread:` suppressions.
+SNAG_INTERFACE int pthread_setname_np(pthread_t thread, const char *name) {
+  if (observing_thread())
+    if (ThreadState *target = thread_by_handle(thread)) copy_text(target->name, sizeof target->name, name);
+  return real_pthread_setname_np()(thread, name);
 }

@@ -18,7 +18,9 @@ extract_site_table() {
 
 # check_site_table <table file> <ir file>
 # Fails with a message unless the table is well formed and lists every site
-# id the IR passes to a hook or stores into __snag_call_site.
+# id the IR passes to a hook or stores into __snag_call_site. Parents (the
+# optional 8th field of S lines) must be inline sites listed earlier, and
+# every inline site must be a parent.
 check_site_table() {
   local table=$1 ir=$2
   awk -F'\t' '
@@ -29,12 +31,29 @@ check_site_table() {
     $1 == "F" { if (NF != 3 || $2 != files) fail("bad F line"); files++; next }
     $1 == "N" { if (NF != 4 || $2 != names) fail("bad N line"); names++; next }
     $1 == "S" {
-      if (NF != 7 || length($2) != 16 || $2 !~ /^[0-9a-f]+$/ || $3 !~ /^[0-7]$/) fail("bad S line")
+      if ((NF != 7 && NF != 8) || length($2) != 16 || $2 !~ /^[0-9a-f]+$/ || $3 !~ /^[0-8]$/) fail("bad S line")
       if ($6 >= files || $7 >= names) fail("S line before its F or N line")
       if (seen[$2]++) fail("duplicate site id")
+      kind[$2] = $3
+      # The optional parent: an inline site (kind 8) listed earlier.
+      if (NF == 8) {
+        if (length($8) != 16 || $8 !~ /^[0-9a-f]+$/) fail("bad parent field")
+        if (!($8 in kind)) fail("parent not listed before the site")
+        if (kind[$8] != 8) fail("parent is not an inline site")
+        parent_of_some[$8] = 1
+      }
       next
     }
     { fail("unknown line") }
+    END {
+      if (bad) exit 1
+      # An inline site exists only as a frame of other sites.
+      for (id in kind)
+        if (kind[id] == 8 && !(id in parent_of_some)) {
+          print "site table: inline site " id " is nobody'"'"'s parent" > "/dev/stderr"
+          exit 1
+        }
+    }
   ' "$table" || return 1
 
   local ids id missing=0

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Site ids are stable: compiling the same function with unrelated functions
 # added, removed or reordered around it (on other lines of the same file)
-# gives it the same site ids. Also checks every id against the formula of
+# gives it the same site ids, including those of the code inlined into it
+# and their inline sites. Also checks every id against the formula of
 # docs/site-table.md, computed here independently:
 #   FNV-1a-64(linkage "|" file "|" line "|" column "|" kind "|" ordinal)
+# or, for a site with a parent (the S line's 8th field),
+#   FNV-1a-64(linkage "|" file "|" line "|" column "|" kind "|" parent "|" ordinal)
 #
 # usage: stable-ids.sh <clang++> <libsnag_pass.so> <inputs/stable-ids.cpp>
 set -euo pipefail
@@ -34,19 +37,22 @@ fnv1a64() {
   printf '%016x' "$hash"
 }
 
-# sites <table>: "linkage id kind line column" per S line, and checks each id
-# against the formula.
+# sites <table>: "linkage id kind line column [parent]" per S line, and
+# checks each id against the formula.
 sites() {
-  local table=$1 tag id kind line column file_index name_index key
+  local table=$1 tag id kind line column file_index name_index parent key
   local -a files=() names=()
   local -A ordinals=()
-  while IFS=$'\t' read -r tag a b c d e f; do
+  while IFS=$'\t' read -r tag a b c d e f g; do
     case $tag in
       F) files[a]=$b ;;
       N) names[a]=$c ;;
       S)
-        id=$a kind=$b line=$c column=$d file_index=$e name_index=$f
+        id=$a kind=$b line=$c column=$d file_index=$e name_index=$f parent=$g
         key="${names[name_index]}|${files[file_index]}|$line|$column|$kind"
+        if [[ -n $parent ]]; then
+          key="$key|$parent"
+        fi
         local ordinal=${ordinals[$key]:-0}
         ordinals[$key]=$((ordinal + 1))
         local expected
@@ -55,7 +61,7 @@ sites() {
           echo "site $id: expected id $expected for '$key|$ordinal'" >&2
           return 1
         fi
-        echo "${names[name_index]} $id $kind $line $column"
+        echo "${names[name_index]} $id $kind $line $column $parent"
         ;;
     esac
   done <"$table"
@@ -69,11 +75,20 @@ for variant in 1 2; do
   sites "$work/v$variant.txt" >"$work/v$variant.sites"
 done
 
-grep '^_Z4worki ' "$work/v1.sites" | sort >"$work/work1"
-grep '^_Z4worki ' "$work/v2.sites" | sort >"$work/work2"
+# work()'s sites, and those of helper(), which is inlined into work() only.
+grep -E '^(_Z4worki|_ZL6helperi) ' "$work/v1.sites" | sort >"$work/work1"
+grep -E '^(_Z4worki|_ZL6helperi) ' "$work/v2.sites" | sort >"$work/work2"
 count=$(wc -l <"$work/work1")
 if [[ $count -lt 4 ]]; then
   echo "expected at least 4 sites in work(), found $count" >&2
+  cat "$work/v1.txt" >&2
+  exit 1
+fi
+# The inlined code: an inline site in work() and helper()'s sites under it.
+inline_site=$(awk '$1 == "_Z4worki" && $3 == 8 && NF == 5 { print $2 }' "$work/work1")
+if [[ -z $inline_site ]] ||
+  ! awk -v p="$inline_site" '$1 == "_ZL6helperi" && $6 == p { found = 1 } END { exit !found }' "$work/work1"; then
+  echo "expected helper()'s sites with an inline site of work() as parent" >&2
   cat "$work/v1.txt" >&2
   exit 1
 fi

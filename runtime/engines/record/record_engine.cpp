@@ -3,6 +3,11 @@
 // check that the runtime produces the right event stream, and how a user can
 // look at what snag sees (`snag events PROGRAM`).
 //
+// record_only=<kind>,<kind>,... keeps only lines of those kinds.
+// With report_on=<event kind> (for example report_on=thread-join) it also
+// reports a finding at every event of that kind, which exercises the whole
+// findings path (stacks, threads, heap blocks) without a detection engine.
+//
 // Line format:
 //   <seq> T<tid> <kind> [addr=0x…] [addr2=0x…] [size=N] [order=N] [value=N]
 //         [flags=N] [at=FILE:LINE:COL] [in FUNCTION]
@@ -10,6 +15,7 @@
 #include <new>
 
 #include "core/engine.h"
+#include "core/findings.h"
 #include "core/internal_alloc.h"
 #include "core/options.h"
 #include "core/sites.h"
@@ -19,11 +25,17 @@
 namespace snag {
 namespace {
 
+class RecordEngine;
+RecordEngine *g_record;
+
 class RecordEngine final : public Engine {
  public:
   RecordEngine() {
     const Options &o = options();
-    wants_accesses = o.get_bool("record_accesses", true);
+    if (o.get_bool("record_accesses", true)) access_hook = record_access;
+    wants_api_calls = true;
+    report_on_ = o.get("report_on");
+    only_ = o.get("record_only");
     if (const char *path = o.get("events")) {
       fd_ = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
       if (fd_ < 0) fd_ = 2;
@@ -38,17 +50,26 @@ class RecordEngine final : public Engine {
     finish_line(b, 0);
   }
 
-  void on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
-                 snag_site_t site) override {
+  static void record_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                            snag_site_t site) {
+    g_record->write_access(t, addr, size, flags, site);
+  }
+
+  void write_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                    snag_site_t site) {
     RuntimeScopeLite scope(t);
+    const char *kind = (flags & kAccessWrite) ? "write" : "read";
+    if (!wanted(kind)) return;
     TextBuffer b;
-    begin_line(b, t, (flags & kAccessWrite) ? "write" : "read");
+    begin_line(b, t, kind);
     b.add(" addr=").add_address(addr).add(" size=").add_u64(size);
     if (flags & kAccessRange) b.add(" range=1");
     finish_line(b, site);
   }
 
   Verdict on_event(ThreadState &t, const Event &e) override {
+    if (report_on_ && cstr_eq(report_on_, event_kind_name(e.kind))) report(t, e);
+    if (!wanted(event_kind_name(e.kind))) return {};
     TextBuffer b;
     begin_line(b, t, event_kind_name(e.kind));
     if (e.addr) b.add(" addr=").add_address(e.addr);
@@ -70,6 +91,19 @@ class RecordEngine final : public Engine {
     ~RuntimeScopeLite() { --t_.in_runtime; }
     ThreadState &t_;
   };
+
+  // record_only=kind,kind,... limits the lines to those kinds.
+  bool wanted(const char *kind) const {
+    if (!only_) return true;
+    size_t n = cstr_len(kind);
+    for (const char *p = only_; *p;) {
+      const char *end = p;
+      while (*end && *end != ',') ++end;
+      if (size_t(end - p) == n && cstr_starts_with(p, kind)) return true;
+      p = *end ? end + 1 : end;
+    }
+    return false;
+  }
 
   static bool is_atomic(EventKind k) {
     return k == EventKind::kAtomicBefore || k == EventKind::kAtomicAfter || k == EventKind::kFence;
@@ -93,6 +127,40 @@ class RecordEngine final : public Engine {
     line.write_to(fd_);
   }
 
+  void report(ThreadState &t, const Event &e) {
+    Finding *f = new_finding("record", "recorded-event");
+    TextBuffer message;
+    message.add("event ").add(event_kind_name(e.kind)).add(" in thread T").add_u64(t.tid).add('\0');
+    copy_text(f->message, sizeof f->message, message.data());
+    f->severity = "note";
+    FindingSide &side = f->add_side();
+    copy_text(side.description, sizeof side.description, message.data());
+    side.thread = t.tid;
+    capture_stack(t.shadow, e.site, &side.stack);
+    bool names_thread = e.kind == EventKind::kThreadCreate || e.kind == EventKind::kThreadJoin ||
+                        e.kind == EventKind::kThreadDetach;
+    if (ThreadState *other = names_thread ? thread_by_tid(static_cast<Tid>(e.value)) : nullptr) {
+      FindingSide &peer = f->add_side();
+      peer.role = "other";
+      TextBuffer d;
+      d.add("Thread T").add_u64(other->tid).add(" was created here").add('\0');
+      copy_text(peer.description, sizeof peer.description, d.data());
+      peer.thread = other->tid;
+      depot_get(other->creation_stack, &peer.stack);
+    }
+    if (e.kind == EventKind::kAlloc) {
+      f->has_heap = true;
+      f->heap_address = e.addr;
+      f->heap_size = e.value;
+      f->heap_thread = t.tid;
+      f->heap_stack = side.stack;
+    }
+    f->add_detail("event", event_kind_name(e.kind));
+    report_finding(f);
+  }
+
+  const char *report_on_ = nullptr;
+  const char *only_ = nullptr;
   int fd_ = 2;
   uint64_t seq_ = 0;
   SpinLock lock_;
@@ -101,7 +169,8 @@ class RecordEngine final : public Engine {
 }  // namespace
 
 Engine *create_record_engine() {
-  return new (internal_alloc(sizeof(RecordEngine))) RecordEngine();
+  g_record = new (internal_alloc(sizeof(RecordEngine))) RecordEngine();
+  return g_record;
 }
 
 }  // namespace snag

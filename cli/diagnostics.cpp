@@ -1,0 +1,24 @@
+#include "diagnostics.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace snag::cli {
+
+std::string one_line(std::string message) {
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  return message;
+}
+
+// std::cerr is unbuffered, and each message is written in one call, so lines
+// stay whole even when the program's own output shares the terminal.
+void print_error(const std::string &message) { std::cerr << "snag: " + one_line(message) + "\n"; }
+
+void print_warning(const std::string &message) {
+  std::cerr << "snag: warning: " + one_line(message) + "\n";
+}
+
+void print_note(const std::string &message) { std::cerr << "snag: " + one_line(message) + "\n"; }
+
+}  // namespace snag::cli

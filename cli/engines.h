@@ -1,0 +1,32 @@
+// The engines `snag` knows, in the order `snag --help` lists them.
+//
+// Turning an engine on in this build is a one-line change: set its
+// `available` to true (and make sure the runtime understands its
+// `runtime_engine` value, docs/options.md).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace snag::cli {
+
+enum class EngineMode {
+  kRun,     // run PROGRAM under a runtime engine and report its findings
+  kEvents,  // run PROGRAM under the `record` engine and print its event stream
+  kReport,  // render an existing findings file
+};
+
+struct Engine {
+  std::string_view name;            // the subcommand: `snag <name>`
+  EngineMode mode;
+  std::string_view runtime_engine;  // the `engine=` value put in SNAG_OPTIONS
+  bool available;                   // part of this build
+  std::string_view summary;         // one line for `snag --help`
+};
+
+std::span<const Engine> engines();
+
+// The engine with this name, or nullptr.
+const Engine *find_engine(std::string_view name);
+
+}  // namespace snag::cli

@@ -1,0 +1,22 @@
+// The `snag` command: picks an engine, runs the program under it, and turns
+// the findings into a report (see cli/engines.cpp for the list).
+#include <exception>
+
+#include "command_line.h"
+#include "diagnostics.h"
+#include "report_command.h"
+#include "run_command.h"
+
+int main(int argc, char **argv) {
+  using namespace snag::cli;
+  try {
+    std::optional<CommandLine> command = parse_command_line(argc, argv);
+    if (!command) return 0;  // --help or --version
+    if (command->engine->mode == EngineMode::kReport) return render_findings_file(command->options);
+    return run_engine(*command->engine, command->options);
+  } catch (const std::exception &e) {
+    // Usage errors and anything unexpected alike: one line, never a crash.
+    print_error(e.what());
+    return kUsageExitStatus;
+  }
+}

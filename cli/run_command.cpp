@@ -1,0 +1,125 @@
+#include "run_command.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "diagnostics.h"
+#include "output.h"
+#include "pipeline.h"
+#include "program_check.h"
+#include "run_program.h"
+#include "snag_options.h"
+#include "temp_file.h"
+
+namespace snag::cli {
+
+namespace {
+
+std::string snag_options_for(const Engine &engine, const Options &options, const TempFile &findings,
+                             const TempFile *events) {
+  OptionPairs ours = {{"engine", std::string(engine.runtime_engine)},
+                      {"findings", findings.path()},
+                      // snag decides the exit status itself, from the findings.
+                      {"exitcode", "0"}};
+  if (options.seed) ours.emplace_back("seed", std::to_string(*options.seed));
+  if (events) ours.emplace_back("events", events->path());
+  const char *user = std::getenv("SNAG_OPTIONS");
+  return compose_snag_options(user ? user : "", ours);
+}
+
+report::RunInfo describe_run(const Engine &engine, const Options &options, const RunResult &result) {
+  report::RunInfo run;
+  run.engine = std::string(engine.name);
+  run.program = options.command.front();
+  run.arguments.assign(options.command.begin() + 1, options.command.end());
+  if (result.signaled) run.signal = result.signal;
+  else run.exit_status = result.exit_status;
+  run.timed_out = result.timed_out;
+  // A timeout explains the signal that followed it; saying both would confuse.
+  if (result.timed_out) {
+    run.notes.push_back(fmt::format("program timed out after {} s", *options.timeout_seconds));
+  } else if (result.signaled) {
+    run.notes.push_back("program terminated by signal " + describe_signal(result.signal));
+  }
+  return run;
+}
+
+void copy_file_to(const std::string &from, std::ostream &to) {
+  std::ifstream in(from, std::ios::binary);
+  // Inserting an empty streambuf sets failbit on `to`, which would silently
+  // swallow everything written to it afterwards.
+  if (in.peek() != std::ifstream::traits_type::eof()) to << in.rdbuf();
+  to.flush();
+}
+
+}  // namespace
+
+int run_engine(const Engine &engine, const Options &options) {
+  Format format = parse_format(options.format);
+  bool events_mode = engine.mode == EngineMode::kEvents;
+  // Open --output before running, so a typo in it costs nothing. For
+  // `events` it names where the event stream goes; the report keeps its
+  // default stream.
+  std::optional<Destination> events_out;
+  if (events_mode) events_out.emplace(options.output, std::cout, STDOUT_FILENO);
+  Destination report_out = report_destination(events_mode ? "" : options.output, format);
+
+  std::string path = resolve_program(options.command.front());
+  TempFile findings_file("findings", ".jsonl");
+  std::optional<TempFile> events_file;
+  if (events_mode) events_file.emplace("events", ".log");
+
+  RunRequest request;
+  request.path = path;
+  request.argv = options.command;
+  const TempFile *events = events_file ? &*events_file : nullptr;
+  request.environment =
+      environment_with("SNAG_OPTIONS", snag_options_for(engine, options, findings_file, events));
+  request.timeout_seconds = options.timeout_seconds;
+
+  RunResult result;
+  try {
+    result = run_program(request);
+  } catch (const std::runtime_error &e) {
+    throw UsageError(e.what());
+  }
+
+  // From here on only snag writes. If a reader of our output goes away
+  // (`snag ... | head`), let the write fail instead of dying of SIGPIPE, so
+  // the temporary files are still removed. The program has already exited,
+  // so it does not inherit this.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  report::RunInfo run = describe_run(engine, options, result);
+  std::ifstream raw(findings_file.path());
+  std::vector<report::Finding> findings = load_findings(raw, "findings", path, run.warnings);
+
+  if (!options.keep_findings.empty()) {
+    std::error_code error;
+    std::filesystem::copy_file(findings_file.path(), options.keep_findings,
+                               std::filesystem::copy_options::overwrite_existing, error);
+    if (error) {
+      run.warnings.push_back("cannot keep the findings in " + options.keep_findings + ": " +
+                             error.message());
+    }
+  }
+  if (events_mode) copy_file_to(events_file->path(), events_out->stream());
+
+  for (const std::string &warning : run.warnings) print_warning(warning);
+  // The event stream is the output of `events`; a findings report there is
+  // only worth printing when the record engine found something.
+  if (!events_mode || !findings.empty()) {
+    write_report(report_out.stream(), format, findings, run, use_color(options.color, report_out));
+  }
+  for (const std::string &note : run.notes) print_note(note);
+
+  return findings.empty() ? result.shell_status() : options.exitcode;
+}
+
+}  // namespace snag::cli

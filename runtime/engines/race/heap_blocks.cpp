@@ -1,0 +1,77 @@
+#include "engines/race/heap_blocks.h"
+
+#include <new>
+
+#include "core/internal_alloc.h"
+#include "core/spinlock.h"
+
+namespace snag::race {
+
+namespace {
+SpinLock g_fine_lock;
+HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
+}  // namespace
+
+HeapBlock *new_heap_block(uintptr_t start, uintptr_t size, StackId stack, Tid thread) {
+  auto *b = new (internal_alloc(sizeof(HeapBlock))) HeapBlock();
+  b->start = start;
+  b->size = size;
+  b->alloc_stack = stack;
+  b->alloc_thread = thread;
+  return b;
+}
+
+bool make_block_fine(HeapBlock *block) {
+  bool expected = false;
+  if (!block->fine.compare_exchange_strong(expected, true)) return false;
+  {
+    SpinLockGuard guard(g_fine_lock);
+    block->next_fine = g_fine_blocks;
+    g_fine_blocks = block;
+  }
+  // Shadow still pointing at the block reads as Virgin from now on (the
+  // access path checks `fine`); clearing it makes that explicit.
+  uint64_t coarse = pointer_word(Kind::kIndirect, block);
+  uintptr_t begin = block->start, end = block->start + block->size;
+  for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t, uint32_t lo, uint32_t hi) {
+    HeapBlock *expected_block = block;
+    page->block.compare_exchange_strong(expected_block, nullptr);
+    if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire))
+      for (uint32_t i = lo; i < hi; ++i) {
+        uint64_t expected_word = coarse;
+        cells[i].compare_exchange_strong(expected_word, 0);
+      }
+  });
+  return true;
+}
+
+HeapBlock *find_heap_block(uintptr_t addr) {
+  if (ShadowPage *page = find_shadow_page(addr)) {
+    if (HeapBlock *b = page->block.load(std::memory_order_acquire)) return b;
+    if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire)) {
+      uint64_t w = cells[cell_index(addr)].load(std::memory_order_acquire);
+      if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock)
+        return static_cast<HeapBlock *>(pointer_of(w));
+    }
+  }
+  SpinLockGuard guard(g_fine_lock);
+  for (HeapBlock *b = g_fine_blocks; b; b = b->next_fine)
+    if (addr >= b->start && addr < b->start + b->size) return b;
+  return nullptr;
+}
+
+void delete_heap_block(HeapBlock *block) {
+  if (block->fine.load()) {
+    SpinLockGuard guard(g_fine_lock);
+    for (HeapBlock **link = &g_fine_blocks; *link; link = &(*link)->next_fine)
+      if (*link == block) {
+        *link = block->next_fine;
+        break;
+      }
+  }
+  block->type = IndirectType::kBlock;
+  block->start = block->size = 0;
+  internal_free(block);
+}
+
+}  // namespace snag::race

@@ -1,0 +1,51 @@
+// Heap blocks and split granules: the two things an Indirect state word
+// points to.
+//
+// Adaptive granularity (RaceTrack 2.4.2): a heap block starts with one state
+// for the whole block; every granule's shadow word points at the block. When
+// the block's state would report, the block turns fine: its granules get
+// states of their own. A granule whose accesses by different threads touch
+// different bytes (two fields in one 8-byte word) splits once more, into one
+// state per byte.
+#pragma once
+
+#include <atomic>
+#include <stdint.h>
+
+#include "engines/race/shadow.h"
+#include "engines/race/state.h"
+
+namespace snag::race {
+
+struct HeapBlock {
+  IndirectType type = IndirectType::kBlock;
+  std::atomic<uint64_t> state{0};
+  History history{};
+  uintptr_t start = 0;
+  uintptr_t size = 0;
+  StackId alloc_stack = 0;
+  Tid alloc_thread = 0;
+  std::atomic<bool> fine{false};
+  HeapBlock *next_fine = nullptr;  // in the list of fine blocks
+};
+
+struct SplitGranule {
+  IndirectType type = IndirectType::kSplit;
+  std::atomic<uint64_t> state[kGranule];
+  History history[kGranule];
+};
+
+SNAG_ALWAYS_INLINE IndirectType indirect_type(uint64_t word) {
+  return *static_cast<const IndirectType *>(pointer_of(word));
+}
+
+HeapBlock *new_heap_block(uintptr_t start, uintptr_t size, StackId stack, Tid thread);
+// Switches a block to per-granule states (once; later calls do nothing).
+// Returns true for the caller that made the switch.
+bool make_block_fine(HeapBlock *block);
+// The block holding `addr`: from the shadow word when coarse, from the list
+// of fine blocks otherwise. Null for memory that is not a live heap block.
+HeapBlock *find_heap_block(uintptr_t addr);
+void delete_heap_block(HeapBlock *block);
+
+}  // namespace snag::race

@@ -1,0 +1,123 @@
+#include "engines/race/lockset.h"
+
+#include <atomic>
+
+#include "core/internal_alloc.h"
+#include "core/platform.h"
+#include "core/spinlock.h"
+
+namespace snag::race {
+
+namespace {
+
+struct Entry {
+  Entry *next;  // hash chain
+  uint64_t hash;
+  LocksetId id;
+  uint32_t count;
+  uintptr_t locks[1];
+};
+
+constexpr uint32_t kBuckets = 1 << 14;
+constexpr uint32_t kChunk = 1 << 12;
+constexpr uint32_t kChunks = 1 << 12;
+
+std::atomic<Entry *> g_buckets[kBuckets];
+std::atomic<Entry **> g_by_id[kChunks];
+uint32_t g_next_id = 1;  // under g_insert_lock
+SpinLock g_insert_lock;
+
+uint64_t hash_of(const uintptr_t *locks, uint32_t count) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ count;
+  for (uint32_t i = 0; i < count; ++i) h = (h ^ locks[i]) * 0x100000001b3ull;
+  return h;
+}
+
+bool same(const Entry *e, uint64_t hash, const uintptr_t *locks, uint32_t count) {
+  if (e->hash != hash || e->count != count) return false;
+  for (uint32_t i = 0; i < count; ++i)
+    if (e->locks[i] != locks[i]) return false;
+  return true;
+}
+
+uint32_t sort_unique(uintptr_t *a, uint32_t n) {
+  for (uint32_t i = 1; i < n; ++i)
+    for (uint32_t j = i; j > 0 && a[j - 1] > a[j]; --j) {
+      uintptr_t t = a[j];
+      a[j] = a[j - 1];
+      a[j - 1] = t;
+    }
+  uint32_t out = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    if (out == 0 || a[out - 1] != a[i]) a[out++] = a[i];
+  return out;
+}
+
+Entry *entry_for(LocksetId id) {
+  Entry **chunk = g_by_id[id / kChunk].load(std::memory_order_acquire);
+  return chunk ? __atomic_load_n(&chunk[id % kChunk], __ATOMIC_ACQUIRE) : nullptr;
+}
+
+}  // namespace
+
+LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
+  if (count == 0) return kEmptyLockset;
+  uintptr_t locks[kMaxLocksInSet];
+  if (count > kMaxLocksInSet) count = kMaxLocksInSet;
+  copy_bytes(locks, locks_in, sizeof(uintptr_t) * count);
+  count = sort_unique(locks, count);
+  uint64_t hash = hash_of(locks, count);
+  std::atomic<Entry *> &bucket = g_buckets[hash % kBuckets];
+  for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
+    if (same(e, hash, locks, count)) return e->id;
+  SpinLockGuard guard(g_insert_lock);
+  for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
+    if (same(e, hash, locks, count)) return e->id;
+  LocksetId id = g_next_id;
+  if (id / kChunk >= kChunks) return kEmptyLockset;  // table full: treat as unprotected
+  ++g_next_id;
+  auto *e = static_cast<Entry *>(internal_alloc(sizeof(Entry) + sizeof(uintptr_t) * count));
+  e->hash = hash;
+  e->id = id;
+  e->count = count;
+  copy_bytes(e->locks, locks, sizeof(uintptr_t) * count);
+  Entry **chunk = g_by_id[id / kChunk].load(std::memory_order_relaxed);
+  if (!chunk) {
+    chunk = static_cast<Entry **>(map_pages(sizeof(Entry *) * kChunk));
+    g_by_id[id / kChunk].store(chunk, std::memory_order_release);
+  }
+  __atomic_store_n(&chunk[id % kChunk], e, __ATOMIC_RELEASE);
+  e->next = bucket.load(std::memory_order_relaxed);
+  bucket.store(e, std::memory_order_release);
+  return id;
+}
+
+uint32_t lockset_members(LocksetId id, const uintptr_t **locks) {
+  static const uintptr_t kNone[1] = {0};
+  Entry *e = id == kEmptyLockset ? nullptr : entry_for(id);
+  if (!e) {
+    *locks = kNone;
+    return 0;
+  }
+  *locks = e->locks;
+  return e->count;
+}
+
+LocksetId lockset_intersect(LocksetId a, LocksetId b) {
+  if (a == b) return a;
+  if (a == kEmptyLockset || b == kEmptyLockset) return kEmptyLockset;
+  const uintptr_t *la, *lb;
+  uint32_t na = lockset_members(a, &la), nb = lockset_members(b, &lb);
+  uintptr_t common[kMaxLocksInSet];
+  uint32_t n = 0, i = 0, j = 0;
+  while (i < na && j < nb) {
+    if (la[i] == lb[j]) common[n++] = la[i], ++i, ++j;
+    else if (la[i] < lb[j]) ++i;
+    else ++j;
+  }
+  if (n == na) return a;
+  if (n == nb) return b;
+  return lockset_intern(common, n);
+}
+
+}  // namespace snag::race

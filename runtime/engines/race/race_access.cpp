@@ -1,0 +1,356 @@
+// The per-access half of the race engine: RaceTrack's state machine over
+// heap blocks, granules and bytes (paper section 2.4, figure 4).
+#include "engines/race/race_engine.h"
+
+#include <new>
+
+#include "core/internal_alloc.h"
+
+namespace snag::race {
+
+namespace {
+
+// The bytes of `a` that fall inside [base, base + size), relative to base.
+struct Span {
+  uint32_t offset;
+  uint32_t size;
+};
+
+Span clip(const Access &a, uintptr_t base, uintptr_t size) {
+  uintptr_t lo = a.addr > base ? a.addr : base;
+  uintptr_t end = a.addr + a.size, var_end = base + size;
+  uintptr_t hi = end < var_end ? end : var_end;
+  return {static_cast<uint32_t>(lo - base), static_cast<uint32_t>(hi > lo ? hi - lo : 0)};
+}
+
+bool overlaps(uint32_t a_off, uint32_t a_size, uint32_t b_off, uint32_t b_size) {
+  return a_off < b_off + b_size && b_off < a_off + a_size;
+}
+
+uintptr_t variable_size(const Variable &v) {
+  return v.level == 0 ? v.block->size : v.level == 1 ? kGranule : 1;
+}
+
+bool is_concurrent(const History &h, const RaceThread &rt, Tid me) {
+  return h.site != 0 && h.thread != me && h.clock > rt.clock.get(h.thread);
+}
+
+const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *entries, uint32_t count) {
+  auto *r = static_cast<SharedModify2Record *>(
+      internal_alloc(sizeof(SharedModify2Record) + sizeof(ThreadsetEntry) * count));
+  r->lockset = lockset;
+  r->count = count;
+  for (uint32_t i = 0; i < count; ++i) r->entries[i] = entries[i];
+  return r;
+}
+
+}  // namespace
+
+StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
+  const ShadowStack &s = t.shadow;
+  uint32_t depth = s.depth;
+  uintptr_t frame = 0;
+  snag_site_t call = 0;
+  if (s.frames && depth > 0 && depth <= ShadowStack::kCapacity) {
+    frame = s.frames[depth - 1].frame;
+    call = s.frames[depth - 1].call_site;
+  }
+  if (depth != rt.context_depth || frame != rt.context_frame || call != rt.context_call) {
+    StackTrace trace;
+    capture_stack(s, 0, &trace);
+    rt.context = depot_put(trace);
+    rt.context_depth = depth;
+    rt.context_frame = frame;
+    rt.context_call = call;
+  }
+  return rt.context;
+}
+
+void RaceEngine::record(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
+  History *h = v.history;
+  Span span = clip(a, v.base, variable_size(v));
+  h->site = a.site ? a.site : 1;
+  h->stack = context_stack(t, rt);
+  h->lockset = a.write ? rt.lockset_write : rt.lockset_all;
+  h->thread = t.tid;
+  h->clock = rt.clock.get(t.tid);
+  h->offset = span.offset;
+  h->size = static_cast<uint16_t>(span.size > 0xffff ? 0xffff : span.size);
+  h->write = a.write;
+}
+
+// The fast path decides the common cases with one load of the state word:
+// the owner accessing again in the same clock epoch, reads of shared-read
+// data with an unchanged lockset, and variables already reported. Anything
+// else (and accesses that span granules) takes the slow path.
+void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                           snag_site_t site) {
+  auto *rt = static_cast<RaceThread *>(t.engine_data[0]);
+  bool write = (flags & kAccessWrite) != 0;
+  if (SNAG_LIKELY(rt && size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0)) {
+    if (ShadowPage *page = find_shadow_page(addr)) {
+      const std::atomic<uint64_t> *state = nullptr;
+      if (HeapBlock *block = page->block.load(std::memory_order_acquire)) {
+        if (!block->fine.load(std::memory_order_relaxed)) state = &block->state;
+      } else if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire)) {
+        state = &cells[cell_index(addr)];
+      }
+      if (state) {
+        uint64_t w = state->load(std::memory_order_acquire);
+        if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock) {
+          auto *block = static_cast<HeapBlock *>(pointer_of(w));
+          w = block->fine.load(std::memory_order_relaxed) ? 0 : block->state.load(std::memory_order_acquire);
+        }
+        uint64_t mine = exclusive_word(Kind::kVirgin, t.tid, rt->now, false, 0);
+        uint32_t touched = ((1u << size) - 1) << (addr & (kGranule - 1));
+        Kind k = kind_of(w);
+        if ((k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) &&
+            (w & ~(kKindMask | kWroteBit | kBytesMask)) == mine && (!write || wrote(w)) &&
+            (bytes_of(w) & touched) == touched)
+          return;
+        if (k == Kind::kSharedRead && !write &&
+            (lockset_of(w) == kEmptyLockset || lockset_of(w) == rt->lockset_all))
+          return;
+        if (w == kReportedWord) return;
+      }
+    }
+  }
+  RaceThread &data = g_race->thread_data(t);
+  RuntimeScope scope(&t);
+  g_race->access_slow(t, data, Access{addr, size, write, site});
+}
+
+void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
+  uintptr_t end = a.addr + a.size;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    bool redo = false;
+    HeapBlock *previous_block = nullptr;
+    for (uintptr_t g = a.addr & ~(kGranule - 1); g < end && !redo; g += kGranule) {
+      ShadowPage *page = shadow_page(g);
+      HeapBlock *block = page->block.load(std::memory_order_acquire);
+      std::atomic<uint64_t> *cell = nullptr;
+      uint64_t w = 0;
+      if (!block) {
+        cell = &shadow_cells(page)[cell_index(g)];
+        w = cell->load(std::memory_order_acquire);
+        if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock)
+          block = static_cast<HeapBlock *>(pointer_of(w));
+      }
+      if (block) {
+        if (!block->fine.load(std::memory_order_acquire)) {
+          // One state for the whole block: a range over it is one access.
+          if (block == previous_block) continue;
+          previous_block = block;
+          Variable v{&block->state, &block->history, block->start, block, 0};
+          redo = access_variable(t, rt, v, a) == Outcome::kRedo;
+          continue;
+        }
+        // The block went fine: this granule starts fresh.
+        HeapBlock *expected = block;
+        page->block.compare_exchange_strong(expected, nullptr);
+        cell = &shadow_cells(page)[cell_index(g)];
+        uint64_t coarse = pointer_word(Kind::kIndirect, block);
+        cell->compare_exchange_strong(coarse, 0);
+        w = cell->load(std::memory_order_acquire);
+      }
+      if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kSplit) {
+        auto *split = static_cast<SplitGranule *>(pointer_of(w));
+        for (uintptr_t b = 0; b < kGranule; ++b) {
+          uintptr_t byte = g + b;
+          if (byte < a.addr || byte >= end) continue;
+          Variable v{&split->state[b], &split->history[b], byte, nullptr, 2};
+          access_variable(t, rt, v, a);
+        }
+        continue;
+      }
+      Variable v{cell, shadow_history(page, g), g, nullptr, 1};
+      redo = access_variable(t, rt, v, a) == Outcome::kRedo;
+    }
+    if (!redo) return;
+  }
+}
+
+Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variable &v,
+                                    const Access &a) {
+  const Tid me = t.tid;
+  const Clock now = rt.now;
+  const LocksetId held = a.write ? rt.lockset_write : rt.lockset_all;
+  History &h = *v.history;
+  // The bytes of a granule this access touches (blocks and bytes count whole).
+  uint32_t touched = 0xff;
+  if (v.level == 1) {
+    Span span = clip(a, v.base, kGranule);
+    touched = ((1u << span.size) - 1) << span.offset;
+  }
+  for (;;) {
+    uint64_t w = v.state->load(std::memory_order_acquire);
+    if (w == kReportedWord) return Outcome::kDone;
+    uint64_t nw = w;
+    const char *race_state = nullptr;  // set when this access completes a race
+    switch (kind_of(w)) {
+      case Kind::kVirgin:
+        nw = exclusive_word(Kind::kExclusive0, me, now, a.write, touched);
+        break;
+      case Kind::kExclusive0:
+      case Kind::kExclusive1:
+      case Kind::kExclusive2: {
+        Tid u = tid_of(w);
+        Clock c = clock_of(w);
+        Kind k = kind_of(w);
+        if ((bytes_of(w) & touched) == 0) {
+          // Different bytes of one granule (two fields of a struct, two
+          // adjacent globals): give each byte its own state.
+          if (split_granule(v, w)) return Outcome::kRedo;
+          continue;
+        }
+        if (u == wrap_tid(me) || c <= rt.clock.get(u)) {
+          // Still one thread at a time: the owner again, or a hand-off that
+          // happens-after the previous access.
+          if (u != wrap_tid(me) && k == Kind::kExclusive0) k = Kind::kExclusive1;
+          bool same_epoch = u == wrap_tid(me) && c == now;
+          nw = exclusive_word(k, me, now, a.write || (same_epoch && wrote(w)),
+                              same_epoch ? (bytes_of(w) | touched) : touched);
+          break;
+        }
+        // Concurrent with the previous access: |S_x| becomes 2.
+        LocksetId common = lockset_intersect(h.site ? h.lockset : kEmptyLockset, held);
+        bool write_involved = a.write || (h.site && h.write);
+        if (k == Kind::kExclusive2) {
+          if (common == kEmptyLockset && write_involved) {
+            race_state = "Shared-Modify2";
+          } else {
+            ThreadsetEntry entries[2] = {{u, c}, {me, now}};
+            nw = pointer_word(Kind::kSharedModify2, make_sm2(common, entries, 2));
+          }
+        } else if (!write_involved) {
+          nw = shared_word(Kind::kSharedRead, common);
+        } else if (common == kEmptyLockset) {
+          race_state = "Shared-Modify1";
+        } else {
+          nw = shared_word(Kind::kSharedModify1, common);
+        }
+        break;
+      }
+      case Kind::kSharedRead:
+      case Kind::kSharedModify1: {
+        LocksetId common = lockset_intersect(lockset_of(w), held);
+        bool modify = a.write || kind_of(w) == Kind::kSharedModify1;
+        if (!modify) {
+          nw = shared_word(Kind::kSharedRead, common);
+        } else if (common != kEmptyLockset) {
+          nw = shared_word(Kind::kSharedModify1, common);
+        } else if (is_concurrent(h, rt, me) && (a.write || h.write)) {
+          race_state = "Shared-Modify1";
+        } else {
+          // The lockset no longer protects x: track a threadset again.
+          nw = exclusive_word(Kind::kExclusive2, me, now, a.write, touched);
+        }
+        break;
+      }
+      case Kind::kSharedModify2: {
+        auto *rec = static_cast<const SharedModify2Record *>(pointer_of(w));
+        LocksetId common = lockset_intersect(rec->lockset, held);
+        ThreadsetEntry entries[64];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < rec->count && n < 63; ++i) {
+          const ThreadsetEntry &e = rec->entries[i];
+          if (e.thread != me && e.clock > rt.clock.get(e.thread)) entries[n++] = e;
+        }
+        entries[n++] = {me, now};
+        if (n == 1) {
+          nw = exclusive_word(Kind::kExclusive2, me, now, a.write, touched);
+        } else if (common == kEmptyLockset && (a.write || h.write)) {
+          race_state = "Shared-Modify2";
+        } else {
+          bool same = common == rec->lockset && n == rec->count;
+          for (uint32_t i = 0; same && i < n; ++i)
+            same = entries[i].thread == rec->entries[i].thread && entries[i].clock == rec->entries[i].clock;
+          if (!same) nw = pointer_word(Kind::kSharedModify2, make_sm2(common, entries, n));
+        }
+        break;
+      }
+      case Kind::kIndirect:
+        // The granule turned into a split granule or a block under us.
+        return Outcome::kRedo;
+    }
+
+    if (race_state) {
+      if (refine(t, rt, v, w, a)) return Outcome::kRedo;
+      if (!v.state->compare_exchange_strong(w, kReportedWord)) continue;
+      report(t, rt, v, a, race_state);
+      return Outcome::kDone;
+    }
+    bool remember = nw != w || (a.write && !h.write) ||
+                    (h.thread != me && kind_of(nw) != Kind::kSharedRead) || h.site == 0;
+    if (nw != w && !v.state->compare_exchange_strong(w, nw)) continue;
+    if (remember) record(t, rt, v, a);
+    return Outcome::kDone;
+  }
+}
+
+// Replaces a granule's state by one state per byte. The bytes the previous
+// access touched inherit its state and history; the others start Virgin.
+// False when another thread changed the granule first.
+bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
+  const History &h = *v.history;
+  auto *split = new (internal_alloc(sizeof(SplitGranule))) SplitGranule();
+  Kind k = kind_of(word);
+  bool exclusive = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
+  uint32_t previous_bytes = 0;
+  if (exclusive) previous_bytes = bytes_of(word);
+  else if (h.site) previous_bytes = ((1u << h.size) - 1) << h.offset;
+  uint64_t previous = exclusive ? (word | kBytesMask)
+                                : exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write);
+  for (uint32_t b = 0; b < kGranule; ++b) {
+    if (!(previous_bytes & (1u << b))) continue;
+    split->state[b].store(previous, std::memory_order_relaxed);
+    split->history[b] = h;
+    split->history[b].offset = 0;
+    split->history[b].size = 1;
+  }
+  if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;
+  internal_free(split);
+  return false;
+}
+
+// Adaptive granularity. A block-level race makes the block fine; a
+// granule-level race between accesses to different bytes splits the granule
+// into bytes. The previous access is carried down to the finer states so the
+// access that caused the refinement is checked against it again there.
+bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,
+                        const Access &a) {
+  (void)t, (void)rt;
+  const History h = *v.history;
+  if (v.level == 0) {
+    HeapBlock *block = v.block;
+    Span current = clip(a, block->start, block->size);
+    if (report_object_level_ && h.site && !overlaps(current.offset, current.size, h.offset, h.size))
+      report(t, rt, v, a, "Shared-Modify1");
+    if (!make_block_fine(block)) return true;  // another thread refined it first
+    if (!h.site) return true;
+    uintptr_t first = block->start + h.offset;
+    for (uintptr_t g = first & ~(kGranule - 1); g < first + h.size; g += kGranule) {
+      Span span = clip(Access{first, h.size, false, 0}, g, kGranule);
+      uint32_t bytes = ((1u << span.size) - 1) << span.offset;
+      ShadowPage *page = shadow_page(g);
+      HeapBlock *expected = block;
+      page->block.compare_exchange_strong(expected, nullptr);
+      shadow_cells(page)[cell_index(g)].store(
+          exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes), std::memory_order_release);
+      History *gh = shadow_history(page, g);
+      *gh = h;
+      gh->offset = span.offset;
+      gh->size = static_cast<uint16_t>(span.size);
+    }
+    return true;
+  }
+  if (v.level == 1) {
+    Span current = clip(a, v.base, kGranule);
+    if (!h.site || overlaps(current.offset, current.size, h.offset, h.size)) return false;
+    split_granule(v, word);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace snag::race

@@ -1,0 +1,115 @@
+// snag race: RaceTrack's adaptive hybrid race detector (paper 002).
+//
+// Per thread: a lockset L_t and a vector clock B_t. Per variable: a state of
+// RaceTrack's state machine (state.h) with its lockset C_x or threadset S_x.
+// A race is reported when a variable is accessed concurrently (|S_x| > 1)
+// with no common lock (C_x empty) and at least one access is a write.
+//
+// Departure from the paper (and from DESIGN.md's "locks feed locksets, not
+// happens-before"): unlock/lock also carries happens-before here, as in the
+// C++ memory model. C and C++ programs pass data through mutex-protected
+// queues and then use it outside the lock (thread pools, producer/consumer);
+// with locks feeding only locksets every such hand-off is a false alarm (the
+// paper's category B). Locks still feed locksets, which decide the
+// Shared-Read / Shared-Modify1 states and are shown in reports.
+#pragma once
+
+#include "core/engine.h"
+#include "core/findings.h"
+#include "engines/race/heap_blocks.h"
+#include "engines/race/lockset.h"
+#include "engines/race/vector_clock.h"
+
+namespace snag::race {
+
+struct HeldLock {
+  uintptr_t addr;
+  bool write_mode;   // false: held shared (reader of a reader-writer lock)
+  uint32_t depth;    // recursive acquisitions
+  snag_site_t site;  // where it was acquired
+  StackId stack;     // calling context of that acquisition
+};
+
+struct RaceThread {
+  VectorClock clock;          // B_t
+  Clock now = 1;              // B_t(t): this thread's own clock, kept in step
+  VectorClock fence_release;  // B_t at the last release fence
+  VectorClock fence_acquire;  // clocks seen by relaxed loads since then
+  bool fenced_release = false;
+  HeldLock held[kMaxLocksInSet];
+  uint32_t held_count = 0;
+  LocksetId lockset_all = kEmptyLockset;    // every lock held
+  LocksetId lockset_write = kEmptyLockset;  // locks held in write mode
+  // The calling context's stack id, cached while the shadow stack's top
+  // frame stays the same (history entries record it).
+  StackId context = 0;
+  uint32_t context_depth = ~0u;
+  uintptr_t context_frame = 0;
+  snag_site_t context_call = 0;
+};
+
+// One variable for the state machine: its state word and its history.
+struct Variable {
+  std::atomic<uint64_t> *state;
+  History *history;
+  uintptr_t base;       // address of the variable's first byte
+  HeapBlock *block;     // the heap block, when the variable is a whole block
+  uint8_t level;        // 0 block, 1 granule, 2 byte
+};
+
+enum class Outcome { kDone, kRedo };  // kRedo: the granularity changed, run the access again
+
+struct Access {
+  uintptr_t addr;
+  uintptr_t size;
+  bool write;
+  snag_site_t site;
+};
+
+// Ranges the program declared benign (AnnotateBenignRaceSized).
+void add_benign_range(uintptr_t addr, uintptr_t size);
+bool is_benign(uintptr_t addr);
+
+class RaceEngine;
+extern RaceEngine *g_race;
+
+class RaceEngine final : public Engine {
+ public:
+  RaceEngine();
+  const char *name() const override { return "race"; }
+  void on_start(ThreadState &main_thread) override;
+  // The access hook: a fast path for the common cases, then access_slow.
+  static void on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                        snag_site_t site);
+  Verdict on_event(ThreadState &t, const Event &e) override;
+  void on_exit(int status) override;
+
+ private:
+  // race_access.cpp
+  void access_slow(ThreadState &t, RaceThread &rt, const Access &a);
+  Outcome access_variable(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
+  bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word, const Access &a);
+  static bool split_granule(const Variable &v, uint64_t word);
+  StackId context_stack(ThreadState &t, RaceThread &rt);
+  void record(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
+
+  // race_events.cpp
+  RaceThread &thread_data(ThreadState &t);
+  void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
+  void release_lock(RaceThread &rt, uintptr_t lock);
+  void recompute_locksets(RaceThread &rt);
+  void release(RaceThread &rt, Tid self, uintptr_t addr, bool reader = false);
+  static void tick(RaceThread &rt, Tid self) { rt.clock.set(self, ++rt.now); }
+  void on_atomic(ThreadState &t, RaceThread &rt, const Event &e);
+  void on_alloc(ThreadState &t, const Event &e);
+  void on_free(ThreadState &t, RaceThread &rt, const Event &e);
+  void forget_thread_stack();
+
+  // race_report.cpp
+  void report(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a, const char *state);
+  bool already_reported(snag_site_t a, snag_site_t b);
+
+  bool report_object_level_ = false;
+};
+
+}  // namespace snag::race

@@ -1,0 +1,239 @@
+// The synchronization half of the race engine: vector clocks (happens-before
+// from thread creation and join, locks, condition variables, semaphores,
+// barriers, once, static-init guards, futexes, release/acquire atomics and
+// fences) and locksets; heap blocks born and freed.
+#include <new>
+#include <pthread.h>
+
+#include "core/internal_alloc.h"
+#include "core/options.h"
+#include "engines/race/race_engine.h"
+#include "engines/race/sync_vars.h"
+#include "snag/abi.h"
+
+namespace snag::race {
+
+namespace {
+
+bool has_acquire(uint32_t order) {
+  return order == SNAG_CONSUME || order == SNAG_ACQUIRE || order == SNAG_ACQ_REL ||
+         order == SNAG_SEQ_CST;
+}
+
+bool has_release(uint32_t order) {
+  return order == SNAG_RELEASE || order == SNAG_ACQ_REL || order == SNAG_SEQ_CST;
+}
+
+}  // namespace
+
+RaceEngine *g_race;
+
+RaceEngine::RaceEngine() {
+  access_hook = &RaceEngine::on_access;
+  report_object_level_ = options().get_bool("report_object_level", false);
+}
+
+RaceThread &RaceEngine::thread_data(ThreadState &t) {
+  auto *rt = static_cast<RaceThread *>(t.engine_data[0]);
+  if (SNAG_UNLIKELY(!rt)) {
+    // A thread whose creation the runtime did not see starts unordered.
+    rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
+    rt->clock.set(t.tid, rt->now);
+    t.engine_data[0] = rt;
+  }
+  return *rt;
+}
+
+void RaceEngine::on_start(ThreadState &main_thread) { thread_data(main_thread); }
+
+void RaceEngine::release(RaceThread &rt, Tid self, uintptr_t addr, bool reader) {
+  sync_release(addr, rt.clock, reader);
+  tick(rt, self);
+}
+
+void RaceEngine::recompute_locksets(RaceThread &rt) {
+  uintptr_t all[kMaxLocksInSet], write[kMaxLocksInSet];
+  uint32_t n_all = 0, n_write = 0;
+  for (uint32_t i = 0; i < rt.held_count; ++i) {
+    all[n_all++] = rt.held[i].addr;
+    if (rt.held[i].write_mode) write[n_write++] = rt.held[i].addr;
+  }
+  rt.lockset_all = lockset_intern(all, n_all);
+  rt.lockset_write = lockset_intern(write, n_write);
+}
+
+void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode,
+                              snag_site_t site) {
+  // A writer is ordered after earlier readers too; a reader only after writers.
+  sync_acquire(lock, rt.clock, write_mode);
+  for (uint32_t i = 0; i < rt.held_count; ++i)
+    if (rt.held[i].addr == lock) {
+      ++rt.held[i].depth;
+      return;
+    }
+  if (rt.held_count == kMaxLocksInSet) return;
+  rt.held[rt.held_count++] = {lock, write_mode, 1, site, context_stack(t, rt)};
+  recompute_locksets(rt);
+}
+
+void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
+  for (uint32_t i = 0; i < rt.held_count; ++i) {
+    HeldLock &h = rt.held[i];
+    if (h.addr != lock) continue;
+    bool reader = !h.write_mode;
+    if (--h.depth == 0) {
+      rt.held[i] = rt.held[--rt.held_count];
+      recompute_locksets(rt);
+    }
+    sync_release(lock, rt.clock, reader);
+    return;
+  }
+  // Unlocking a lock this thread was not seen taking (taken before start-up,
+  // or by another thread): still a release.
+  sync_release(lock, rt.clock);
+}
+
+void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
+  const uint32_t op = static_cast<uint32_t>(e.value);
+  if (e.kind == EventKind::kAtomicBefore) {
+    if (op == SNAG_ATOMIC_LOAD) return;
+    if (has_release(e.order)) {
+      release(rt, t.tid, e.addr);
+    } else if (rt.fenced_release) {
+      // A relaxed store after a release fence publishes the fence's clock.
+      sync_release(e.addr, rt.fence_release);
+    }
+    return;
+  }
+  // kAtomicAfter: a load, read-modify-write or compare-exchange took effect.
+  uint32_t order = (op == SNAG_ATOMIC_CMPXCHG && !e.flags) ? static_cast<uint32_t>(e.addr2) : e.order;
+  if (has_acquire(order)) sync_acquire(e.addr, rt.clock);
+  else sync_acquire(e.addr, rt.fence_acquire);  // taken by a later acquire fence
+}
+
+void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
+  uintptr_t size = e.value;
+  if (size == 0) return;
+  StackTrace trace;
+  capture_stack(t.shadow, e.site, &trace);
+  HeapBlock *block = new_heap_block(e.addr, size, depot_put(trace), t.tid);
+  shadow_mark_block(e.addr, e.addr + size, block);
+}
+
+void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
+  HeapBlock *block = find_heap_block(e.addr);
+  uintptr_t size = block && block->start == e.addr ? block->size : e.value;
+  if (size == 0) return;
+  // Freeing writes the whole block: it races with unordered accesses to it.
+  (void)rt;
+  on_access(t, e.addr, size, kAccessWrite | kAccessRange, e.site);
+  sync_forget_range(e.addr, e.addr + size);
+  shadow_clear(e.addr, e.addr + size);
+  if (block && block->start == e.addr) delete_heap_block(block);
+}
+
+// A new thread may run on a stack that an ended thread used: its shadow must
+// start fresh, or the old thread's accesses would look like races.
+void RaceEngine::forget_thread_stack() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void *addr = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
+    auto begin = reinterpret_cast<uintptr_t>(addr);
+    sync_forget_range(begin, begin + size);
+    shadow_clear(begin, begin + size);
+  }
+  pthread_attr_destroy(&attr);
+}
+
+Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
+  RaceThread &rt = thread_data(t);
+  switch (e.kind) {
+    case EventKind::kThreadCreate: {
+      ThreadState *child = thread_by_tid(static_cast<Tid>(e.value));
+      if (!child) break;
+      auto *crt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
+      crt->clock.assign(rt.clock);
+      crt->clock.set(child->tid, crt->now);
+      child->engine_data[0] = crt;
+      tick(rt, t.tid);
+      break;
+    }
+    case EventKind::kThreadStart:
+      forget_thread_stack();
+      break;
+    case EventKind::kThreadJoin:
+      if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))
+        if (auto *crt = static_cast<RaceThread *>(child->engine_data[0])) rt.clock.merge(crt->clock);
+      break;
+    case EventKind::kLockAcquired:
+      acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);
+      break;
+    case EventKind::kUnlock:
+      release_lock(rt, e.addr);
+      tick(rt, t.tid);
+      break;
+    case EventKind::kCondWait:  // the mutex is released inside the wait
+      release_lock(rt, e.addr2);
+      tick(rt, t.tid);
+      break;
+    case EventKind::kCondWoken:
+      sync_acquire(e.addr, rt.clock);
+      acquire_lock(t, rt, e.addr2, true, e.site);
+      break;
+    case EventKind::kCondSignal:
+    case EventKind::kCondBroadcast:
+    case EventKind::kBarrierWait:
+    case EventKind::kSemPost:
+    case EventKind::kOnceInitDone:
+    case EventKind::kGuardReleased:
+    case EventKind::kFutexWake:
+    case EventKind::kAnnotateHappensBefore:
+      release(rt, t.tid, e.addr);
+      break;
+    case EventKind::kBarrierPassed:
+    case EventKind::kSemAcquired:
+    case EventKind::kOnceExit:
+    case EventKind::kGuardAcquired:
+    case EventKind::kFutexWoken:
+    case EventKind::kAnnotateHappensAfter:
+      sync_acquire(e.addr, rt.clock);
+      break;
+    case EventKind::kAtomicBefore:
+    case EventKind::kAtomicAfter:
+      on_atomic(t, rt, e);
+      break;
+    case EventKind::kFence:
+      if (has_acquire(e.order)) rt.clock.merge(rt.fence_acquire);
+      if (has_release(e.order)) {
+        rt.fence_release.assign(rt.clock);
+        rt.fenced_release = true;
+        tick(rt, t.tid);
+      }
+      break;
+    case EventKind::kAlloc:
+      on_alloc(t, e);
+      break;
+    case EventKind::kFree:
+      on_free(t, rt, e);
+      break;
+    case EventKind::kAnnotateBenignRace:
+      add_benign_range(e.addr, e.value);
+      break;
+    default:
+      break;
+  }
+  return {};
+}
+
+void RaceEngine::on_exit(int) {}
+
+}  // namespace snag::race
+
+namespace snag {
+Engine *create_race_engine() {
+  race::g_race = new (internal_alloc(sizeof(race::RaceEngine))) race::RaceEngine();
+  return race::g_race;
+}
+}  // namespace snag

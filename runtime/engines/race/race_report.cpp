@@ -1,0 +1,183 @@
+// Turning a detected race into a finding: both accesses with their stacks,
+// sizes, kinds and locks, the threads, the heap block and its allocation
+// stack, and RaceTrack's accuracy (granularity and state) as the rank.
+#include <atomic>
+
+#include "core/global_symbols.h"
+#include "core/internal_alloc.h"
+#include "core/spinlock.h"
+#include "core/text_buffer.h"
+#include "engines/race/race_engine.h"
+
+namespace snag::race {
+
+namespace {
+
+struct BenignRange {
+  uintptr_t begin, end;
+};
+constexpr int kMaxBenign = 1024;
+BenignRange g_benign[kMaxBenign];
+std::atomic<int> g_benign_count{0};
+SpinLock g_benign_lock;
+
+constexpr uint32_t kReportedSlots = 1 << 14;
+std::atomic<uint64_t> g_reported_pairs[kReportedSlots];
+
+void describe(char *out, size_t capacity, bool previous, bool write, uintptr_t size,
+              uintptr_t addr, Tid thread, const uintptr_t *locks, uint32_t lock_count) {
+  TextBuffer b;
+  b.add(previous ? (write ? "Previous write" : "Previous read") : (write ? "Write" : "Read"));
+  b.add(" of size ").add_u64(size).add(" at ").add_address(addr).add(" by ");
+  if (thread == 0) b.add("main thread");
+  else b.add("thread T").add_u64(thread);
+  if (lock_count) {
+    b.add(" (mutexes:");
+    for (uint32_t i = 0; i < lock_count; ++i) b.add(i ? ", " : " ").add_address(locks[i]);
+    b.add(')');
+  }
+  b.add('\0');
+  copy_text(out, capacity, b.data());
+}
+
+void previous_stack(const History &h, StackTrace *out) {
+  StackTrace context;
+  depot_get(h.stack, &context);
+  out->depth = 0;
+  out->frames[out->depth++] = h.site;
+  for (uint32_t i = 0; i < context.depth && out->depth < kMaxStackFrames; ++i)
+    out->frames[out->depth++] = context.frames[i];
+}
+
+}  // namespace
+
+void add_benign_range(uintptr_t addr, uintptr_t size) {
+  SpinLockGuard guard(g_benign_lock);
+  int n = g_benign_count.load(std::memory_order_relaxed);
+  if (n == kMaxBenign) return;
+  g_benign[n] = {addr, addr + (size ? size : 1)};
+  g_benign_count.store(n + 1, std::memory_order_release);
+}
+
+bool is_benign(uintptr_t addr) {
+  int n = g_benign_count.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    if (addr >= g_benign[i].begin && addr < g_benign[i].end) return true;
+  return false;
+}
+
+// One report per pair of sites (in either order) per run.
+bool RaceEngine::already_reported(snag_site_t a, snag_site_t b) {
+  if (a > b) {
+    snag_site_t t = a;
+    a = b;
+    b = t;
+  }
+  uint64_t key = (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull);
+  if (key == 0) key = 1;
+  for (uint32_t i = 0; i < kReportedSlots; ++i) {
+    std::atomic<uint64_t> &slot = g_reported_pairs[(key + i) & (kReportedSlots - 1)];
+    uint64_t seen = slot.load(std::memory_order_acquire);
+    if (seen == key) return true;
+    if (seen == 0) {
+      if (slot.compare_exchange_strong(seen, key)) return false;
+      if (seen == key) return true;
+    }
+  }
+  return false;  // table full: report again rather than lose one
+}
+
+void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a,
+                        const char *state) {
+  const History h = *v.history;
+  uintptr_t cur_lo = a.addr > v.base ? a.addr : v.base;
+  if (is_benign(cur_lo)) return;
+  if (already_reported(a.site, h.site)) return;
+
+  Finding *f = new_finding("race", "data-race");
+  f->title = "data race";
+  bool field = v.level > 0;
+  bool sm2 = cstr_eq(state, "Shared-Modify2");
+  f->rank = 0.6 + (field ? 0.2 : 0.0) + (sm2 ? 0.1 : 0.0) + (h.site ? 0.1 : 0.0);
+
+  uintptr_t var_end = v.base + (v.level == 0 ? v.block->size : v.level == 1 ? kGranule : 1);
+  uintptr_t a_end = a.addr + a.size;
+  uintptr_t cur_size = (a_end < var_end ? a_end : var_end) - cur_lo;
+  FindingSide &current = f->add_side();
+  current.role = "current";
+  current.thread = t.tid;
+  current.has_access = true;
+  current.access_address = cur_lo;
+  current.access_size = cur_size;
+  current.access_kind = a.write ? "write" : "read";
+  capture_stack(t.shadow, a.site, &current.stack);
+  uintptr_t cur_locks[kMaxLocksInSet];
+  uint32_t cur_lock_count = 0;
+  for (uint32_t i = 0; i < rt.held_count; ++i) {
+    const HeldLock &held = rt.held[i];
+    if (a.write && !held.write_mode) continue;
+    cur_locks[cur_lock_count++] = held.addr;
+    if (current.lock_count < FindingSide::kMaxLocks) {
+      FindingLock &l = current.locks[current.lock_count++];
+      l.address = held.addr;
+      StackTrace context;
+      depot_get(held.stack, &context);
+      l.stack.depth = 0;
+      l.stack.frames[l.stack.depth++] = held.site;
+      for (uint32_t k = 0; k < context.depth && l.stack.depth < kMaxStackFrames; ++k)
+        l.stack.frames[l.stack.depth++] = context.frames[k];
+    }
+  }
+  describe(current.description, sizeof current.description, false, a.write, cur_size, cur_lo, t.tid,
+           cur_locks, cur_lock_count);
+
+  if (h.site) {
+    FindingSide &prev = f->add_side();
+    prev.role = "previous";
+    prev.thread = h.thread;
+    prev.has_access = true;
+    prev.access_address = v.base + h.offset;
+    prev.access_size = h.size;
+    prev.access_kind = h.write ? "write" : "read";
+    previous_stack(h, &prev.stack);
+    const uintptr_t *locks;
+    uint32_t n = lockset_members(h.lockset, &locks);
+    for (uint32_t i = 0; i < n && prev.lock_count < FindingSide::kMaxLocks; ++i)
+      prev.locks[prev.lock_count++].address = locks[i];
+    describe(prev.description, sizeof prev.description, true, h.write, h.size, v.base + h.offset,
+             h.thread, locks, n);
+  }
+
+  HeapBlock *block = v.block ? v.block : find_heap_block(cur_lo);
+  if (block) {
+    f->has_heap = true;
+    f->heap_address = block->start;
+    f->heap_size = block->size;
+    f->heap_thread = block->alloc_thread;
+    depot_get(block->alloc_stack, &f->heap_stack);
+  } else {
+    GlobalSymbol global;
+    if (find_global_symbol(cur_lo, &global)) {
+      copy_text(f->global_name, sizeof f->global_name, global.name);
+      f->global_address = global.address;
+      f->global_size = global.size;
+    }
+  }
+
+  TextBuffer message;
+  message.add(a.write ? "write" : "read").add(" by ");
+  message.add(t.tid == 0 ? "main thread" : "thread T");
+  if (t.tid) message.add_u64(t.tid);
+  if (h.site) {
+    message.add(" races with ").add(h.write ? "write" : "read").add(" by ");
+    message.add(h.thread == 0 ? "main thread" : "thread T");
+    if (h.thread) message.add_u64(h.thread);
+  }
+  message.add(" at ").add_address(cur_lo).add('\0');
+  copy_text(f->message, sizeof f->message, message.data());
+  f->add_detail("accuracy", field ? "field" : "object");
+  f->add_detail("state", state);
+  report_finding(f);
+}
+
+}  // namespace snag::race

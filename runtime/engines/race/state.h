@@ -1,0 +1,81 @@
+// RaceTrack's per-variable state (paper section 2.4, figure 4), packed into
+// one 64-bit word so that it can be replaced with one compare-and-swap.
+//
+//   bits 0-2   kind
+//   Exclusive0/1/2: bit 3 set when the owner wrote in this clock epoch,
+//                   bits 4-11 the bytes of the granule the owner touched in
+//                   this epoch (all set for blocks and single bytes),
+//                   bits 12-31 thread id, bits 32-63 that thread's clock
+//   SharedRead, SharedModify1: bits 32-63 lockset id (C_x)
+//   SharedModify2 and Indirect: a pointer (8-byte aligned) in bits 3-63
+//
+// Departure from the paper: Exclusive0 also keeps the clock of the access, so
+// the first transfer of a variable to another thread can be checked against
+// happens-before instead of being assumed ordered (the paper's Exclusive0
+// keeps only the thread, which misses races that happen exactly once).
+#pragma once
+
+#include <stdint.h>
+
+#include "engines/race/lockset.h"
+#include "engines/race/vector_clock.h"
+
+namespace snag::race {
+
+enum class Kind : uint64_t {
+  kVirgin = 0,
+  kExclusive0 = 1,
+  kExclusive1 = 2,
+  kSharedRead = 3,
+  kSharedModify1 = 4,
+  kExclusive2 = 5,
+  kSharedModify2 = 6,
+  kIndirect = 7,  // the state lives elsewhere: a heap block (coarse) or a split granule
+};
+
+constexpr uint64_t kKindMask = 7;
+// A variable whose race was reported: no further tracking.
+constexpr uint64_t kReportedWord = (uint64_t(0xffffffff) << 32) | uint64_t(Kind::kSharedRead);
+
+SNAG_ALWAYS_INLINE Kind kind_of(uint64_t w) { return static_cast<Kind>(w & kKindMask); }
+constexpr uint64_t kWroteBit = 8;
+constexpr uint64_t kBytesShift = 4;
+constexpr uint64_t kBytesMask = uint64_t(0xff) << kBytesShift;
+constexpr uint32_t kTidBits = 20;  // thread ids wrap after a million threads
+SNAG_ALWAYS_INLINE Tid tid_of(uint64_t w) { return static_cast<Tid>((w >> 12) & ((1u << kTidBits) - 1)); }
+SNAG_ALWAYS_INLINE bool wrote(uint64_t w) { return (w & kWroteBit) != 0; }
+SNAG_ALWAYS_INLINE uint32_t bytes_of(uint64_t w) { return static_cast<uint32_t>((w & kBytesMask) >> kBytesShift); }
+SNAG_ALWAYS_INLINE Tid wrap_tid(Tid t) { return t & ((1u << kTidBits) - 1); }
+SNAG_ALWAYS_INLINE Clock clock_of(uint64_t w) { return static_cast<Clock>(w >> 32); }
+SNAG_ALWAYS_INLINE LocksetId lockset_of(uint64_t w) { return static_cast<LocksetId>(w >> 32); }
+SNAG_ALWAYS_INLINE void *pointer_of(uint64_t w) { return reinterpret_cast<void *>(w & ~kKindMask); }
+
+SNAG_ALWAYS_INLINE uint64_t exclusive_word(Kind k, Tid t, Clock c, bool wrote = false,
+                                           uint32_t bytes = 0xff) {
+  return uint64_t(k) | (wrote ? kWroteBit : 0) | (uint64_t(bytes & 0xff) << kBytesShift) |
+         (uint64_t(wrap_tid(t)) << 12) | (uint64_t(c) << 32);
+}
+SNAG_ALWAYS_INLINE uint64_t shared_word(Kind k, LocksetId l) { return uint64_t(k) | (uint64_t(l) << 32); }
+SNAG_ALWAYS_INLINE uint64_t pointer_word(Kind k, const void *p) {
+  return uint64_t(k) | reinterpret_cast<uint64_t>(p);
+}
+
+// Shared-Modify2 tracks a threadset as well as a lockset. Records are
+// immutable once published (a change makes a new record) so a reader never
+// sees one half-written; they are not reclaimed, and they are rare: a
+// variable only stays in Shared-Modify2 while it is really raced on.
+struct ThreadsetEntry {
+  Tid thread;
+  Clock clock;
+};
+
+struct SharedModify2Record {
+  LocksetId lockset;
+  uint32_t count;
+  ThreadsetEntry entries[1];  // `count` entries
+};
+
+// What an Indirect word points to. Both records start with their type.
+enum class IndirectType : uint32_t { kBlock = 0x626c6b31, kSplit = 0x73706c74 };
+
+}  // namespace snag::race

@@ -1,0 +1,93 @@
+#include "engines/race/sync_vars.h"
+
+#include <atomic>
+#include <new>
+
+#include "core/internal_alloc.h"
+#include "engines/race/shadow.h"
+
+namespace snag::race {
+
+namespace {
+
+// Buckets are chosen by granule, so the variables of a freed range are found
+// by probing its granules. Chains are read without a lock; inserts and
+// removals take the bucket's lock. Removed nodes are kept (never unmapped),
+// so a reader that still holds one reads stale but valid memory.
+constexpr uint32_t kBuckets = 1 << 16;
+
+struct Bucket {
+  SpinLock lock;
+  std::atomic<SyncVar *> head;
+};
+Bucket g_buckets[kBuckets];
+
+Bucket &bucket_of(uintptr_t addr) {
+  uint64_t g = addr / kGranule;
+  return g_buckets[(g * 0x9e3779b97f4a7c15ull) >> 48];
+}
+
+void count_in_page(uintptr_t addr, int delta) {
+  if (ShadowPage *page = delta > 0 ? shadow_page(addr) : find_shadow_page(addr))
+    page->sync_objects.fetch_add(static_cast<uint32_t>(delta), std::memory_order_relaxed);
+}
+
+}  // namespace
+
+SyncVar *sync_var(uintptr_t addr, bool create) {
+  Bucket &b = bucket_of(addr);
+  for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
+    if (v->addr == addr) return v;
+  if (!create) return nullptr;
+  SpinLockGuard guard(b.lock);
+  for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
+    if (v->addr == addr) return v;
+  auto *v = new (internal_alloc(sizeof(SyncVar))) SyncVar();
+  v->addr = addr;
+  v->next.store(b.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  b.head.store(v, std::memory_order_release);
+  count_in_page(addr, +1);
+  return v;
+}
+
+void sync_release(uintptr_t addr, const VectorClock &from, bool reader) {
+  SyncVar *v = sync_var(addr, true);
+  SpinLockGuard guard(v->lock);
+  (reader ? v->read_clock : v->clock).merge(from);
+}
+
+void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
+  SyncVar *v = sync_var(addr, false);
+  if (!v) return;
+  SpinLockGuard guard(v->lock);
+  into.merge(v->clock);
+  if (readers) into.merge(v->read_clock);
+}
+
+void sync_forget_range(uintptr_t begin, uintptr_t end) {
+  // Probe granule by granule, skipping pages that hold no variables.
+  for (uintptr_t g = begin & ~(kGranule - 1); g < end; g += kGranule) {
+    ShadowPage *page = find_shadow_page(g);
+    if (!page || page->sync_objects.load(std::memory_order_relaxed) == 0) {
+      g = (g & ~(kPageSize - 1)) + kPageSize - kGranule;  // on to the next page
+      continue;
+    }
+    Bucket &b = bucket_of(g);
+    if (!b.head.load(std::memory_order_acquire)) continue;
+    SpinLockGuard guard(b.lock);
+    std::atomic<SyncVar *> *link = &b.head;
+    for (SyncVar *v = link->load(std::memory_order_relaxed); v;) {
+      SyncVar *next = v->next.load(std::memory_order_relaxed);
+      if (v->addr >= begin && v->addr < end) {
+        link->store(next, std::memory_order_release);
+        count_in_page(v->addr, -1);
+        // Not freed: a lock-free reader may still be looking at it.
+      } else {
+        link = &v->next;
+      }
+      v = next;
+    }
+  }
+}
+
+}  // namespace snag::race

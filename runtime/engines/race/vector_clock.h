@@ -1,0 +1,36 @@
+// Vector clocks (RaceTrack's B_t, and the clocks that synchronization
+// objects carry from a release to an acquire). A clock maps logical thread
+// ids to clock values; missing entries are 0.
+#pragma once
+
+#include <stdint.h>
+
+#include "core/thread_state.h"
+
+namespace snag::race {
+
+using Clock = uint32_t;
+
+class VectorClock {
+ public:
+  VectorClock() = default;
+  ~VectorClock();
+  VectorClock(const VectorClock &) = delete;
+  VectorClock &operator=(const VectorClock &) = delete;
+
+  Clock get(Tid t) const { return t < size_ ? values_[t] : 0; }
+  void set(Tid t, Clock c);
+  void tick(Tid t) { set(t, get(t) + 1); }
+  // this = max(this, other), element-wise.
+  void merge(const VectorClock &other);
+  void assign(const VectorClock &other);
+  uint32_t size() const { return size_; }
+
+ private:
+  void grow(uint32_t size);
+  Clock *values_ = nullptr;
+  uint32_t size_ = 0;
+  uint32_t capacity_ = 0;
+};
+
+}  // namespace snag::race

@@ -1,0 +1,123 @@
+/* A stand-in for a program built with snag-c++, for testing the `snag`
+ * command and the report library without the compiler plugin or the
+ * runtime. It carries the two ELF sections snag looks at (docs/site-table.md)
+ * and, instead of a runtime, does what its arguments say with the files
+ * named in SNAG_OPTIONS:
+ *
+ *   fake findings FILE    append FILE's bytes to the findings file
+ *   fake crash FILE       the same, then die of SIGSEGV
+ *   fake hang             sleep until killed
+ *   fake exit N           exit with status N
+ *   fake print-options    print SNAG_OPTIONS on stdout
+ *   fake args ARGS...     print each argument on its own line
+ *   fake events           write two event lines to the events file
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SITE_TABLE                                                              \
+  "M\t1\tfake.c\n"                                                             \
+  "F\t0\t/src/fake/race.cc\n"                                                  \
+  "F\t1\t/src/fake/lock.cc\n"                                                  \
+  "N\t0\tworker(int*)\t_Z6workerPi\n"                                          \
+  "N\t1\tmain\tmain\n"                                                         \
+  "N\t2\ttake_locks(std::mutex&, std::mutex&)\t_Z10take_locksRSt5mutexS0_\n" \
+  "S\t1111111111111111\t1\t12\t7\t0\t0\n"                                      \
+  "S\t2222222222222222\t6\t30\t3\t0\t1\n"                                      \
+  "S\t3333333333333333\t6\t21\t5\t1\t2\n"                                      \
+  "S\t4444444444444444\t6\t40\t9\t1\t1\n"                                      \
+  "M\t1\tsecond.c\n"                                                           \
+  "F\t0\t/src/fake/second.cc\n"                                                \
+  "N\t0\thelper()\t_Z6helperv\n"                                               \
+  "S\t5555555555555555\t0\t8\t1\t0\t0\n"
+
+/* Like the pass's arrays: not NUL-terminated, kept even though unused. */
+__attribute__((used, section("snag_sites"))) static const char site_table[sizeof(SITE_TABLE) - 1] =
+    SITE_TABLE;
+__attribute__((used, section("snag_runtime"))) static const char runtime_marker[] =
+    "snag-runtime test-fixture";
+
+/* The last value of `key` in SNAG_OPTIONS ("k=v" pairs separated by ':' or
+ * spaces), copied into `out`; 0 when absent. */
+static int option_value(const char *key, char *out, size_t capacity) {
+  const char *options = getenv("SNAG_OPTIONS");
+  size_t key_length = strlen(key);
+  int found = 0;
+  if (!options) return 0;
+  for (const char *p = options; *p;) {
+    size_t n = strcspn(p, ": ");
+    if (n > key_length && strncmp(p, key, key_length) == 0 && p[key_length] == '=') {
+      size_t value_length = n - key_length - 1;
+      if (value_length >= capacity) value_length = capacity - 1;
+      memcpy(out, p + key_length + 1, value_length);
+      out[value_length] = '\0';
+      found = 1;
+    }
+    p += n;
+    if (*p) ++p;
+  }
+  return found;
+}
+
+static void append_file(const char *from, const char *option) {
+  char to[4096];
+  char buffer[4096];
+  ssize_t n;
+  int in, out;
+  if (!option_value(option, to, sizeof to)) {
+    fprintf(stderr, "fake: no %s= in SNAG_OPTIONS\n", option);
+    exit(3);
+  }
+  in = open(from, O_RDONLY);
+  out = open(to, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (in < 0 || out < 0) {
+    perror("fake");
+    exit(3);
+  }
+  while ((n = read(in, buffer, sizeof buffer)) > 0) {
+    if (write(out, buffer, (size_t)n) != n) exit(3);
+  }
+  close(in);
+  close(out);
+}
+
+int main(int argc, char **argv) {
+  const char *command = argc > 1 ? argv[1] : "";
+  if (strcmp(command, "findings") == 0 && argc > 2) {
+    append_file(argv[2], "findings");
+    return 0;
+  }
+  if (strcmp(command, "crash") == 0 && argc > 2) {
+    append_file(argv[2], "findings");
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+    return 1;
+  }
+  if (strcmp(command, "hang") == 0) {
+    for (;;) pause();
+  }
+  if (strcmp(command, "exit") == 0 && argc > 2) return atoi(argv[2]);
+  if (strcmp(command, "print-options") == 0) {
+    const char *options = getenv("SNAG_OPTIONS");
+    printf("%s\n", options ? options : "");
+    return 0;
+  }
+  if (strcmp(command, "args") == 0) {
+    for (int i = 2; i < argc; ++i) printf("%s\n", argv[i]);
+    return 0;
+  }
+  if (strcmp(command, "events") == 0) {
+    char path[4096];
+    FILE *f;
+    if (!option_value("events", path, sizeof path) || !(f = fopen(path, "a"))) return 3;
+    fprintf(f, "T0 thread-start\nT0 write 0x1000 size=4 site=1111111111111111\n");
+    fclose(f);
+    return 0;
+  }
+  fprintf(stderr, "fake: unknown command '%s'\n", command);
+  return 3;
+}

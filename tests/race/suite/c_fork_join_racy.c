@@ -1,0 +1,24 @@
+// snag-race-suite
+// expect: racy
+// why: main reads the worker's output before pthread_join
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stddef.h>
+
+long output;
+
+__attribute__((noinline)) static void* worker(void* arg) {
+  long n = *(long*)arg, s = 0;
+  for (long i = 1; i <= n; ++i) s += i;
+  output = s;  // RACE:first
+  return NULL;
+}
+
+int main(void) {
+  long n = 100;
+  pthread_t t;
+  pthread_create(&t, NULL, worker, &n);
+  long early = output;  // RACE:second
+  pthread_join(t, NULL);
+  return early >= 0 ? 0 : 1;
+}
