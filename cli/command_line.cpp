@@ -154,6 +154,14 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
                     engine.mode == EngineMode::kEvents ? "write the event stream to FILE (default: stdout)"
                                                        : kReportOutputHelp,
                     seed, timeout);
+    if (engine.name == "race") {
+      app.add_option("--suppressions", o.suppressions,
+                     "skip races matching FILE (ThreadSanitizer's syntax: race:, race_top:, "
+                     "called_from_lib:, thread:)")
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
+      app.add_flag("--halt-on-error", o.halt_on_error, "stop the program at the first race");
+    }
     if (engine.mode == EngineMode::kEvents) {
       app.footer(
           "Prints the runtime's event stream (engine=record) to stdout, or to --output.\n"

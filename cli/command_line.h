@@ -24,6 +24,10 @@ struct Options {
   std::string keep_findings;          // --keep-findings FILE
   std::vector<std::string> command;   // PROGRAM and its arguments, untouched
 
+  // `snag race`.
+  std::string suppressions;  // --suppressions FILE (ThreadSanitizer's syntax)
+  bool halt_on_error = false;
+
   // `snag report`.
   std::string findings_file;
   std::string program_for_sites;  // --program BIN

@@ -28,6 +28,9 @@ std::string snag_options_for(const Engine &engine, const Options &options, const
                       // snag decides the exit status itself, from the findings.
                       {"exitcode", "0"}};
   if (options.seed) ours.emplace_back("seed", std::to_string(*options.seed));
+  if (!options.suppressions.empty())
+    ours.emplace_back("suppressions", std::filesystem::absolute(options.suppressions).string());
+  if (options.halt_on_error) ours.emplace_back("halt_on_error", "1");
   if (events) ours.emplace_back("events", events->path());
   const char *user = std::getenv("SNAG_OPTIONS");
   return compose_snag_options(user ? user : "", ours);

@@ -30,7 +30,10 @@ class Options {
     const char *value;
     mutable bool used;
   } pairs_[kMaxPairs];
-  int count_ = 0;
+  // No initializers: the options are parsed in .preinit_array, before
+  // dynamic initialization, which would otherwise reset them. Static storage
+  // is zero-filled anyway.
+  int count_;
 };
 
 Options &options();

@@ -67,7 +67,7 @@ EventLine parse_event(const std::string &line) {
 
 uint64_t EventLine::number(const std::string &key) const {
   auto it = fields.find(key);
-  if (it == fields.end()) return ~0ull;
+  if (it == fields.end()) return 0;  // the record engine leaves zero values out
   return std::stoull(it->second, nullptr, 0);
 }
 

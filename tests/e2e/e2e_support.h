@@ -20,7 +20,7 @@ struct EventLine {
   std::string function;  // after " in "
 
   bool has(const std::string &key) const { return fields.count(key) != 0; }
-  uint64_t number(const std::string &key) const;
+  uint64_t number(const std::string &key) const;  // 0 when absent
 };
 
 struct RunResult {

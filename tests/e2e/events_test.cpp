@@ -12,11 +12,11 @@ namespace {
 constexpr uint64_t kMutex = 1, kSpin = 2, kRw = 4, kRead = 8, kTry = 16, kTimed = 32,
                    kRecursive = 64;
 
-const EventLine &only(const std::vector<EventLine> &events, const std::string &what) {
+// By value: callers pass temporaries from at_line().
+EventLine only(const std::vector<EventLine> &events, const std::string &what) {
   if (events.size() != 1) {
     ADD_FAILURE() << "expected exactly one " << what << ", got " << events.size();
-    static EventLine none;
-    return none;
+    return EventLine{};
   }
   return events[0];
 }
@@ -27,12 +27,12 @@ TEST(Events, ThreadLifeCycle) {
   EXPECT_EQ(r.out, "value 3\n");
   auto creates = of_kind(r.events, "thread-create");
   ASSERT_EQ(creates.size(), 3u);
-  const EventLine &create_a =
+  const EventLine create_a =
       only(at_line(r.events, "thread-create", "threads.c", marker_line("threads.c", "create-a")),
            "create at create-a");
   EXPECT_EQ(create_a.thread, 0);
   EXPECT_EQ(create_a.number("value"), 1u);
-  const EventLine &join_a =
+  const EventLine join_a =
       only(at_line(r.events, "thread-join", "threads.c", marker_line("threads.c", "join-a")),
            "join at join-a");
   EXPECT_EQ(join_a.number("value"), 1u);
@@ -67,7 +67,7 @@ TEST(Events, EveryLockKind) {
   EXPECT_EQ(acquired("lock-plain").number("flags"), kMutex);
   EXPECT_EQ(only(at_line(r.events, "lock-before", "locks.c", line("lock-plain")), "before").number("flags"),
             kMutex);
-  const EventLine &busy = only(at_line(r.events, "lock-failed", "locks.c", line("trylock-busy")), "busy");
+  const EventLine busy = only(at_line(r.events, "lock-failed", "locks.c", line("trylock-busy")), "busy");
   EXPECT_EQ(busy.number("flags"), kMutex | kTry);
   EXPECT_EQ(only(at_line(r.events, "unlock", "locks.c", line("unlock-plain")), "unlock").number("flags"),
             kMutex);
@@ -100,10 +100,10 @@ TEST(Events, ConditionVariablesBarriersSemaphoresOnce) {
   EXPECT_EQ(waits.size(), woken.size());
   // The main thread may find `ready` already set and never wait; the signal
   // is certain.
-  const EventLine &signal = only(at_line(r.events, "cond-signal", "waits.c", line("cond-signal")), "signal");
+  const EventLine signal = only(at_line(r.events, "cond-signal", "waits.c", line("cond-signal")), "signal");
   EXPECT_EQ(signal.thread, 1);
   for (const EventLine &w : waits) EXPECT_TRUE(w.has("addr2")) << "cond-wait names its mutex";
-  const EventLine &timed = only(at_line(r.events, "cond-woken", "waits.c", line("cond-timedwait")), "timed");
+  const EventLine timed = only(at_line(r.events, "cond-woken", "waits.c", line("cond-timedwait")), "timed");
   EXPECT_EQ(timed.number("value"), 1u) << "timed out";
   EXPECT_EQ(of_kind(r.events, "barrier-wait").size(), 2u);
   auto passed = of_kind(r.events, "barrier-passed");
@@ -143,9 +143,9 @@ TEST(Events, PlainAccessesAndMemoryIntrinsics) {
   auto set_writes = at_line(r.events, "write", "accesses.c", line("memset"));
   ASSERT_EQ(set_writes.size(), 1u);
   EXPECT_EQ(set_writes[0].number("size"), 40u);
-  const EventLine &alloc = only(at_line(r.events, "alloc", "accesses.c", line("malloc")), "alloc");
+  const EventLine alloc = only(at_line(r.events, "alloc", "accesses.c", line("malloc")), "alloc");
   EXPECT_EQ(alloc.number("value"), 24u);
-  const EventLine &freed = only(at_line(r.events, "free", "accesses.c", line("free")), "free");
+  const EventLine freed = only(at_line(r.events, "free", "accesses.c", line("free")), "free");
   EXPECT_EQ(freed.fields.at("addr"), alloc.fields.at("addr"));
   auto touch = at_line(r.events, "write", "accesses.c", line("touch-write"));
   EXPECT_EQ(touch[0].fields.at("addr"), alloc.fields.at("addr"));
@@ -159,19 +159,19 @@ TEST(Events, AtomicsCarryTheirMemoryOrders) {
   auto line = [](const char *m) { return marker_line("atomics.cc", m); };
   constexpr uint64_t kLoad = 0, kStore = 1, kRmw = 2, kCas = 3;
   constexpr uint64_t kRelaxed = 0, kAcquire = 2, kRelease = 3, kAcqRel = 4, kSeqCst = 5;
-  const EventLine &store = only(at_line(r.events, "atomic-before", "atomics.cc", line("store-release")), "store");
+  const EventLine store = only(at_line(r.events, "atomic-before", "atomics.cc", line("store-release")), "store");
   EXPECT_EQ(store.number("order"), kRelease);
   EXPECT_EQ(store.number("value"), kStore);
   EXPECT_TRUE(at_line(r.events, "atomic-after", "atomics.cc", line("store-release")).empty())
       << "stores have no after hook";
-  const EventLine &load = only(at_line(r.events, "atomic-after", "atomics.cc", line("load-acquire")), "load");
+  const EventLine load = only(at_line(r.events, "atomic-after", "atomics.cc", line("load-acquire")), "load");
   EXPECT_EQ(load.number("order"), kAcquire);
   EXPECT_EQ(load.number("value"), kLoad);
-  const EventLine &rmw = only(at_line(r.events, "atomic-after", "atomics.cc", line("rmw-relaxed")), "rmw");
+  const EventLine rmw = only(at_line(r.events, "atomic-after", "atomics.cc", line("rmw-relaxed")), "rmw");
   EXPECT_EQ(rmw.number("order"), kRelaxed);
   EXPECT_EQ(rmw.number("value"), kRmw);
   EXPECT_EQ(rmw.number("size"), 8u);
-  const EventLine &cas = only(at_line(r.events, "atomic-after", "atomics.cc", line("cas")), "cas");
+  const EventLine cas = only(at_line(r.events, "atomic-after", "atomics.cc", line("cas")), "cas");
   EXPECT_EQ(cas.number("order"), kAcqRel);
   EXPECT_EQ(cas.number("value"), kCas);
   EXPECT_EQ(cas.number("addr2"), kAcquire) << "failure order";
@@ -187,7 +187,8 @@ TEST(Events, AtomicsCarryTheirMemoryOrders) {
 bool any_in_header(const std::vector<EventLine> &events, const std::string &kind,
                    const std::string &header_part) {
   for (const EventLine &e : events)
-    if (e.kind == kind && e.file.find(header_part) != std::string::npos) return true;
+    if (e.kind == kind && e.has("inlined") && e.fields.at("inlined").find(header_part) != std::string::npos)
+      return true;
   return false;
 }
 
@@ -212,7 +213,7 @@ TEST(Events, CxxStandardLibrarySynchronization) {
   for (const EventLine &g : guard) must_init |= g.number("value") == 1;
   EXPECT_TRUE(must_init) << "function-local static";
   EXPECT_EQ(of_kind(r.events, "guard-released").size(), 1u);
-  const EventLine &wait = only(at_line(r.events, "futex-wait", "cxx_sync.cc", line("futex-wait")), "futex wait");
+  const EventLine wait = only(at_line(r.events, "futex-wait", "cxx_sync.cc", line("futex-wait")), "futex wait");
   EXPECT_EQ(wait.number("value"), 1u) << "expected value";
   only(at_line(r.events, "futex-woken", "cxx_sync.cc", line("futex-wait")), "futex woken");
   only(at_line(r.events, "futex-wake", "cxx_sync.cc", line("futex-wake")), "futex wake");
@@ -245,7 +246,7 @@ TEST(Events, ForkWithAThreadRunning) {
   only(at_line(r.events, "fork-before", "fork.c", marker_line("fork.c", "fork")), "fork-before");
   only(of_kind(r.events, "fork-parent"), "fork-parent");
   only(of_kind(r.events, "fork-child"), "fork-child");
-  const EventLine &child_lock =
+  const EventLine child_lock =
       only(at_line(r.events, "lock-acquired", "fork.c", marker_line("fork.c", "child-lock")), "child lock");
   EXPECT_EQ(child_lock.thread, 0) << "the child continues as the forking thread";
 }

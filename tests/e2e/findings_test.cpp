@@ -53,7 +53,7 @@ TEST(Findings, WrittenBeforeTheProgramCrashes) {
 
 TEST(Findings, HeapBlockAndStackAfterExceptions) {
   RunResult r = run_recorded(program_path("exceptions"), "report_on=alloc:record_only=none");
-  ASSERT_EQ(r.exit_status, 0) << r.err;
+  ASSERT_EQ(r.exit_status, 66) << "findings were reported: " << r.err;
   EXPECT_EQ(r.out, "caught deep\n");
   const std::string src = "exceptions.cc";
   int alloc_line = marker_line(src, "after-catch"), call_line = marker_line(src, "call-after-catch");

@@ -10,7 +10,7 @@
 //
 // Line format:
 //   <seq> T<tid> <kind> [addr=0x…] [addr2=0x…] [size=N] [order=N] [value=N]
-//         [flags=N] [at=FILE:LINE:COL] [in FUNCTION]
+//         [flags=N] [inlined=FILE:LINE,...] [at=FILE:LINE:COL] [in FUNCTION]
 #include <fcntl.h>
 #include <new>
 
@@ -113,9 +113,21 @@ class RecordEngine final : public Engine {
     b.add(" T").add_u64(t.tid).add(' ').add(kind);
   }
 
+  // Lines name the place in the function that really contains the code: the
+  // outermost frame of the site's inlining chain (for `flag.store()` that is
+  // the caller's line, not <atomic>).
+  // When the code was inlined, inlined= lists the inlined frames, innermost
+  // first, as FILE:LINE (for `latch.count_down()`: atomic_base.h, latch...).
   void finish_line(TextBuffer &b, snag_site_t site) {
     SiteInfo info;
-    if (site && find_site(site, &info)) {
+    bool found = site && find_site(site, &info);
+    for (int depth = 0; found && info.parent && depth < 32; ++depth) {
+      b.add(depth ? "," : " inlined=").add(info.file.data, info.file.size).add(':').add_u64(info.line);
+      SiteInfo outer;
+      if (!find_site(info.parent, &outer)) break;
+      info = outer;
+    }
+    if (found) {
       b.add(" at=").add(info.file.data, info.file.size).add(':').add_u64(info.line);
       b.add(':').add_u64(info.column).add(" in ").add(info.function.data, info.function.size);
     }

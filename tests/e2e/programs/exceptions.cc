@@ -7,6 +7,7 @@
 #include <thread>
 
 int depth_marker;
+void *volatile sink;  // keeps the allocation from being optimized away
 
 __attribute__((noinline)) void thrower(int n) {
   if (n == 0) throw std::runtime_error("deep");
@@ -14,9 +15,9 @@ __attribute__((noinline)) void thrower(int n) {
 }
 
 __attribute__((noinline)) void after_catch() {
-  void *block = std::malloc(16); // MARK:after-catch
-  depth_marker = block != nullptr;
-  std::free(block);
+  sink = std::malloc(16); // MARK:after-catch
+  depth_marker = sink != nullptr;
+  std::free(sink);
 }
 
 int main() {

@@ -5,8 +5,10 @@
 #include <mutex>
 #include <thread>
 
-std::mutex m;
-std::condition_variable never;
+// Leaked on purpose: glibc's pthread_cond_destroy waits for waiters, so a
+// global condition variable's destructor would hang at exit.
+std::mutex &m = *new std::mutex;
+std::condition_variable &never = *new std::condition_variable;
 
 int main() {
   std::mutex started_m;

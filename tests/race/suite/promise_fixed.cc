@@ -6,15 +6,15 @@
 
 int side = 0;
 
-__attribute__((noinline)) void worker(std::promise<int> p, int v) {
+__attribute__((noinline)) void worker(std::promise<int>* p, int v) {
   side = v;
-  p.set_value(v * 2);
+  p->set_value(v * 2);
 }
 
 int main(int argc, char**) {
   std::promise<int> p;
   std::future<int> f = p.get_future();
-  std::thread t(worker, std::move(p), argc + 3);
+  std::thread t(worker, &p, argc + 3);  // main keeps the promise alive
   int r = f.get();
   int s = side;
   t.join();

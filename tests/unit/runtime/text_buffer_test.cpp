@@ -23,8 +23,8 @@ TEST(TextBuffer, HexAndAddresses) {
 
 TEST(TextBuffer, Doubles) {
   TextBuffer b;
-  b.add_double(0.9).add(' ').add_double(1.0005).add(' ').add_double(0.0);
-  EXPECT_EQ(str(b), "0.900 1.001 0.000");
+  b.add_double(0.9).add(' ').add_double(1.0006).add(' ').add_double(0.0).add(' ').add_double(2.9996);
+  EXPECT_EQ(str(b), "0.900 1.001 0.000 3.000");
 }
 
 TEST(TextBuffer, JsonEscaping) {
