@@ -1,5 +1,9 @@
 #include "SiteTable.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
 #include "RuntimeHooks.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -135,9 +139,41 @@ void SiteTable::assignId(SiteRecord &Site) {
   Site.Id = idOf(Key, Site.Ordinal);
 }
 
+// Optimizations drop the location of instructions they move (a load hoisted
+// out of a loop) or merge. Such an instruction belongs to the statement of
+// the next located instruction in its block (the one using its value), or
+// failing that the previous one; only then to the function's line.
+static const DILocation *nearestLocation(const Instruction *At) {
+  auto located = [](const Instruction &I) -> const DILocation * {
+    if (isa<DbgInfoIntrinsic>(I)) return nullptr;
+    const DILocation *L = I.getDebugLoc().get();
+    return L && L->getLine() ? L : nullptr;
+  };
+  if (const DILocation *L = located(*At)) return L;
+  // A value read without a location (the hoisted load of `counter` in a loop
+  // folded to `counter += 1000`) belongs to the statement that stores it.
+  SmallVector<const Instruction *, 8> Work{At};
+  for (unsigned Depth = 0; Depth < 3 && !Work.empty(); ++Depth) {
+    SmallVector<const Instruction *, 8> Next;
+    for (const Instruction *I : Work)
+      for (const User *U : I->users())
+        if (const auto *UI = dyn_cast<Instruction>(U)) {
+          if (isa<StoreInst>(UI) || isa<AtomicRMWInst>(UI))
+            if (const DILocation *L = located(*UI)) return L;
+          Next.push_back(UI);
+        }
+    Work = std::move(Next);
+  }
+  for (const Instruction *I = At->getNextNode(); I; I = I->getNextNode())
+    if (const DILocation *L = located(*I)) return L;
+  for (const Instruction *I = At->getPrevNode(); I; I = I->getPrevNode())
+    if (const DILocation *L = located(*I)) return L;
+  return nullptr;
+}
+
 uint64_t SiteTable::addSite(const Function &F, const Instruction *At,
                             snag_site_kind Kind, InlineFrames Inlining) {
-  const DILocation *Loc = At ? At->getDebugLoc().get() : nullptr;
+  const DILocation *Loc = At ? nearestLocation(At) : nullptr;
   const DILocation *InlinedAt = Loc ? Loc->getInlinedAt() : nullptr;
   SiteRecord Site;
   Site.Kind = Kind;

@@ -20,7 +20,7 @@ namespace snag::race {
 struct HeapBlock {
   IndirectType type = IndirectType::kBlock;
   std::atomic<uint64_t> state{0};
-  History history{};
+  Histories history{};
   uintptr_t start = 0;
   uintptr_t size = 0;
   StackId alloc_stack = 0;
@@ -32,7 +32,7 @@ struct HeapBlock {
 struct SplitGranule {
   IndirectType type = IndirectType::kSplit;
   std::atomic<uint64_t> state[kGranule];
-  History history[kGranule];
+  Histories history[kGranule];
 };
 
 SNAG_ALWAYS_INLINE IndirectType indirect_type(uint64_t word) {

@@ -35,6 +35,21 @@ bool is_concurrent(const History &h, const RaceThread &rt, Tid me) {
   return h.site != 0 && h.thread != me && h.clock > rt.clock.get(h.thread);
 }
 
+// The remembered access the current one conflicts with, if it is not
+// ordered before it: a write for a read; a write, or else a read, for a write.
+const History *conflicting(const Histories &hs, bool write, const RaceThread &rt, Tid me) {
+  if (is_concurrent(hs.write, rt, me)) return &hs.write;
+  if (write && is_concurrent(hs.read, rt, me)) return &hs.read;
+  return nullptr;
+}
+
+// A remembered access to show as the other side of a race found through the
+// state word alone (the owner's access in this epoch).
+const History &latest(const Histories &hs, Tid owner) {
+  if (hs.write.site && hs.write.thread == owner) return hs.write;
+  return hs.read.site && hs.read.thread == owner ? hs.read : hs.write;
+}
+
 const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *entries, uint32_t count) {
   auto *r = static_cast<SharedModify2Record *>(
       internal_alloc(sizeof(SharedModify2Record) + sizeof(ThreadsetEntry) * count));
@@ -67,7 +82,7 @@ StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
 }
 
 void RaceEngine::record(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
-  History *h = v.history;
+  History *h = a.write ? &v.history->write : &v.history->read;
   Span span = clip(a, v.base, variable_size(v));
   h->site = a.site ? a.site : 1;
   h->stack = context_stack(t, rt);
@@ -175,7 +190,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
   const Tid me = t.tid;
   const Clock now = rt.now;
   const LocksetId held = a.write ? rt.lockset_write : rt.lockset_all;
-  History &h = *v.history;
+  const Histories &hs = *v.history;
   // The bytes of a granule this access touches (blocks and bytes count whole).
   uint32_t touched = 0xff;
   if (v.level == 1) {
@@ -186,7 +201,8 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     uint64_t w = v.state->load(std::memory_order_acquire);
     if (w == kReportedWord) return Outcome::kDone;
     uint64_t nw = w;
-    const char *race_state = nullptr;  // set when this access completes a race
+    const char *race_state = nullptr;     // set when this access completes a race
+    const History *previous = nullptr;    // ... with this remembered access
     switch (kind_of(w)) {
       case Kind::kVirgin:
         nw = exclusive_word(Kind::kExclusive0, me, now, a.write, touched);
@@ -212,17 +228,21 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
                               same_epoch ? (bytes_of(w) | touched) : touched);
           break;
         }
-        // Concurrent with the previous access: |S_x| becomes 2.
-        LocksetId common = lockset_intersect(h.site ? h.lockset : kEmptyLockset, held);
-        bool write_involved = a.write || (h.site && h.write);
+        // Concurrent with the owner's access: |S_x| becomes 2. It conflicts
+        // when either side writes: this access, the owner in this epoch (the
+        // W bit), or an earlier write this thread does not know about.
+        previous = conflicting(hs, a.write, rt, me);
+        if (!previous && (a.write || wrote(w))) previous = &latest(hs, u);
+        const History &other = previous ? *previous : latest(hs, u);
+        LocksetId common = lockset_intersect(other.site ? other.lockset : kEmptyLockset, held);
         if (k == Kind::kExclusive2) {
-          if (common == kEmptyLockset && write_involved) {
+          if (common == kEmptyLockset && previous) {
             race_state = "Shared-Modify2";
           } else {
             ThreadsetEntry entries[2] = {{u, c}, {me, now}};
             nw = pointer_word(Kind::kSharedModify2, make_sm2(common, entries, 2));
           }
-        } else if (!write_involved) {
+        } else if (!previous) {
           nw = shared_word(Kind::kSharedRead, common);
         } else if (common == kEmptyLockset) {
           race_state = "Shared-Modify1";
@@ -239,7 +259,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
           nw = shared_word(Kind::kSharedRead, common);
         } else if (common != kEmptyLockset) {
           nw = shared_word(Kind::kSharedModify1, common);
-        } else if (is_concurrent(h, rt, me) && (a.write || h.write)) {
+        } else if ((previous = conflicting(hs, a.write, rt, me))) {
           race_state = "Shared-Modify1";
         } else {
           // The lockset no longer protects x: track a threadset again.
@@ -259,7 +279,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
         entries[n++] = {me, now};
         if (n == 1) {
           nw = exclusive_word(Kind::kExclusive2, me, now, a.write, touched);
-        } else if (common == kEmptyLockset && (a.write || h.write)) {
+        } else if (common == kEmptyLockset && (previous = conflicting(hs, a.write, rt, me))) {
           race_state = "Shared-Modify2";
         } else {
           bool same = common == rec->lockset && n == rec->count;
@@ -275,13 +295,20 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     }
 
     if (race_state) {
-      if (refine(t, rt, v, w, a)) return Outcome::kRedo;
+      const History prev = *previous;
+      if (refine(t, rt, v, w, prev, a)) return Outcome::kRedo;
       if (!v.state->compare_exchange_strong(w, kReportedWord)) continue;
-      report(t, rt, v, a, race_state);
+      report(t, rt, v, prev, a, race_state);
       return Outcome::kDone;
     }
-    bool remember = nw != w || (a.write && !h.write) ||
-                    (h.thread != me && kind_of(nw) != Kind::kSharedRead) || h.site == 0;
+    // Remember the access when the state changed or its slot holds another
+    // thread's (or another epoch's) access. In Shared-Read, reads keep the
+    // read of the thread that made the variable shared, so that concurrent
+    // readers do not take turns writing the history.
+    const History &slot = a.write ? hs.write : hs.read;
+    bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
+    bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
+                                                                    : nw != w || stale;
     if (nw != w && !v.state->compare_exchange_strong(w, nw)) continue;
     if (remember) record(t, rt, v, a);
     return Outcome::kDone;
@@ -292,7 +319,8 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
 // access touched inherit its state and history; the others start Virgin.
 // False when another thread changed the granule first.
 bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
-  const History &h = *v.history;
+  const Histories &hs = *v.history;
+  const History &h = hs.write.site ? hs.write : hs.read;
   auto *split = new (internal_alloc(sizeof(SplitGranule))) SplitGranule();
   Kind k = kind_of(word);
   bool exclusive = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
@@ -304,9 +332,15 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
   for (uint32_t b = 0; b < kGranule; ++b) {
     if (!(previous_bytes & (1u << b))) continue;
     split->state[b].store(previous, std::memory_order_relaxed);
-    split->history[b] = h;
-    split->history[b].offset = 0;
-    split->history[b].size = 1;
+    // Each remembered access goes to the bytes it touched.
+    const History *from[2] = {&hs.read, &hs.write};
+    History *to[2] = {&split->history[b].read, &split->history[b].write};
+    for (int i = 0; i < 2; ++i) {
+      if (!from[i]->site || b < from[i]->offset || b >= from[i]->offset + from[i]->size) continue;
+      *to[i] = *from[i];
+      to[i]->offset = 0;
+      to[i]->size = 1;
+    }
   }
   if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;
   internal_free(split);
@@ -318,14 +352,12 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
 // into bytes. The previous access is carried down to the finer states so the
 // access that caused the refinement is checked against it again there.
 bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,
-                        const Access &a) {
-  (void)t, (void)rt;
-  const History h = *v.history;
+                        const History &h, const Access &a) {
   if (v.level == 0) {
     HeapBlock *block = v.block;
     Span current = clip(a, block->start, block->size);
     if (report_object_level_ && h.site && !overlaps(current.offset, current.size, h.offset, h.size))
-      report(t, rt, v, a, "Shared-Modify1");
+      report(t, rt, v, h, a, "Shared-Modify1");
     if (!make_block_fine(block)) return true;  // another thread refined it first
     if (!h.site) return true;
     uintptr_t first = block->start + h.offset;
@@ -337,7 +369,7 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
       page->block.compare_exchange_strong(expected, nullptr);
       shadow_cells(page)[cell_index(g)].store(
           exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes), std::memory_order_release);
-      History *gh = shadow_history(page, g);
+      History *gh = h.write ? &shadow_history(page, g)->write : &shadow_history(page, g)->read;
       *gh = h;
       gh->offset = span.offset;
       gh->size = static_cast<uint16_t>(span.size);

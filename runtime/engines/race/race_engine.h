@@ -51,7 +51,7 @@ struct RaceThread {
 // One variable for the state machine: its state word and its history.
 struct Variable {
   std::atomic<uint64_t> *state;
-  History *history;
+  Histories *history;
   uintptr_t base;       // address of the variable's first byte
   HeapBlock *block;     // the heap block, when the variable is a whole block
   uint8_t level;        // 0 block, 1 granule, 2 byte
@@ -88,7 +88,8 @@ class RaceEngine final : public Engine {
   // race_access.cpp
   void access_slow(ThreadState &t, RaceThread &rt, const Access &a);
   Outcome access_variable(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
-  bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word, const Access &a);
+  bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,
+              const History &previous, const Access &a);
   static bool split_granule(const Variable &v, uint64_t word);
   StackId context_stack(ThreadState &t, RaceThread &rt);
   void record(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
@@ -106,7 +107,8 @@ class RaceEngine final : public Engine {
   void forget_thread_stack();
 
   // race_report.cpp
-  void report(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a, const char *state);
+  void report(ThreadState &t, RaceThread &rt, const Variable &v, const History &previous,
+              const Access &a, const char *state);
   bool already_reported(snag_site_t a, snag_site_t b);
 
   bool report_object_level_ = false;

@@ -97,12 +97,20 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
   const uint32_t op = static_cast<uint32_t>(e.value);
   if (e.kind == EventKind::kAtomicBefore) {
     if (op == SNAG_ATOMIC_LOAD) return;
-    if (has_release(e.order)) {
-      release(rt, t.tid, e.addr);
-    } else if (rt.fenced_release) {
-      // A relaxed store after a release fence publishes the fence's clock.
-      sync_release(e.addr, rt.fence_release);
+    if (op == SNAG_ATOMIC_STORE) {
+      // A store heads a new release sequence (or ends the old one when it is
+      // relaxed); a relaxed store after a release fence carries the fence.
+      if (has_release(e.order)) {
+        sync_store(e.addr, &rt.clock);
+        tick(rt, t.tid);
+      } else {
+        sync_store(e.addr, rt.fenced_release ? &rt.fence_release : nullptr);
+      }
+      return;
     }
+    // Read-modify-writes continue the release sequence they read from.
+    if (has_release(e.order)) release(rt, t.tid, e.addr);
+    else if (rt.fenced_release) sync_release(e.addr, rt.fence_release);
     return;
   }
   // kAtomicAfter: a load, read-modify-write or compare-exchange took effect.

@@ -87,9 +87,8 @@ bool RaceEngine::already_reported(snag_site_t a, snag_site_t b) {
   return false;  // table full: report again rather than lose one
 }
 
-void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a,
-                        const char *state) {
-  const History h = *v.history;
+void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const History &h,
+                        const Access &a, const char *state) {
   uintptr_t cur_lo = a.addr > v.base ? a.addr : v.base;
   if (is_benign(cur_lo)) return;
   if (already_reported(a.site, h.site)) return;

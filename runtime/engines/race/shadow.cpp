@@ -75,13 +75,13 @@ std::atomic<uint64_t> *shadow_cells(ShadowPage *page) {
   return cells;
 }
 
-History *shadow_history(ShadowPage *page, uintptr_t addr) {
-  History *h = page->history.load(std::memory_order_acquire);
+Histories *shadow_history(ShadowPage *page, uintptr_t addr) {
+  Histories *h = page->history.load(std::memory_order_acquire);
   if (SNAG_UNLIKELY(!h)) {
-    auto *fresh = internal_new_array<History>(kCellsPerPage);
+    auto *fresh = internal_new_array<Histories>(kCellsPerPage);
     if (page->history.compare_exchange_strong(h, fresh, std::memory_order_acq_rel)) {
       h = fresh;
-      g_bytes.fetch_add(sizeof(History) * kCellsPerPage, std::memory_order_relaxed);
+      g_bytes.fetch_add(sizeof(Histories) * kCellsPerPage, std::memory_order_relaxed);
     } else {
       internal_free(fresh);
     }
@@ -111,8 +111,8 @@ void shadow_clear(uintptr_t begin, uintptr_t end) {
       page->block.store(nullptr, std::memory_order_release);
     if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire))
       for (uint32_t i = lo; i < hi; ++i) cells[i].store(0, std::memory_order_relaxed);
-    if (History *h = page->history.load(std::memory_order_acquire))
-      fill_bytes(h + lo, 0, sizeof(History) * (hi - lo));
+    if (Histories *h = page->history.load(std::memory_order_acquire))
+      fill_bytes(h + lo, 0, sizeof(Histories) * (hi - lo));
   });
 }
 

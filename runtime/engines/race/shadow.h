@@ -38,10 +38,17 @@ struct History {
   uint8_t write;
 };
 
+// A variable remembers its last write and its last read separately: a read
+// conflicts only with writes, a write with both.
+struct Histories {
+  History read;
+  History write;
+};
+
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page
   std::atomic<std::atomic<uint64_t> *> cells; // kCellsPerPage state words
-  std::atomic<History *> history;             // kCellsPerPage entries
+  std::atomic<Histories *> history;           // kCellsPerPage entries
   std::atomic<uint32_t> sync_objects;         // synchronization objects here
 };
 
@@ -70,8 +77,8 @@ SNAG_ALWAYS_INLINE uint32_t cell_index(uintptr_t addr) {
 
 // The page's state words, created (all Virgin) if needed.
 std::atomic<uint64_t> *shadow_cells(ShadowPage *page);
-// The history entry of the granule at `addr`, created if needed.
-History *shadow_history(ShadowPage *page, uintptr_t addr);
+// The histories of the granule at `addr`, created if needed.
+Histories *shadow_history(ShadowPage *page, uintptr_t addr);
 
 // Marks [begin, end) as heap block `block` (coarse): whole pages point at the
 // block, granules of partial pages get an Indirect word.

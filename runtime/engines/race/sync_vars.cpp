@@ -56,6 +56,14 @@ void sync_release(uintptr_t addr, const VectorClock &from, bool reader) {
   (reader ? v->read_clock : v->clock).merge(from);
 }
 
+void sync_store(uintptr_t addr, const VectorClock *from) {
+  SyncVar *v = sync_var(addr, from != nullptr);
+  if (!v) return;
+  SpinLockGuard guard(v->lock);
+  if (from) v->clock.assign(*from);
+  else v->clock.assign(VectorClock());
+}
+
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
   SyncVar *v = sync_var(addr, false);
   if (!v) return;

@@ -25,6 +25,9 @@ SyncVar *sync_var(uintptr_t addr, bool create);
 
 // Publishes `from` (a thread's clock) at `addr`.
 void sync_release(uintptr_t addr, const VectorClock &from, bool reader = false);
+// An atomic store: it starts a new release sequence, so what earlier
+// releases published at `addr` is replaced by `from` (null: by nothing).
+void sync_store(uintptr_t addr, const VectorClock *from);
 // Takes what was published at `addr` into `into`; with `readers`, also what
 // readers of a reader-writer lock published (a writer waits for all readers).
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers = false);
