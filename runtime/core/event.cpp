@@ -44,6 +44,8 @@ const char *event_kind_name(EventKind kind) {
     case EventKind::kAnnotateHappensBefore: return "annotate-happens-before";
     case EventKind::kAnnotateHappensAfter: return "annotate-happens-after";
     case EventKind::kAnnotateBenignRace: return "annotate-benign-race";
+    case EventKind::kFdSend: return "fd-send";
+    case EventKind::kFdReceive: return "fd-receive";
     case EventKind::kForkBefore: return "fork-before";
     case EventKind::kForkParent: return "fork-parent";
     case EventKind::kForkChild: return "fork-child";

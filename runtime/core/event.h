@@ -88,6 +88,12 @@ enum class EventKind : uint8_t {
   kAnnotateHappensAfter,
   kAnnotateBenignRace,
 
+  // Data through a pipe or socket: kFdSend before write/send, kFdReceive
+  // after a read/recv that returned data (addr = the descriptor's sync
+  // object, value = descriptor).
+  kFdSend,
+  kFdReceive,
+
   // Processes and time.
   kForkBefore,
   kForkParent,

@@ -198,6 +198,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     case EventKind::kGuardReleased:
     case EventKind::kFutexWake:
     case EventKind::kAnnotateHappensBefore:
+    case EventKind::kFdSend:
       release(rt, t.tid, e.addr);
       break;
     case EventKind::kBarrierPassed:
@@ -206,6 +207,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     case EventKind::kGuardAcquired:
     case EventKind::kFutexWoken:
     case EventKind::kAnnotateHappensAfter:
+    case EventKind::kFdReceive:
       sync_acquire(e.addr, rt.clock);
       break;
     case EventKind::kAtomicBefore:

@@ -1,0 +1,97 @@
+// Data passed through a pipe or socket is ordered: what the writer did before
+// write() happens before what the reader does after its read() returned the
+// data. A pipe's or socket pair's two ends share one synchronization object;
+// any other descriptor has its own.
+#include <atomic>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "intercept/real.h"
+
+using namespace snag;
+
+SNAG_REAL(ssize_t, read, (int, void *, size_t))
+SNAG_REAL(ssize_t, write, (int, const void *, size_t))
+SNAG_REAL(ssize_t, recv, (int, void *, size_t, int))
+SNAG_REAL(ssize_t, send, (int, const void *, size_t, int))
+SNAG_REAL(int, pipe, (int *))
+SNAG_REAL(int, pipe2, (int *, int))
+SNAG_REAL(int, socketpair, (int, int, int, int *))
+SNAG_REAL(int, close, (int))
+
+namespace {
+
+// A byte per descriptor gives each one an address to synchronize on; the
+// ends of a pipe point at the byte of the first one.
+constexpr int kTrackedDescriptors = 4096;
+char g_descriptor_sync[kTrackedDescriptors];
+std::atomic<int> g_partner[kTrackedDescriptors];  // 1 + the descriptor whose byte to use
+
+int slot_of(int fd) {
+  int slot = fd % kTrackedDescriptors;
+  int partner = g_partner[slot].load(std::memory_order_acquire);
+  return partner ? (partner - 1) % kTrackedDescriptors : slot;
+}
+
+void join_ends(int *fds, int rc) {
+  if (rc != 0) return;
+  g_partner[fds[0] % kTrackedDescriptors].store(fds[0] + 1, std::memory_order_release);
+  g_partner[fds[1] % kTrackedDescriptors].store(fds[0] + 1, std::memory_order_release);
+}
+
+void descriptor_event(EventKind kind, int fd) {
+  if (fd < 0) return;
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e = make_event(kind);
+  e.addr = reinterpret_cast<uintptr_t>(&g_descriptor_sync[slot_of(fd)]);
+  e.value = static_cast<uint64_t>(fd);
+  emit(t, e);
+}
+
+}  // namespace
+
+SNAG_INTERFACE ssize_t write(int fd, const void *data, size_t size) {
+  descriptor_event(EventKind::kFdSend, fd);
+  return real_write()(fd, data, size);
+}
+
+SNAG_INTERFACE ssize_t send(int fd, const void *data, size_t size, int flags) {
+  descriptor_event(EventKind::kFdSend, fd);
+  return real_send()(fd, data, size, flags);
+}
+
+SNAG_INTERFACE ssize_t read(int fd, void *data, size_t size) {
+  ssize_t n = real_read()(fd, data, size);
+  if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
+  return n;
+}
+
+SNAG_INTERFACE ssize_t recv(int fd, void *data, size_t size, int flags) {
+  ssize_t n = real_recv()(fd, data, size, flags);
+  if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
+  return n;
+}
+
+SNAG_INTERFACE int pipe(int fds[2]) {
+  int rc = real_pipe()(fds);
+  join_ends(fds, rc);
+  return rc;
+}
+
+SNAG_INTERFACE int pipe2(int fds[2], int flags) {
+  int rc = real_pipe2()(fds, flags);
+  join_ends(fds, rc);
+  return rc;
+}
+
+SNAG_INTERFACE int socketpair(int domain, int type, int protocol, int fds[2]) {
+  int rc = real_socketpair()(domain, type, protocol, fds);
+  join_ends(fds, rc);
+  return rc;
+}
+
+SNAG_INTERFACE int close(int fd) {
+  if (fd >= 0) g_partner[fd % kTrackedDescriptors].store(0, std::memory_order_release);
+  return real_close()(fd);
+}
