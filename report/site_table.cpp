@@ -81,7 +81,11 @@ SiteTable SiteTable::parse(std::string_view text) {
       return true;
     }
     if (f[0] == "S") {
-      if (f.size() != 7) return false;
+      // An optional 8th field names the inline site this one was inlined into.
+      if (f.size() != 7 && f.size() != 8) return false;
+      std::optional<uint64_t> parent = uint64_t{0};
+      if (f.size() == 8) parent = parse_site_id(f[7]);
+      if (!parent) return false;
       auto id = parse_site_id(f[1]);
       auto kind = parse_number<uint32_t>(f[2]);
       auto line_number = parse_number<uint32_t>(f[3]);
@@ -95,7 +99,7 @@ SiteTable SiteTable::parse(std::string_view text) {
       // The same id in two modules (an inline function compiled into both) is
       // the same source position, so keeping the first is enough.
       table.sites_.try_emplace(*id, Site{*kind, name->second.first, name->second.second,
-                                         file->second, *line_number, *column});
+                                         file->second, *line_number, *column, *parent});
       return true;
     }
     return false;

@@ -22,6 +22,7 @@ struct Site {
   std::string file;
   int64_t line = 0;
   int64_t column = 0;
+  uint64_t parent = 0;  // the inlined call this site sits in (0: none)
 
   bool operator==(const Site &) const = default;
 };

@@ -284,6 +284,10 @@ void report_finding(Finding *f) {
 
 void findings_init() {
   const Options &o = options();
+  // Read at exit or at the first finding; asked for now so that they do not
+  // count as unknown keys.
+  o.get("exitcode");
+  o.get("halt_on_error");
   suppressions_init();
   g_seed = o.has("seed") ? o.get_u64("seed", 0) : clock_seed();
   if (const char *path = o.get("findings")) {

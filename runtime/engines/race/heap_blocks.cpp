@@ -12,8 +12,17 @@ SpinLock g_fine_lock;
 HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
 }  // namespace
 
-HeapBlock *new_heap_block(uintptr_t start, uintptr_t size, StackId stack, Tid thread) {
-  auto *b = new (internal_alloc(sizeof(HeapBlock))) HeapBlock();
+HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
+                          Tid thread) {
+  void *memory;
+  if (HeapBlock *cached = cache.head) {
+    cache.head = cached->next_fine;
+    --cache.count;
+    memory = cached;
+  } else {
+    memory = internal_alloc(sizeof(HeapBlock));
+  }
+  auto *b = new (memory) HeapBlock();
   b->start = start;
   b->size = size;
   b->alloc_stack = stack;
@@ -60,7 +69,7 @@ HeapBlock *find_heap_block(uintptr_t addr) {
   return nullptr;
 }
 
-void delete_heap_block(HeapBlock *block) {
+void delete_heap_block(BlockCache &cache, HeapBlock *block) {
   if (block->fine.load()) {
     SpinLockGuard guard(g_fine_lock);
     for (HeapBlock **link = &g_fine_blocks; *link; link = &(*link)->next_fine)
@@ -71,7 +80,13 @@ void delete_heap_block(HeapBlock *block) {
   }
   block->type = IndirectType::kBlock;
   block->start = block->size = 0;
-  internal_free(block);
+  if (cache.count < BlockCache::kCapacity) {
+    block->next_fine = cache.head;  // the link doubles as the cache's
+    cache.head = block;
+    ++cache.count;
+  } else {
+    internal_free(block);
+  }
 }
 
 }  // namespace snag::race

@@ -39,13 +39,22 @@ SNAG_ALWAYS_INLINE IndirectType indirect_type(uint64_t word) {
   return *static_cast<const IndirectType *>(pointer_of(word));
 }
 
-HeapBlock *new_heap_block(uintptr_t start, uintptr_t size, StackId stack, Tid thread);
+// A thread's cache of block records, so that malloc/free pairs do not all
+// meet at the runtime allocator's lock.
+struct BlockCache {
+  static constexpr uint32_t kCapacity = 256;
+  HeapBlock *head = nullptr;
+  uint32_t count = 0;
+};
+
+HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
+                          Tid thread);
 // Switches a block to per-granule states (once; later calls do nothing).
 // Returns true for the caller that made the switch.
 bool make_block_fine(HeapBlock *block);
 // The block holding `addr`: from the shadow word when coarse, from the list
 // of fine blocks otherwise. Null for memory that is not a live heap block.
 HeapBlock *find_heap_block(uintptr_t addr);
-void delete_heap_block(HeapBlock *block);
+void delete_heap_block(BlockCache &cache, HeapBlock *block);
 
 }  // namespace snag::race

@@ -309,8 +309,10 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
     bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
                                                                     : nw != w || stale;
-    if (nw != w && !v.state->compare_exchange_strong(w, nw)) continue;
+    // The history is written before the state word, so a thread that sees
+    // the new state also finds the access behind it (a retry rewrites it).
     if (remember) record(t, rt, v, a);
+    if (nw != w && !v.state->compare_exchange_strong(w, nw)) continue;
     return Outcome::kDone;
   }
 }

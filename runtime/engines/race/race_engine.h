@@ -46,6 +46,7 @@ struct RaceThread {
   uint32_t context_depth = ~0u;
   uintptr_t context_frame = 0;
   snag_site_t context_call = 0;
+  BlockCache blocks;  // recycled heap-block records
 };
 
 // One variable for the state machine: its state word and its history.

@@ -124,7 +124,7 @@ void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
   if (size == 0) return;
   StackTrace trace;
   capture_stack(t.shadow, e.site, &trace);
-  HeapBlock *block = new_heap_block(e.addr, size, depot_put(trace), t.tid);
+  HeapBlock *block = new_heap_block(thread_data(t).blocks, e.addr, size, depot_put(trace), t.tid);
   shadow_mark_block(e.addr, e.addr + size, block);
 }
 
@@ -133,11 +133,18 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   uintptr_t size = block && block->start == e.addr ? block->size : e.value;
   if (size == 0) return;
   // Freeing writes the whole block: it races with unordered accesses to it.
-  (void)rt;
   on_access(t, e.addr, size, kAccessWrite | kAccessRange, e.site);
   sync_forget_range(e.addr, e.addr + size);
   shadow_clear(e.addr, e.addr + size);
-  if (block && block->start == e.addr) delete_heap_block(block);
+  if (block && block->start == e.addr) delete_heap_block(rt.blocks, block);
+  // Until the memory is allocated again, it reads as written by the freeing
+  // thread, so an unordered access after the free is a race too. (Large
+  // blocks are left Virgin: marking them would cost their whole shadow.)
+  if (size <= kPageSize) {
+    uint64_t freed = exclusive_word(Kind::kExclusive0, t.tid, rt.now, true);
+    for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule)
+      shadow_cells(shadow_page(g))[cell_index(g)].store(freed, std::memory_order_relaxed);
+  }
 }
 
 // A new thread may run on a stack that an ended thread used: its shadow must

@@ -94,6 +94,10 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
   for (uintptr_t page_start = begin & ~(kPageSize - 1); page_start < end; page_start += kPageSize) {
     ShadowPage *page = shadow_page(page_start);
     if (begin <= page_start && page_start + kPageSize <= end) {
+      // Granule states left from earlier blocks must not outlive this one's
+      // coarse phase: the page starts fresh.
+      if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire))
+        for (uint32_t i = 0; i < kCellsPerPage; ++i) cells[i].store(0, std::memory_order_relaxed);
       page->block.store(block, std::memory_order_release);
       continue;
     }

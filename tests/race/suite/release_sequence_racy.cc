@@ -7,6 +7,7 @@
 int data = 0;
 int seen = 0;
 std::atomic<int> flag{0};
+std::atomic<int> middle_done{0};
 
 __attribute__((noinline)) void producer(int v) {
   data = v;  // RACE:first
@@ -17,12 +18,16 @@ __attribute__((noinline)) void middle() {
   while (flag.load(std::memory_order_relaxed) != 1)
     std::this_thread::yield();
   flag.store(2, std::memory_order_relaxed);
+  middle_done.store(1, std::memory_order_relaxed);
 }
 
+// The consumer never acquires the value 1: an acquire load that read the
+// producer's own store would synchronize with it and order the data.
 __attribute__((noinline)) void consumer() {
-  while (flag.load(std::memory_order_acquire) != 2)
+  while (middle_done.load(std::memory_order_relaxed) != 1)
     std::this_thread::yield();
-  seen = data;  // RACE:second
+  if (flag.load(std::memory_order_acquire) == 2)
+    seen = data;  // RACE:second
 }
 
 int main(int argc, char**) {
