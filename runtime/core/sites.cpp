@@ -131,7 +131,9 @@ void register_site_table(const char *table, size_t length) {
 
 
 namespace {
-Module *module_of(snag_site_t id) {
+// The site and the module whose table holds it (parsing tables on the way),
+// or null. Called with g_lock held.
+const SiteInfo *lookup(snag_site_t id, Module **module) {
   for (int i = 0; i < g_module_count; ++i) {
     Module &m = g_modules[i];
     if (!m.parsed) parse_module(m);
@@ -141,7 +143,10 @@ Module *module_of(snag_site_t id) {
       if (m.sites[mid].id < id) lo = mid + 1;
       else hi = mid;
     }
-    if (lo < m.count && m.sites[lo].id == id) return &m;
+    if (lo < m.count && m.sites[lo].id == id) {
+      *module = &m;
+      return &m.sites[lo];
+    }
   }
   return nullptr;
 }
@@ -150,22 +155,17 @@ Module *module_of(snag_site_t id) {
 bool find_site(snag_site_t id, SiteInfo *out) {
   if (id == 0) return false;
   SpinLockGuard guard(g_lock);
-  Module *m = module_of(id);
-  if (!m) return false;
-  size_t lo = 0, hi = m->count;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (m->sites[mid].id < id) lo = mid + 1;
-    else hi = mid;
-  }
-  *out = m->sites[lo];
+  Module *m;
+  const SiteInfo *site = lookup(id, &m);
+  if (!site) return false;
+  *out = *site;
   return true;
 }
 
 const char *site_module_path(snag_site_t id) {
   SpinLockGuard guard(g_lock);
-  Module *m = module_of(id);
-  if (!m) return nullptr;
+  Module *m;
+  if (!lookup(id, &m)) return nullptr;
   if (!m->path) {
     Dl_info info;
     m->path = dladdr(m->table, &info) && info.dli_fname ? info.dli_fname : "";

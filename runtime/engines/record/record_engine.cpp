@@ -57,7 +57,7 @@ class RecordEngine final : public Engine {
 
   void write_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                     snag_site_t site) {
-    RuntimeScopeLite scope(t);
+    RuntimeScope scope(&t);  // accesses arrive without it (the hot path)
     const char *kind = (flags & kAccessWrite) ? "write" : "read";
     if (!wanted(kind)) return;
     TextBuffer b;
@@ -84,14 +84,6 @@ class RecordEngine final : public Engine {
   }
 
  private:
-  // Accesses arrive without the runtime scope set (they are the hot path);
-  // the engine sets it so its own work is not observed.
-  struct RuntimeScopeLite {
-    explicit RuntimeScopeLite(ThreadState &t) : t_(t) { ++t_.in_runtime; }
-    ~RuntimeScopeLite() { --t_.in_runtime; }
-    ThreadState &t_;
-  };
-
   // record_only=kind,kind,... limits the lines to those kinds.
   bool wanted(const char *kind) const {
     if (!only_) return true;
