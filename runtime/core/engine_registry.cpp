@@ -7,6 +7,7 @@ namespace snag {
 
 Engine *create_record_engine();
 Engine *create_race_engine();
+Engine *create_explore_engine();
 
 namespace {
 struct EngineEntry {
@@ -17,6 +18,7 @@ struct EngineEntry {
 const EngineEntry kEngines[] = {
     {"record", create_record_engine},
     {"race", create_race_engine},
+    {"explore", create_explore_engine},
 };
 }  // namespace
 

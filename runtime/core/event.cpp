@@ -7,6 +7,8 @@ const char *event_kind_name(EventKind kind) {
     case EventKind::kThreadCreate: return "thread-create";
     case EventKind::kThreadStart: return "thread-start";
     case EventKind::kThreadExit: return "thread-exit";
+    case EventKind::kThreadCreated: return "thread-created";
+    case EventKind::kThreadJoinBefore: return "thread-join-before";
     case EventKind::kThreadJoin: return "thread-join";
     case EventKind::kThreadDetach: return "thread-detach";
     case EventKind::kLockCreate: return "lock-create";
@@ -51,7 +53,9 @@ const char *event_kind_name(EventKind kind) {
     case EventKind::kForkChild: return "fork-child";
     case EventKind::kSleep: return "sleep";
     case EventKind::kYield: return "yield";
+    case EventKind::kExitCall: return "exit-call";
     case EventKind::kProgramExit: return "program-exit";
+    case EventKind::kAssertFailure: return "assert-failure";
     case EventKind::kCount: break;
   }
   return "unknown";

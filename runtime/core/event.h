@@ -15,8 +15,10 @@ namespace snag {
 enum class EventKind : uint8_t {
   // Threads. `value` is the other thread's logical id.
   kThreadCreate,   // in the parent, before the thread exists (value = child)
+  kThreadCreated,  // in the parent, after pthread_create (value = child; flags = 1 if it failed)
   kThreadStart,    // first event of the new thread (value = parent)
   kThreadExit,     // last event of a thread
+  kThreadJoinBefore,  // in the joiner, before joining (value = joined; flags: kLockTry/kLockTimed)
   kThreadJoin,     // in the joiner, after the join succeeded (value = joined)
   kThreadDetach,   // value = detached thread
 
@@ -100,7 +102,12 @@ enum class EventKind : uint8_t {
   kForkChild,
   kSleep,    // value = microseconds
   kYield,
+  kExitCall,     // exit(value) called, before any exit handler runs
   kProgramExit,  // value = exit status
+
+  // A failed assert(): addr = the assertion text, addr2 = the file name
+  // (both NUL-terminated), value = the line. glibc aborts right after.
+  kAssertFailure,
 
   kCount
 };

@@ -14,6 +14,7 @@ using namespace snag;
 SNAG_REAL(pid_t, fork, ())
 SNAG_REAL(void, exit, (int))
 SNAG_REAL(void, _exit, (int))
+SNAG_REAL(void, __assert_fail, (const char *, const char *, unsigned, const char *))
 
 SNAG_INTERFACE pid_t fork() {
   ThreadState *t = observing_thread();
@@ -30,6 +31,11 @@ SNAG_INTERFACE pid_t fork() {
 }
 
 SNAG_INTERFACE void exit(int status) noexcept {
+  if (ThreadState *t = observing_thread()) {
+    Event e = make_event(EventKind::kExitCall);
+    e.value = static_cast<uint64_t>(static_cast<unsigned>(status));
+    emit(t, e);
+  }
   note_exit_status(status);
   real_exit()(status);
   __builtin_unreachable();
@@ -41,5 +47,20 @@ SNAG_INTERFACE void _exit(int status) noexcept {
     if (override_status != 0) status = override_status;
   }
   real__exit()(status);
+  __builtin_unreachable();
+}
+
+// assert() failures: the engine learns the assertion and its place before
+// glibc prints the message and aborts.
+SNAG_INTERFACE void __assert_fail(const char *assertion, const char *file, unsigned line,
+                                  const char *function) noexcept {
+  if (ThreadState *t = observing_thread()) {
+    Event e = make_event(EventKind::kAssertFailure);
+    e.addr = reinterpret_cast<uintptr_t>(assertion);
+    e.addr2 = reinterpret_cast<uintptr_t>(file);
+    e.value = line;
+    emit(t, e);
+  }
+  real___assert_fail()(assertion, file, line, function);
   __builtin_unreachable();
 }

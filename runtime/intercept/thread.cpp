@@ -46,12 +46,20 @@ void *thread_start(void *p) {
 
 // Joins through `join` and reports the join when it succeeded.
 template <typename Join>
-int observed_join(pthread_t thread, Join join) {
+int observed_join(pthread_t thread, uint32_t flags, Join join) {
   ThreadState *t = observing_thread();
   if (!t) return join();
   // Look the child up before joining: once joined, its handle may be reused.
   ThreadState *child = thread_by_handle(thread);
   snag_site_t site = caller_site();
+  if (child) {
+    Event before{EventKind::kThreadJoinBefore};
+    before.site = site;
+    before.value = child->tid;
+    before.flags = flags;
+    Verdict v = emit(t, before);
+    if (v.skip_real) return static_cast<int>(v.result);
+  }
   int rc = join();
   if (rc == 0 && child) {
     Event e{EventKind::kThreadJoin};
@@ -84,27 +92,33 @@ SNAG_INTERFACE int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     internal_free(args);
     child->running.store(false, std::memory_order_release);
   }
+  Event created = make_event(EventKind::kThreadCreated);
+  created.value = child->tid;
+  created.flags = rc != 0;
+  emit(t, created);
   return rc;
 }
 
 SNAG_INTERFACE int pthread_join(pthread_t thread, void **result) {
-  return observed_join(thread, [&] { return real_pthread_join()(thread, result); });
+  return observed_join(thread, 0, [&] { return real_pthread_join()(thread, result); });
 }
 
 SNAG_INTERFACE int pthread_tryjoin_np(pthread_t thread, void **result) {
-  return observed_join(thread, [&] { return real_pthread_tryjoin_np()(thread, result); });
+  return observed_join(thread, kLockTry,
+                       [&] { return real_pthread_tryjoin_np()(thread, result); });
 }
 
 SNAG_INTERFACE int pthread_timedjoin_np(pthread_t thread, void **result,
                                         const struct timespec *deadline) {
-  return observed_join(thread,
+  return observed_join(thread, kLockTimed,
                        [&] { return real_pthread_timedjoin_np()(thread, result, deadline); });
 }
 
 SNAG_INTERFACE int pthread_clockjoin_np(pthread_t thread, void **result, clockid_t clock,
                                         const struct timespec *deadline) {
-  return observed_join(
-      thread, [&] { return real_pthread_clockjoin_np()(thread, result, clock, deadline); });
+  return observed_join(thread, kLockTimed, [&] {
+    return real_pthread_clockjoin_np()(thread, result, clock, deadline);
+  });
 }
 
 SNAG_INTERFACE int pthread_detach(pthread_t thread) {

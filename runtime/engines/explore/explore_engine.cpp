@@ -1,0 +1,510 @@
+// The `explore` engine (docs/explore.md): the controlled scheduler's side of
+// every event. Synchronization primitives are modelled here (the real call
+// still runs when the model says it cannot block, so the real objects stay
+// consistent); blocking ones the scheduler owns entirely (condition
+// variables, barriers, futexes) skip the real call.
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdlib.h>
+
+#include "core/engine.h"
+#include "core/options.h"
+#include "core/platform.h"
+#include "core/runtime.h"
+#include "engines/explore/engine_state.h"
+#include "engines/explore/failures.h"
+#include "engines/explore/fork_server.h"
+#include "engines/explore/records.h"
+#include "engines/explore/replay_log.h"
+#include "engines/explore/results.h"
+#include "engines/explore/scheduler.h"
+#include "engines/explore/strategy.h"
+#include "engines/explore/sync_objects.h"
+#include "engines/explore/variables.h"
+
+namespace snag {
+namespace explore {
+
+namespace {
+
+Plan g_plan;
+bool g_forked_child = false;
+bool g_activated = false;
+bool g_exit_point_done = false;
+// Accesses so far to each plan variable (pctvb / vb change points).
+uint64_t g_variable_accesses[kMaxPlanVariables];
+
+// glibc's pthread_once states and barrier layout (nptl/pthreadP.h,
+// sysdeps/nptl/internaltypes.h).
+constexpr int kOnceDone = 2;
+uint32_t barrier_count(uintptr_t barrier) { return reinterpret_cast<const uint32_t *>(barrier)[2]; }
+
+Verdict result(long value) {
+  Verdict v;
+  v.skip_real = true;
+  v.result = value;
+  return v;
+}
+
+Verdict error_result(int error) {
+  errno = error;
+  return result(-1);
+}
+
+bool parse_hex(const char *&p, uint64_t *out) {
+  uint64_t v = 0;
+  const char *start = p;
+  for (;; ++p) {
+    char c = *p;
+    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (digit < 0) break;
+    v = v * 16 + uint64_t(digit);
+  }
+  *out = v;
+  return p != start;
+}
+
+// The replayed schedule's scheduling points: "sync", "accesses" or
+// "vars:K1,K2" (records.cpp writes them).
+void parse_points(Plan &plan) {
+  const char *points = options().get("points", "sync");
+  if (cstr_eq(points, "accesses")) {
+    plan.access_points = AccessPoints::kAll;
+  } else if (cstr_starts_with(points, "vars:")) {
+    plan.access_points = AccessPoints::kVariables;
+    const char *p = points + 5;
+    while (plan.variable_count < kMaxPlanVariables && parse_hex(p, &plan.variables[plan.variable_count])) {
+      ++plan.variable_count;
+      if (*p != ',') break;
+      ++p;
+    }
+  } else if (!cstr_eq(points, "sync")) {
+    print_error("explore: unknown points option; using synchronization points only");
+  }
+}
+
+void access_hook(ThreadState &t, uintptr_t addr, uintptr_t, uint32_t flags, snag_site_t site);
+
+void exit_point();
+
+// Control starts when the program creates its first thread: from here on
+// one thread runs at a time.
+void activate(ThreadState &t) {
+  g_activated = true;
+  if (const char *path = options().get("replay")) {
+    results_map(false);
+    g_plan.strategy = Strategy::kReplay;
+    parse_points(g_plan);
+    if (!replay_log().load(path, options().get_bool("replay_lenient", false)))
+      raw_syscall(SYS_exit_group, 2);
+  } else {
+    g_plan = fork_schedules();
+    g_forked_child = true;
+  }
+  scheduler().activate(t, g_plan);
+  install_failure_signal_handlers();
+  atexit(exit_point);
+  if (g_plan.access_points != AccessPoints::kNone || g_plan.profile) g_access_hook = access_hook;
+}
+
+ControlledThread *controlled(ThreadState &t) { return scheduler().controlled(t); }
+
+void access_hook(ThreadState &t, uintptr_t addr, uintptr_t, uint32_t flags, snag_site_t site) {
+  ControlledThread *me = controlled(t);
+  if (!me) return;
+  RuntimeScope scope(&t);
+  Scheduler &s = scheduler();
+  if (flags & kAccessWrite) s.progress(me->tid);
+  uint64_t instance = 0, site_key = 0;
+  if (g_plan.profile || g_plan.access_points == AccessPoints::kVariables)
+    variable_keys(addr, &instance, &site_key);
+  if (g_plan.profile) {
+    count_variable_access(instance, t.tid);
+    if (site_key != instance) count_variable_access(site_key, t.tid);
+  }
+  switch (g_plan.access_points) {
+    case AccessPoints::kNone:
+      return;
+    case AccessPoints::kAll:
+      me->block_site = site;
+      s.point(*me, PointKind::kAccess);
+      return;
+    case AccessPoints::kVariables:
+      for (int i = 0; i < g_plan.variable_count; ++i) {
+        if (g_plan.variables[i] != instance && g_plan.variables[i] != site_key) continue;
+        chooser().variable_access(*me, i, ++g_variable_accesses[i]);
+        me->block_site = site;
+        s.point(*me, PointKind::kAccess);
+        return;
+      }
+  }
+}
+
+// Other threads may run before the process exits: bugs that need a thread
+// to act after main has returned are found too.
+void exit_point() {
+  if (g_exit_point_done) return;
+  g_exit_point_done = true;
+  ThreadState *t = t_current;
+  ControlledThread *me = t ? controlled(*t) : nullptr;
+  if (!me) return;
+  RuntimeScope scope(t);
+  scheduler().point(*me, PointKind::kExit);
+}
+
+void copy_counters() {
+  ScheduleResults &r = results();
+  r.steps = scheduler().steps();
+  r.choices = scheduler().choice_points();
+  r.threads = scheduler().thread_limit();
+}
+
+// --- Models of the primitives -------------------------------------------
+
+bool lock_available(const SyncObject &o, Tid me, uint32_t flags) {
+  if (flags & kLockRead) return o.owner == kNoThread;
+  if (o.owner == me && (flags & kLockRecursive)) return true;
+  return o.owner == kNoThread && o.readers == 0;
+}
+
+void take_lock(SyncObject &o, Tid me, uint32_t flags) {
+  if (flags & kLockRead) {
+    ++o.readers;
+  } else {
+    o.owner = me;
+    ++o.recursion;
+  }
+}
+
+Verdict lock_before(ThreadState &t, const Event &e) {
+  SyncObject &o = sync_object(e.addr);
+  ControlledThread *me = controlled(t);
+  if (!me) {
+    take_lock(o, t.tid, e.flags);  // before control: the only thread
+    return {};
+  }
+  Scheduler &s = scheduler();
+  me->block_site = e.site;
+  s.point(*me, PointKind::kSync);
+  while (!lock_available(o, me->tid, e.flags)) {
+    if (e.flags & kLockTry) {
+      s.note_spin(*me, e.addr);
+      return result(EBUSY);
+    }
+    me->block_site = e.site;
+    if (!s.block(*me, WaitKind::kMutex, e.addr, e.flags & kLockTimed)) return result(ETIMEDOUT);
+  }
+  take_lock(o, me->tid, e.flags);
+  s.lock_taken(*me, e.addr, e.flags & kLockRead);
+  return {};
+}
+
+void unlock(ThreadState &t, const Event &e) {
+  SyncObject &o = sync_object(e.addr);
+  if (o.owner == t.tid) {
+    if (o.recursion > 0 && --o.recursion == 0) o.owner = kNoThread;
+  } else if (o.readers > 0) {
+    --o.readers;
+  }
+  if (ControlledThread *me = controlled(t)) {
+    Scheduler &s = scheduler();
+    s.lock_released(*me, e.addr);
+    s.wake_all(WaitKind::kMutex, e.addr);
+    s.progress(me->tid);
+  }
+}
+
+Verdict cond_wait(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  auto *mutex = reinterpret_cast<pthread_mutex_t *>(e.addr2);
+  SyncObject &m = sync_object(e.addr2);
+  uint32_t recursion = m.recursion ? m.recursion : 1;
+  m.owner = kNoThread;
+  m.recursion = 0;
+  s.lock_released(me, e.addr2);
+  s.wake_all(WaitKind::kMutex, e.addr2);
+  s.progress(me.tid);
+  pthread_mutex_unlock(mutex);  // the real one: the runtime is not observed
+  me.block_site = e.site;
+  bool woken = s.block(me, WaitKind::kCond, e.addr, e.flags & kLockTimed, true);
+  while (!lock_available(m, me.tid, 0)) s.block(me, WaitKind::kMutex, e.addr2, false);
+  m.owner = me.tid;
+  m.recursion = recursion;
+  s.lock_taken(me, e.addr2, false);
+  pthread_mutex_lock(mutex);
+  return result(!woken && (e.flags & kLockTimed) ? ETIMEDOUT : 0);
+}
+
+Verdict sem_wait_model(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  me.block_site = e.site;
+  s.point(me, PointKind::kSync);
+  auto *sem = reinterpret_cast<sem_t *>(e.addr);
+  for (;;) {
+    if (sem_trywait(sem) == 0) return result(0);
+    if (e.flags & kLockTry) {
+      s.note_spin(me, e.addr);
+      return error_result(EAGAIN);
+    }
+    me.block_site = e.site;
+    if (!s.block(me, WaitKind::kSemaphore, e.addr, e.flags & kLockTimed))
+      return error_result(ETIMEDOUT);
+  }
+}
+
+Verdict barrier_wait(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  me.block_site = e.site;
+  s.point(me, PointKind::kSync);
+  SyncObject &o = sync_object(e.addr);
+  if (++o.arrived >= barrier_count(e.addr)) {
+    o.arrived = 0;
+    ++o.round;
+    s.wake_all(WaitKind::kBarrier, e.addr);
+    s.progress(me.tid);
+    return result(PTHREAD_BARRIER_SERIAL_THREAD);
+  }
+  uint64_t round = o.round;
+  while (o.round == round) s.block(me, WaitKind::kBarrier, e.addr, false);
+  return result(0);
+}
+
+void once_enter(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  me.block_site = e.site;
+  s.point(me, PointKind::kSync);
+  SyncObject &o = sync_object(e.addr);
+  while (o.once_runner != kNoThread && o.once_runner != me.tid)
+    s.block(me, WaitKind::kOnce, e.addr, false);
+  if (!o.once_done && *reinterpret_cast<const int *>(e.addr) != kOnceDone) o.once_runner = me.tid;
+}
+
+void once_done(ThreadState &t, const Event &e) {
+  SyncObject &o = sync_object(e.addr);
+  if (o.once_runner != t.tid) return;
+  o.once_runner = kNoThread;
+  o.once_done = true;
+  if (ControlledThread *me = controlled(t)) {
+    scheduler().wake_all(WaitKind::kOnce, e.addr);
+    scheduler().progress(me->tid);
+  }
+}
+
+Verdict futex_wait(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  me.block_site = e.site;
+  s.point(me, PointKind::kSync);
+  if (*reinterpret_cast<const volatile uint32_t *>(e.addr) != static_cast<uint32_t>(e.value)) {
+    s.note_spin(me, e.addr);
+    return error_result(EAGAIN);
+  }
+  me.block_site = e.site;
+  if (!s.block(me, WaitKind::kFutex, e.addr, e.flags & kLockTimed)) return error_result(ETIMEDOUT);
+  return result(0);
+}
+
+Verdict futex_wake(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  long woken = 0;
+  while (uint64_t(woken) < e.value && s.wake_one(WaitKind::kFutex, e.addr)) ++woken;
+  s.progress(me.tid);
+  return result(woken);
+}
+
+Verdict join_before(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  me.block_site = e.site;
+  s.point(me, PointKind::kSync);
+  Tid child = static_cast<Tid>(e.value);
+  ControlledThread *target = s.thread(child);
+  while (target && target->status != Status::kFinished) {
+    if (e.flags & kLockTry) return result(EBUSY);
+    me.block_site = e.site;
+    if (!s.block(me, WaitKind::kJoin, child, e.flags & kLockTimed, false, child))
+      return result(ETIMEDOUT);
+  }
+  return {};
+}
+
+void atomic_before(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  s.note_spin(me, e.addr);
+  me.block_site = e.site;
+  s.point(me, PointKind::kSync);
+}
+
+void atomic_after(ControlledThread &me, const Event &e) {
+  bool changed = e.value == SNAG_ATOMIC_STORE || e.value == SNAG_ATOMIC_RMW ||
+                 (e.value == SNAG_ATOMIC_CMPXCHG && e.flags);
+  if (changed) scheduler().progress(me.tid);
+}
+
+Verdict yield(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  s.note_spin(me, 1);
+  me.block_site = e.site;
+  s.point(me, PointKind::kYield);
+  return result(0);
+}
+
+void program_exit() {
+  Scheduler &s = scheduler();
+  bool was_active = s.active();
+  s.deactivate();
+  if (g_forked_child) {
+    copy_counters();
+    return;
+  }
+  // An unforked run: a replay, or a program that never created a thread.
+  if (!g_activated) {
+    results_map(false);
+    g_plan.strategy = options().has("replay") ? Strategy::kReplay : Strategy::kRandom;
+  }
+  (void)was_active;
+  copy_counters();
+  if (results().failed.load() == 0) write_schedule_record("schedule", g_plan, results());
+  Summary summary;
+  summary.schedules = 1;
+  summary.failures = results().failed.load() != 0;
+  summary.per_strategy[int(g_plan.strategy)] = 1;
+  summary.threads = results().threads;
+  summary.note = g_activated ? results().note : "the program created no threads: one run, nothing to explore";
+  write_summary(summary);
+}
+
+}  // namespace
+
+const Plan &current_plan() { return g_plan; }
+void set_current_plan(const Plan &plan) { g_plan = plan; }
+bool in_forked_child() { return g_forked_child; }
+
+class ExploreEngine final : public Engine {
+ public:
+  const char *name() const override { return "explore"; }
+
+  void on_start(ThreadState &) override {
+    records_open();
+    // Asked now so they do not count as unknown keys; read at activation.
+    const Options &o = options();
+    for (const char *key : {"strategy", "schedules", "time_limit", "shard", "pct_depth",
+                            "preempt_on_access", "max_steps", "schedule_timeout", "with_race",
+                            "replay", "replay_lenient", "points"})
+      o.get(key);
+  }
+
+  Verdict on_event(ThreadState &t, const Event &e) override {
+    switch (e.kind) {
+      case EventKind::kAlloc:
+        heap_block_allocated(e.addr, e.value, e.site);
+        return {};
+      case EventKind::kFree:
+        heap_block_freed(e.addr);
+        return {};
+      case EventKind::kLockCreate:
+      case EventKind::kLockDestroy: {
+        SyncObject &o = sync_object(e.addr);
+        o.owner = kNoThread;
+        o.recursion = o.readers = 0;
+        return {};
+      }
+      case EventKind::kLockBefore:
+        return lock_before(t, e);
+      case EventKind::kUnlock:
+        unlock(t, e);
+        return {};
+      case EventKind::kOnceInitDone:
+      case EventKind::kOnceExit:
+        once_done(t, e);
+        return {};
+      case EventKind::kAssertFailure:
+        report_assertion(t, reinterpret_cast<const char *>(e.addr),
+                         reinterpret_cast<const char *>(e.addr2), e.value, e.site);
+        return {};
+      case EventKind::kProgramExit:
+        program_exit();
+        return {};
+      case EventKind::kForkChild:
+        // The program forked: its child runs free, outside the exploration.
+        scheduler().deactivate();
+        return {};
+      case EventKind::kThreadCreate:
+        if (!g_activated) activate(t);
+        if (scheduler().active()) scheduler().thread_created(static_cast<Tid>(e.value));
+        return {};
+      case EventKind::kThreadStart:
+        scheduler().thread_started(t);
+        return {};
+      default:
+        break;
+    }
+    ControlledThread *me = controlled(t);
+    if (!me) return {};
+    Scheduler &s = scheduler();
+    switch (e.kind) {
+      case EventKind::kThreadCreated:
+        if (e.flags) {
+          if (ControlledThread *child = s.thread(static_cast<Tid>(e.value)))
+            child->status = Status::kFinished;
+          return {};
+        }
+        me->block_site = e.site;
+        s.point(*me, PointKind::kSync);
+        return {};
+      case EventKind::kThreadExit:
+        s.thread_ended(*me);
+        return {};
+      case EventKind::kThreadJoinBefore:
+        return join_before(*me, e);
+      case EventKind::kCondWait:
+        return cond_wait(*me, e);
+      case EventKind::kCondSignal:
+        s.wake_one(WaitKind::kCond, e.addr);
+        s.progress(me->tid);
+        return result(0);
+      case EventKind::kCondBroadcast:
+        s.wake_all(WaitKind::kCond, e.addr);
+        s.progress(me->tid);
+        return result(0);
+      case EventKind::kSemWait:
+        return sem_wait_model(*me, e);
+      case EventKind::kSemPost:
+        s.wake_all(WaitKind::kSemaphore, e.addr);
+        s.progress(me->tid);
+        return {};
+      case EventKind::kBarrierWait:
+        return barrier_wait(*me, e);
+      case EventKind::kOnceEnter:
+        once_enter(*me, e);
+        return {};
+      case EventKind::kFutexWait:
+        return futex_wait(*me, e);
+      case EventKind::kFutexWake:
+        return futex_wake(*me, e);
+      case EventKind::kAtomicBefore:
+        atomic_before(*me, e);
+        return {};
+      case EventKind::kAtomicAfter:
+        atomic_after(*me, e);
+        return {};
+      case EventKind::kSleep:
+      case EventKind::kYield:
+        return yield(*me, e);
+      case EventKind::kExitCall:
+        if (e.value != 0) report_exit_call(t, static_cast<int>(e.value), e.site);
+        exit_point();
+        return {};
+      default:
+        return {};
+    }
+  }
+};
+
+}  // namespace explore
+
+Engine *create_explore_engine() {
+  static explore::ExploreEngine engine;
+  return &engine;
+}
+
+}  // namespace snag

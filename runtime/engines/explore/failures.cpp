@@ -1,0 +1,288 @@
+#include "engines/explore/failures.h"
+
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/findings.h"
+#include "core/options.h"
+#include "core/platform.h"
+#include "core/text_buffer.h"
+#include "engines/explore/engine_state.h"
+#include "engines/explore/records.h"
+#include "engines/explore/results.h"
+#include "engines/explore/sync_objects.h"
+
+namespace snag::explore {
+
+namespace {
+
+// A forked child that failed exits with this status; the fork server then
+// reads how from the shared results.
+constexpr int kFailedChildStatus = 97;
+
+void copy_counters() {
+  ScheduleResults &r = results();
+  r.steps = scheduler().steps();
+  r.choices = scheduler().choice_points();
+  r.threads = scheduler().thread_limit();
+}
+
+[[noreturn]] void end_failed_schedule() {
+  copy_counters();
+  if (!in_forked_child()) write_schedule_record("failure", current_plan(), results());
+  raw_syscall(SYS_exit_group,
+              in_forked_child() ? kFailedChildStatus : long(options().get_u64("exitcode", 66)));
+  __builtin_unreachable();
+}
+
+void add_thread_name(TextBuffer &b, Tid tid) {
+  if (tid == 0) b.add("main thread");
+  else b.add("thread T").add_u64(tid);
+}
+
+const char *wait_noun(WaitKind kind) {
+  switch (kind) {
+    case WaitKind::kMutex: return "lock";
+    case WaitKind::kCond: return "condition variable";
+    case WaitKind::kSemaphore: return "semaphore";
+    case WaitKind::kBarrier: return "barrier";
+    case WaitKind::kOnce: return "once-initialization";
+    case WaitKind::kFutex: return "futex";
+    case WaitKind::kJoin: return "thread";
+    case WaitKind::kNone: break;
+  }
+  return "event";
+}
+
+// The thread `t` waits for, when one thread can end its wait.
+Tid waits_for(const ControlledThread &t) {
+  if (t.status != Status::kBlocked) return kNoThread;
+  if (t.wait == WaitKind::kJoin) return t.wait_tid;
+  if (t.wait == WaitKind::kMutex)
+    if (SyncObject *o = find_sync_object(t.wait_addr)) return o->owner;
+  if (t.wait == WaitKind::kOnce)
+    if (SyncObject *o = find_sync_object(t.wait_addr)) return o->once_runner;
+  return kNoThread;
+}
+
+void describe_wait(TextBuffer &b, const ControlledThread &t) {
+  add_thread_name(b, t.tid);
+  if (t.status == Status::kFinished) {
+    b.add(" has finished");
+    return;
+  }
+  if (t.status != Status::kBlocked) {
+    b.add(" is running");
+    return;
+  }
+  if (t.wait == WaitKind::kJoin) {
+    b.add(" joins ");
+    add_thread_name(b, t.wait_tid);
+    return;
+  }
+  b.add(" waits for ").add(wait_noun(t.wait)).add(' ').add_address(t.wait_addr);
+  Tid other = waits_for(t);
+  if (other != kNoThread) {
+    b.add(t.wait == WaitKind::kOnce ? " being run by " : " held by ");
+    add_thread_name(b, other);
+  } else if (t.wait == WaitKind::kCond) {
+    b.add(" (no thread is left to signal it)");
+  }
+}
+
+void fill_side(Finding &f, const ControlledThread &t, snag_site_t top, const char *role) {
+  FindingSide &side = f.add_side();
+  side.role = role;
+  side.thread = t.tid;
+  TextBuffer b;
+  describe_wait(b, t);
+  b.add('\0');
+  copy_text(side.description, sizeof side.description, b.data());
+  if (t.state) capture_stack(t.state->shadow, top, &side.stack);
+  for (int i = 0; i < t.held_count && side.lock_count < FindingSide::kMaxLocks; ++i) {
+    FindingLock &lock = side.locks[side.lock_count++];
+    lock.address = t.held[i].address;
+    depot_get(t.held[i].stack, &lock.stack);
+  }
+}
+
+void add_schedule_details(Finding &f) {
+  const Plan &plan = current_plan();
+  f.add_detail("strategy", strategy_name(plan.strategy));
+  f.add_detail("schedule", plan.schedule);
+  f.add_detail("steps", scheduler().steps());
+  f.add_detail("preemptions", results().preemptions);
+}
+
+void report(Finding *f) {
+  record_failure(f->kind, f->message);
+  add_schedule_details(*f);
+  report_finding(f);
+}
+
+// The running thread's report for a fatal signal, then the signal's own
+// default action.
+void on_failure_signal(int sig, siginfo_t *info, void *) {
+  ThreadState *t = t_current;
+  bool first = results().failed.load() == 0;
+  if (first && t) {
+    ++t->in_runtime;
+    const char *kind = sig == SIGTERM ? "hang" : "crash";
+    Finding *f = new_finding("explore", kind);
+    TextBuffer b;
+    if (sig == SIGTERM) {
+      b.add("the schedule did not finish in time (a thread blocked outside snag's control, "
+            "or a loop without synchronization)");
+    } else {
+      b.add(sig == SIGABRT ? "abort() called" : sig == SIGSEGV ? "SEGV" : "fatal signal");
+      b.add(" (signal ").add_u64(unsigned(sig)).add(')');
+      if (sig != SIGABRT) b.add(" on address ").add_address(reinterpret_cast<uintptr_t>(info->si_addr));
+      b.add(" in ");
+      add_thread_name(b, t->tid);
+    }
+    b.add('\0');
+    copy_text(f->message, sizeof f->message, b.data());
+    FindingSide &side = f->add_side();
+    side.thread = t->tid;
+    copy_text(side.description, sizeof side.description, f->message);
+    capture_stack(t->shadow, __snag_call_site, &side.stack);
+    report(f);
+    --t->in_runtime;
+  }
+  if (first || sig == SIGABRT) {
+    // An assertion reported itself just before this abort.
+    copy_counters();
+    if (!in_forked_child()) write_schedule_record("failure", current_plan(), results());
+  }
+  if (sig == SIGTERM) raw_syscall(SYS_exit_group, kFailedChildStatus);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+void fail_deadlock(ControlledThread &me) {
+  Scheduler &s = scheduler();
+  Finding *f = new_finding("explore", "deadlock");
+  // Follow "waits for" from the thread that blocked last; a repeat closes
+  // a cycle, which is what the report shows. Without one (lost wake-ups,
+  // semaphores nobody posts), it shows every blocked thread.
+  Tid path[64];
+  int length = 0, cycle_start = -1;
+  for (Tid tid = me.tid; tid != kNoThread && length < 64 && cycle_start < 0;
+       tid = waits_for(*s.thread(tid))) {
+    for (int i = 0; i < length; ++i)
+      if (path[i] == tid) cycle_start = i;
+    if (cycle_start < 0) path[length++] = tid;
+  }
+  TextBuffer message;
+  if (cycle_start >= 0) {
+    // Start the cycle at its lowest thread id, so every schedule that finds
+    // this deadlock reports it the same way.
+    int lowest = cycle_start;
+    for (int i = cycle_start; i < length; ++i)
+      if (path[i] < path[lowest]) lowest = i;
+    int n = length - cycle_start;
+    message.add("deadlock: ");
+    for (int k = 0; k < n; ++k) {
+      const ControlledThread &t = *s.thread(path[cycle_start + (lowest - cycle_start + k) % n]);
+      if (k) message.add("; ");
+      describe_wait(message, t);
+      fill_side(*f, t, t.block_site, "waiting");
+    }
+  } else {
+    message.add("deadlock: every thread is blocked: ");
+    bool first = true;
+    for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
+      ControlledThread *t = s.thread(tid);
+      if (!t || t->status != Status::kBlocked) continue;
+      if (!first) message.add("; ");
+      first = false;
+      describe_wait(message, *t);
+      fill_side(*f, *t, t->block_site, "waiting");
+    }
+  }
+  message.add('\0');
+  copy_text(f->message, sizeof f->message, message.data());
+  f->title = cycle_start >= 0 ? "deadlock (lock cycle)" : "deadlock";
+  report(f);
+  end_failed_schedule();
+}
+
+void fail_hang(ControlledThread &me) {
+  Scheduler &s = scheduler();
+  Finding *f = new_finding("explore", "hang");
+  TextBuffer message;
+  message.add("no progress after ").add_u64(s.steps() - 1).add(
+      " scheduling steps (a livelock, or a loop that never ends)");
+  message.add('\0');
+  copy_text(f->message, sizeof f->message, message.data());
+  fill_side(*f, me, __snag_call_site, "running");
+  for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
+    ControlledThread *t = s.thread(tid);
+    if (t && t != &me && t->status == Status::kEnabled) fill_side(*f, *t, 0, "runnable");
+  }
+  report(f);
+  end_failed_schedule();
+}
+
+void report_assertion(ThreadState &t, const char *assertion, const char *file, uint64_t line,
+                      snag_site_t site) {
+  if (results().failed.load() != 0) return;
+  Finding *f = new_finding("explore", "assertion-failure");
+  TextBuffer b;
+  b.add("Assertion `").add(assertion ? assertion : "?").add("' failed at ");
+  b.add(file ? file : "?").add(':').add_u64(line).add(" in ");
+  add_thread_name(b, t.tid);
+  b.add('\0');
+  copy_text(f->message, sizeof f->message, b.data());
+  FindingSide &side = f->add_side();
+  side.thread = t.tid;
+  copy_text(side.description, sizeof side.description, f->message);
+  capture_stack(t.shadow, site, &side.stack);
+  report(f);
+  // The abort that follows ends the schedule (on_failure_signal).
+}
+
+void report_exit_call(ThreadState &t, int status, snag_site_t site) {
+  if (results().failed.load() != 0) return;
+  Finding *f = new_finding("explore", "exit-status");
+  TextBuffer b;
+  b.add("exit(").add_i64(status).add(") called in ");
+  add_thread_name(b, t.tid);
+  b.add('\0');
+  copy_text(f->message, sizeof f->message, b.data());
+  FindingSide &side = f->add_side();
+  side.thread = t.tid;
+  copy_text(side.description, sizeof side.description, f->message);
+  capture_stack(t.shadow, site, &side.stack);
+  report(f);
+  copy_counters();
+  if (!in_forked_child()) write_schedule_record("failure", current_plan(), results());
+}
+
+void report_schedule_end(const char *kind, const char *message) {
+  Finding *f = new_finding("explore", kind);
+  copy_text(f->message, sizeof f->message, message);
+  FindingSide &side = f->add_side();
+  copy_text(side.description, sizeof side.description, message);
+  record_failure(kind, message);
+  f->add_detail("strategy", strategy_name(current_plan().strategy));
+  f->add_detail("schedule", current_plan().schedule);
+  report_finding(f);
+}
+
+void install_failure_signal_handlers() {
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM}) {
+    struct sigaction old;
+    if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+    struct sigaction sa = {};
+    sa.sa_sigaction = on_failure_signal;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
+}  // namespace snag::explore

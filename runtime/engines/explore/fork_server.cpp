@@ -1,0 +1,185 @@
+#include "engines/explore/fork_server.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/findings.h"
+#include "core/options.h"
+#include "core/platform.h"
+#include "core/text_buffer.h"
+#include "engines/explore/engine_state.h"
+#include "engines/explore/failures.h"
+#include "engines/explore/planner.h"
+#include "engines/explore/records.h"
+#include "engines/explore/results.h"
+
+namespace snag::explore {
+
+namespace {
+
+uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+// "2.5" -> 2500000000 ns; 0 when absent or malformed.
+uint64_t option_seconds_ns(const char *key, uint64_t fallback_ns) {
+  const char *text = options().get(key);
+  if (!text) return fallback_ns;
+  uint64_t whole = 0, fraction = 0, scale = 1;
+  const char *p = text;
+  while (*p >= '0' && *p <= '9') whole = whole * 10 + uint64_t(*p++ - '0');
+  if (*p == '.') {
+    ++p;
+    while (*p >= '0' && *p <= '9' && scale < 1000000000ull) {
+      fraction = fraction * 10 + uint64_t(*p++ - '0');
+      scale *= 10;
+    }
+  }
+  return whole * 1000000000ull + fraction * (1000000000ull / scale);
+}
+
+void parse_shard(uint64_t *index, uint64_t *count) {
+  *index = 0;
+  *count = 1;
+  const char *text = options().get("shard");
+  if (!text) return;
+  const char *slash = text;
+  while (*slash && *slash != '/') ++slash;
+  uint64_t i, n;
+  if (*slash == '/' && parse_u64(text, size_t(slash - text), &i) &&
+      parse_u64(slash + 1, cstr_len(slash + 1), &n) && n > 0 && i < n) {
+    *index = i;
+    *count = n;
+  } else {
+    print_error("explore: malformed shard option (expected I/N with I < N); using 0/1");
+  }
+}
+
+// Waits for the child; after `timeout_ns` asks it to report and stop
+// (SIGTERM), then kills it. Returns the wait status.
+int wait_for_schedule(pid_t pid, uint64_t timeout_ns, bool *timed_out) {
+  *timed_out = false;
+  int pidfd = static_cast<int>(raw_syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd >= 0 && timeout_ns) {
+    pollfd pfd = {pidfd, POLLIN, 0};
+    timespec limit = {time_t(timeout_ns / 1000000000ull), long(timeout_ns % 1000000000ull)};
+    if (raw_syscall(SYS_ppoll, reinterpret_cast<long>(&pfd), 1, reinterpret_cast<long>(&limit), 0,
+                    8) == 0) {
+      *timed_out = true;
+      kill(pid, SIGTERM);
+      timespec grace = {2, 0};
+      if (raw_syscall(SYS_ppoll, reinterpret_cast<long>(&pfd), 1, reinterpret_cast<long>(&grace),
+                      0, 8) == 0)
+        kill(pid, SIGKILL);
+    }
+  }
+  if (pidfd >= 0) raw_syscall(SYS_close, pidfd);
+  int status = 0;
+  while (raw_syscall(SYS_wait4, pid, reinterpret_cast<long>(&status), 0, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+// The child's output would repeat the program's output once per schedule:
+// it goes to /dev/null when the findings go somewhere else than stderr.
+void silence_child_output() {
+  if (!options().has("findings") && !options().has("findings_fd")) return;
+  int null_fd = static_cast<int>(
+      raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>("/dev/null"), O_WRONLY));
+  if (null_fd < 0) return;
+  raw_syscall(SYS_dup2, null_fd, 1);
+  raw_syscall(SYS_dup2, null_fd, 2);
+  raw_syscall(SYS_close, null_fd);
+}
+
+// Reports a failed schedule whose child could not report itself.
+void report_unreported(const ScheduleResults &r, int status, bool timed_out) {
+  if (r.failed.load() != 0) return;
+  TextBuffer b;
+  const char *kind;
+  if (timed_out) {
+    kind = "hang";
+    b.add("the schedule did not finish in time and was killed");
+  } else if (WIFSIGNALED(status)) {
+    kind = "crash";
+    b.add("the program was killed by signal ").add_u64(unsigned(WTERMSIG(status)));
+  } else {
+    kind = "exit-status";
+    b.add("the program exited with status ").add_u64(unsigned(WEXITSTATUS(status)));
+  }
+  b.add('\0');
+  report_schedule_end(kind, b.data());
+}
+
+}  // namespace
+
+Plan fork_schedules() {
+  const Options &o = options();
+  Strategy strategy = Strategy::kPortfolio;
+  if (const char *name = o.get("strategy"))
+    if (!parse_strategy(name, &strategy) || strategy == Strategy::kReplay)
+      print_error("explore: unknown strategy; using the portfolio"), strategy = Strategy::kPortfolio;
+  uint64_t budget = o.get_u64("schedules", 1000);
+  uint64_t time_limit = option_seconds_ns("time_limit", 0);
+  uint64_t schedule_timeout = option_seconds_ns("schedule_timeout", 10000000000ull);
+  uint64_t shard_index, shard_count;
+  parse_shard(&shard_index, &shard_count);
+  Planner planner;
+  planner.start(strategy, run_seed(), uint32_t(o.get_u64("pct_depth", 3)),
+                o.get_bool("preempt_on_access", false));
+
+  results_map(true);
+  // What the program buffered so far would otherwise be written once per child.
+  fflush(nullptr);
+  Summary summary;
+  summary.forked = true;
+  char note[256] = {};
+  uint64_t started = now_ns();
+  bool failed = false;
+  for (uint64_t k = 0; k < budget && !failed; ++k) {
+    if (time_limit && now_ns() - started > time_limit) break;
+    Plan plan = planner.next(shard_index + k * shard_count);
+    set_current_plan(plan);
+    results_reset();
+    pid_t pid = fork();
+    if (pid == 0) {
+      silence_child_output();
+      return plan;
+    }
+    if (pid < 0) {
+      print_error("explore: fork failed; stopping the exploration");
+      break;
+    }
+    bool timed_out;
+    int status = wait_for_schedule(pid, schedule_timeout, &timed_out);
+    const ScheduleResults &r = results();
+    ++summary.schedules;
+    ++summary.per_strategy[int(plan.strategy)];
+    if (r.threads > summary.threads) summary.threads = r.threads;
+    if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
+    planner.learn(plan, r);
+    bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (r.failed.load() != 0 || !clean_exit) {
+      report_unreported(r, status, timed_out);
+      write_schedule_record("failure", plan, r);
+      summary.failures = 1;
+      failed = true;
+    }
+  }
+  summary.seconds = double(now_ns() - started) / 1e9;
+  summary.note = note;
+  write_summary(summary);
+  findings_finish();
+  raw_syscall(SYS_exit_group, failed ? long(o.get_u64("exitcode", 66)) : 0);
+  __builtin_unreachable();
+}
+
+}  // namespace snag::explore

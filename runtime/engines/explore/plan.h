@@ -1,0 +1,57 @@
+// What one schedule does: the strategy, its seed and its parameters. The fork
+// server fills a Plan before forking each schedule; the child inherits it.
+#pragma once
+
+#include <stdint.h>
+
+namespace snag::explore {
+
+enum class Strategy : uint8_t {
+  kRandom,
+  kPct,
+  kDelayBound,
+  kPreemptBound,
+  kVb,
+  kPctVb,
+  kReplay,
+  kPortfolio,  // rotates among the others; never the strategy of one schedule
+};
+
+const char *strategy_name(Strategy s);
+// False when `name` is no strategy (the CLI validates first; this is a guard).
+bool parse_strategy(const char *name, Strategy *out);
+
+// Which memory accesses are scheduling points.
+enum class AccessPoints : uint8_t {
+  kNone,       // synchronization operations only
+  kAll,        // every instrumented access (--preempt-on-access)
+  kVariables,  // accesses to the plan's variables (vb, pctvb)
+};
+
+constexpr int kMaxPlanVariables = 4;
+constexpr int kMaxChangePoints = 8;
+
+struct Plan {
+  Strategy strategy = Strategy::kRandom;
+  uint64_t seed = 0;
+  uint64_t schedule = 0;  // index among all schedules of the exploration
+  AccessPoints access_points = AccessPoints::kNone;
+
+  // Variables (variables.h keys) whose accesses are scheduling points.
+  int variable_count = 0;
+  uint64_t variables[kMaxPlanVariables] = {};
+
+  // pct: steps at which the running thread drops to priority i+1 (of
+  // `change_count`). pctvb / vb: the change points are the
+  // `change_access[i]`-th access to `variables[change_variable[i]]`.
+  // delay-bound: choice points at which the default thread is skipped.
+  // preempt-bound: choice points at which another thread is forced to run.
+  int change_count = 0;
+  uint64_t change_step[kMaxChangePoints] = {};
+  int change_variable[kMaxChangePoints] = {};
+
+  // Record per-variable access counts for later vb / pctvb plans.
+  bool profile = false;
+};
+
+}  // namespace snag::explore

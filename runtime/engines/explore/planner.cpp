@@ -1,0 +1,216 @@
+#include "engines/explore/planner.h"
+
+namespace snag::explore {
+
+namespace {
+
+// The portfolio's rotation. PCT and its variable-bounded sibling come first:
+// they find most bugs soonest.
+constexpr Strategy kPortfolio[] = {Strategy::kPct,          Strategy::kPctVb,
+                                   Strategy::kRandom,       Strategy::kVb,
+                                   Strategy::kPreemptBound, Strategy::kDelayBound};
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  Random r;
+  r.seed(a ^ (b * 0x9e3779b97f4a7c15ull));
+  return r.next();
+}
+
+// Natural logarithm, accurate enough for a schedule count (the runtime does
+// not link libm).
+double ln(double x) {
+  int exponent = 0;
+  while (x >= 2) x /= 2, ++exponent;
+  while (x < 1) x *= 2, --exponent;
+  // ln(x) for x in [1, 2): a short series in (x-1)/(x+1).
+  double y = (x - 1) / (x + 1), y2 = y * y;
+  double series = 2 * y * (1 + y2 / 3 + y2 * y2 / 5 + y2 * y2 * y2 / 7);
+  return exponent * 0.6931471805599453 + series;
+}
+
+// Thread bounding (paper 004, Lemma 4.1): enough random priority
+// permutations of n thread fragments to see every relative order of every
+// t of them with probability 1 - epsilon: N >= t! * (t ln n + ln 1/epsilon).
+uint64_t thread_bound_schedules(uint32_t t, uint32_t n) {
+  double factorial = 1;
+  for (uint32_t i = 2; i <= t; ++i) factorial *= i;
+  const double epsilon = 0.1;
+  double count = factorial * (t * ln(n < 2 ? 2 : n) + ln(1 / epsilon));
+  return static_cast<uint64_t>(count) + 1;
+}
+
+}  // namespace
+
+void Planner::start(Strategy strategy, uint64_t seed, uint32_t pct_depth, bool preempt_on_access) {
+  strategy_ = strategy;
+  seed_ = seed;
+  pct_depth_ = pct_depth < 1 ? 1 : pct_depth > kMaxChangePoints + 1 ? kMaxChangePoints + 1
+                                                                    : pct_depth;
+  preempt_on_access_ = preempt_on_access;
+}
+
+Strategy Planner::pick_strategy(uint64_t schedule) {
+  (void)schedule;
+  Strategy s = strategy_;
+  if (s == Strategy::kPortfolio) s = kPortfolio[planned_ % (sizeof kPortfolio / sizeof *kPortfolio)];
+  // Variable bounding needs the variables a profiling schedule found.
+  if ((s == Strategy::kVb || s == Strategy::kPctVb) && variable_count_ == 0) s = Strategy::kPct;
+  return s;
+}
+
+Plan Planner::next(uint64_t schedule) {
+  Plan p;
+  p.schedule = schedule;
+  p.seed = mix(seed_, schedule);
+  random_.seed(p.seed ^ 0x5bd1e995u);
+  p.strategy = pick_strategy(schedule);
+  p.profile = planned_ < kProfileSchedules;
+  p.access_points = preempt_on_access_ ? AccessPoints::kAll : AccessPoints::kNone;
+  uint64_t nth = per_strategy_[int(p.strategy)]++;
+  switch (p.strategy) {
+    case Strategy::kPct:
+      plan_pct(p);
+      break;
+    case Strategy::kDelayBound:
+      plan_bounded(p, 1 + int(nth % 3));
+      break;
+    case Strategy::kPreemptBound:
+      // Iterative: one schedule at bound 0 (it is deterministic), then
+      // 20 * 2^b random placements of b preemptions, for b = 1, 2, ... 5.
+      if (preempt_left_ == 0) {
+        if (nth > 0 && preempt_bound_ < 5) ++preempt_bound_;
+        preempt_left_ = preempt_bound_ == 0 ? 1 : 20ull << preempt_bound_;
+      }
+      --preempt_left_;
+      plan_bounded(p, preempt_bound_);
+      break;
+    case Strategy::kVb:
+      choose_vb_set(p);
+      break;
+    case Strategy::kPctVb:
+      choose_pctvb_set(p);
+      break;
+    default:
+      break;
+  }
+  ++planned_;
+  return p;
+}
+
+void Planner::plan_pct(Plan &p) {
+  uint64_t k = max_steps_seen_ ? max_steps_seen_ : 100;
+  p.change_count = int(pct_depth_) - 1;
+  for (int i = 0; i < p.change_count; ++i) p.change_step[i] = 1 + random_.below(k);
+}
+
+void Planner::plan_bounded(Plan &p, int bound) {
+  uint64_t k = max_choices_seen_ ? max_choices_seen_ : 50;
+  p.change_count = bound > kMaxChangePoints ? kMaxChangePoints : bound;
+  for (int i = 0; i < p.change_count; ++i) p.change_step[i] = random_.below(k);
+}
+
+// Change points at accesses to the plan's variables: (variable, ordinal)
+// pairs drawn uniformly over all accesses to them.
+void Planner::plan_variables(Plan &p, const uint64_t *keys, int count) {
+  uint64_t accesses[kMaxPlanVariables] = {};
+  uint64_t total = 0;
+  p.access_points = AccessPoints::kVariables;
+  p.variable_count = count;
+  for (int i = 0; i < count; ++i) {
+    p.variables[i] = keys[i];
+    for (int v = 0; v < variable_count_; ++v)
+      if (variables_[v].key == keys[i]) accesses[i] = variables_[v].accesses;
+    if (accesses[i] == 0) accesses[i] = 1;
+    total += accesses[i];
+  }
+  for (int c = 0; c < p.change_count; ++c) {
+    uint64_t pick = random_.below(total);
+    int v = 0;
+    while (pick >= accesses[v]) pick -= accesses[v++];
+    p.change_variable[c] = v;
+    p.change_step[c] = pick + 1;
+  }
+}
+
+int Planner::variables_for(bool instances, int *out, int capacity) const {
+  int n = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int v = 0; v < variable_count_ && n < capacity; ++v) {
+      VariableKind kind = variable_kind(variables_[v].key);
+      bool wanted = kind == VariableKind::kGlobal ||
+                    kind == (instances ? VariableKind::kHeapInstance : VariableKind::kHeapSite);
+      if (wanted && variables_[v].shared == (pass == 0)) out[n++] = v;
+    }
+  }
+  return n;
+}
+
+void Planner::choose_vb_set(Plan &p) {
+  // Variable sets of growing size (1, then 2), shared variables first; each
+  // set gets the thread-bounding number of random priority permutations.
+  constexpr int kConsidered = 16;
+  int order[kConsidered];
+  int n = variables_for(true, order, kConsidered);
+  if (n == 0) return plan_pct(p);
+  if (vb_left_ == 0) {
+    if (vb_size_ == 1 && ++vb_first_ >= n) vb_size_ = 2, vb_first_ = 0, vb_second_ = 0;
+    if (vb_size_ == 2 && ++vb_second_ >= n) {
+      if (++vb_first_ >= n - 1) vb_size_ = 1, vb_first_ = 0;
+      vb_second_ = vb_first_ + 1;
+    }
+    if (vb_size_ == 2 && n < 2) vb_size_ = 1, vb_first_ = 0;
+    uint32_t threads = max_threads_seen_ ? max_threads_seen_ : 2;
+    uint32_t t = threads < 3 ? threads : 3;
+    // A preempted thread counts as two fragments (context bound 2).
+    vb_left_ = thread_bound_schedules(t, threads * 3);
+  }
+  --vb_left_;
+  uint64_t keys[2] = {variables_[order[vb_first_ % n]].key, 0};
+  int count = 1;
+  if (vb_size_ == 2) keys[count++] = variables_[order[vb_second_ % n]].key;
+  p.change_count = 1 + int(vb_left_ % 2);
+  plan_variables(p, keys, count);
+}
+
+void Planner::choose_pctvb_set(Plan &p) {
+  constexpr int kConsidered = 64;
+  int order[kConsidered];
+  int n = variables_for(false, order, kConsidered);
+  if (n == 0) return plan_pct(p);
+  int shared = 0;
+  while (shared < n && variables_[order[shared]].shared) ++shared;
+  int pool = shared ? shared : n;
+  uint64_t keys[2];
+  int count = pool >= 2 && random_.below(2) ? 2 : 1;
+  keys[0] = variables_[order[random_.below(pool)]].key;
+  if (count == 2) {
+    keys[1] = variables_[order[random_.below(pool)]].key;
+    if (keys[1] == keys[0]) count = 1;
+  }
+  p.change_count = int(pct_depth_) - 1;
+  if (p.change_count == 0) p.change_count = 1;
+  plan_variables(p, keys, count);
+}
+
+void Planner::learn(const Plan &plan, const ScheduleResults &r) {
+  if (r.steps > max_steps_seen_) max_steps_seen_ = r.steps;
+  if (r.choices > max_choices_seen_) max_choices_seen_ = r.choices;
+  if (r.threads > max_threads_seen_) max_threads_seen_ = r.threads;
+  if (!plan.profile) return;
+  for (uint32_t slot = 0; slot < ScheduleResults::kProfileCapacity; ++slot) {
+    const VariableCount &c = r.variables[slot];
+    if (c.key == 0) continue;
+    Variable *v = nullptr;
+    for (int i = 0; i < variable_count_ && !v; ++i)
+      if (variables_[i].key == c.key) v = &variables_[i];
+    if (!v) {
+      if (variable_count_ == kMaxVariables) continue;
+      v = &variables_[variable_count_++];
+      *v = {c.key, 0, false};
+    }
+    if (c.accesses > v->accesses) v->accesses = c.accesses;
+    v->shared |= __builtin_popcountll(c.threads) >= 2;
+  }
+}
+
+}  // namespace snag::explore

@@ -1,0 +1,29 @@
+// The engine's JSON-lines records for the CLI (docs/explore.md, "Records in
+// explore_out"): the failing schedule with its decisions, the end of an
+// unforked run, and the exploration summary.
+#pragma once
+
+#include <stdint.h>
+
+#include "engines/explore/plan.h"
+#include "engines/explore/results.h"
+
+namespace snag::explore {
+
+struct Summary {
+  uint64_t schedules = 0;
+  double seconds = 0;
+  uint64_t failures = 0;
+  uint64_t per_strategy[8] = {};  // by Strategy
+  uint32_t threads = 0;
+  bool forked = false;
+  const char *note = nullptr;
+};
+
+// Opens the file named by the `explore_out` option (nothing happens without it).
+void records_open();
+// "failure" or "schedule", from the plan and the results of one schedule.
+void write_schedule_record(const char *type, const Plan &plan, const ScheduleResults &r);
+void write_summary(const Summary &s);
+
+}  // namespace snag::explore

@@ -1,0 +1,58 @@
+// What one schedule leaves behind for the fork server: whether it failed
+// and how, its decisions, and (profiling schedules) how often each variable
+// was accessed. It lives in a shared mapping made before the first fork, so
+// the fork server can read it even after a child crashed or was killed.
+#pragma once
+
+#include <atomic>
+#include <stdint.h>
+
+#include "core/thread_state.h"
+
+namespace snag::explore {
+
+struct Decision {
+  Tid chosen;
+  Tid preempted;  // the running thread that could have gone on, or kNoThread
+};
+
+struct VariableCount {
+  uint64_t key;       // variables.h; 0 = empty slot
+  uint64_t accesses;
+  uint64_t threads;   // bit (tid % 64) per thread that accessed it
+};
+
+struct ScheduleResults {
+  static constexpr uint32_t kMaxDecisions = 1u << 21;
+  static constexpr uint32_t kProfileCapacity = 1u << 12;
+
+  std::atomic<uint32_t> failed;
+  char kind[32];
+  char message[256];
+  char note[256];  // something the user should know (a thread left control, ...)
+  uint64_t steps;
+  uint64_t choices;
+  uint64_t preemptions;
+  uint32_t threads;
+  bool diverged;            // replay: a recorded decision was impossible
+  uint64_t diverged_at;
+  uint32_t decision_count;  // may exceed kMaxDecisions; the rest is lost
+  uint32_t variable_count;
+  VariableCount variables[kProfileCapacity];
+  Decision decisions[kMaxDecisions];
+};
+
+// Maps the region (shared with children when `shared`); called once.
+void results_map(bool shared);
+ScheduleResults &results();
+// Clears it for the next schedule.
+void results_reset();
+
+void record_decision(Tid chosen, Tid preempted);
+// The first failure of the schedule wins; later ones are ignored. Returns
+// false when a failure was already recorded.
+bool record_failure(const char *kind, const char *message);
+void record_note(const char *note);
+void count_variable_access(uint64_t key, Tid tid);
+
+}  // namespace snag::explore

@@ -1,0 +1,234 @@
+#include "engines/explore/scheduler.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+
+#include "core/internal_alloc.h"
+#include "core/options.h"
+#include "core/platform.h"
+#include "engines/explore/failures.h"
+#include "engines/explore/results.h"
+#include "engines/explore/strategy.h"
+
+namespace snag::explore {
+
+namespace {
+
+constexpr Tid kMaxControlledThreads = 8192;
+// Re-reading one location (or yielding) this often while no other thread
+// makes progress marks a thread as spinning.
+constexpr uint32_t kSpinLimit = 100;
+
+void futex_wait(std::atomic<uint32_t> *word, uint32_t expected) {
+  raw_syscall(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAIT_PRIVATE, expected, 0);
+}
+
+void futex_wake(std::atomic<uint32_t> *word) {
+  raw_syscall(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, 1);
+}
+
+// Only the baton holder builds candidate lists, so one buffer serves all.
+Tid g_candidates[kMaxControlledThreads];
+
+}  // namespace
+
+struct Scheduler::Candidates {
+  Tid *tids = g_candidates;
+  int n = 0;
+};
+
+void Scheduler::activate(ThreadState &main_thread, const Plan &plan) {
+  if (!threads_) {
+    threads_ = internal_new_array<ControlledThread *>(kMaxControlledThreads);
+  }
+  max_steps_ = options().get_u64("max_steps", 200000);
+  chooser().start(plan);
+  current_ = main_thread.tid;
+  capacity_ = main_thread.tid + 1;
+  auto *main = new (internal_alloc(sizeof(ControlledThread))) ControlledThread();
+  main->tid = main_thread.tid;
+  main->state = &main_thread;
+  main->turn.store(1);
+  threads_[main->tid] = main;
+  chooser().thread_created(*main);
+  active_ = true;
+}
+
+void Scheduler::thread_created(Tid child) {
+  if (child >= kMaxControlledThreads) fatal("explore: more than 8192 threads");
+  auto *t = new (internal_alloc(sizeof(ControlledThread))) ControlledThread();
+  t->tid = child;
+  threads_[child] = t;
+  if (child + 1 > capacity_) capacity_ = child + 1;
+  chooser().thread_created(*t);
+  progress(running()->tid);
+}
+
+void Scheduler::thread_started(ThreadState &t) {
+  ControlledThread *me = thread(t.tid);
+  if (!me) return;
+  me->state = &t;
+  while (me->turn.load(std::memory_order_acquire) == 0) futex_wait(&me->turn, 0);
+}
+
+void Scheduler::thread_ended(ControlledThread &me) {
+  me.status = Status::kFinished;
+  wake_all(WaitKind::kJoin, me.tid);
+  progress(me.tid);
+  point(me, PointKind::kThreadEnd);
+}
+
+void Scheduler::collect(ControlledThread &me, Candidates &out) const {
+  (void)me;
+  // Preferred: runnable threads that are not spinning, and waits that may
+  // end now by timeout or spurious wake-up. Then spinning threads. Last,
+  // timeouts that already happened once in a row: time passes when nothing
+  // else can run, so a timed wait is never a deadlock.
+  for (int pass = 0; pass < 3 && out.n == 0; ++pass) {
+    for (Tid tid = 0; tid < capacity_; ++tid) {
+      ControlledThread *t = threads_[tid];
+      if (!t) continue;
+      bool spinning = t->spinning && t->spin_epoch == progress_epoch_;
+      bool take = false;
+      if (t->status == Status::kEnabled) {
+        take = pass == 0 ? !spinning : pass == 1;
+      } else if (t->status == Status::kBlocked) {
+        bool unforced_possible = t->timed || t->spurious_allowed;
+        if (pass == 0) take = unforced_possible && !t->last_wait_unforced;
+        if (pass == 2) take = t->timed;
+      }
+      if (take) out.tids[out.n++] = tid;
+    }
+  }
+}
+
+void Scheduler::point(ControlledThread &me, PointKind kind) {
+  if (!active_) return;
+  if (++steps_ > max_steps_) fail_hang(me);
+  chooser().before_point(me, steps_);
+  Candidates c;
+  collect(me, c);
+  if (c.n == 0) {
+    if (kind == PointKind::kThreadEnd) {
+      for (Tid tid = 0; tid < capacity_; ++tid)
+        if (threads_[tid] && threads_[tid]->status == Status::kBlocked) no_thread_can_run(me);
+      return;  // every thread has ended
+    }
+    no_thread_can_run(me);
+  }
+  bool me_candidate = false;
+  for (int i = 0; i < c.n; ++i) me_candidate |= c.tids[i] == me.tid;
+  me_candidate &= me.status == Status::kEnabled;
+  Tid chosen = c.tids[0];
+  if (c.n > 1) {
+    chosen = chooser().choose(c.tids, c.n, me, me_candidate, choices_);
+    bool preemptable = kind == PointKind::kSync || kind == PointKind::kAccess ||
+                       kind == PointKind::kExit;
+    record_decision(chosen, me_candidate && preemptable && chosen != me.tid ? me.tid : kNoThread);
+    ++choices_;
+  }
+  ControlledThread &next = *threads_[chosen];
+  if (next.status == Status::kBlocked) {
+    // Chosen while blocked: its wait ends by timeout or spurious wake-up.
+    next.status = Status::kEnabled;
+    next.wait = WaitKind::kNone;
+    next.woke_unforced = true;
+  }
+  switch_to(me, next);
+}
+
+bool Scheduler::block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,
+                      bool spurious_allowed, Tid wait_tid) {
+  me.status = Status::kBlocked;
+  me.wait = kind;
+  me.wait_addr = addr;
+  me.wait_tid = wait_tid;
+  me.timed = timed;
+  me.spurious_allowed = spurious_allowed;
+  me.wait_order = ++wait_counter_;
+  me.woke_unforced = false;
+  point(me, PointKind::kBlock);
+  me.last_wait_unforced = me.woke_unforced;
+  me.timed = me.spurious_allowed = false;
+  return !me.woke_unforced;
+}
+
+void Scheduler::wake_all(WaitKind kind, uintptr_t addr) {
+  for (Tid tid = 0; tid < capacity_; ++tid) {
+    ControlledThread *t = threads_[tid];
+    if (t && t->status == Status::kBlocked && t->wait == kind && t->wait_addr == addr) {
+      t->status = Status::kEnabled;
+      t->wait = WaitKind::kNone;
+    }
+  }
+}
+
+bool Scheduler::wake_one(WaitKind kind, uintptr_t addr) {
+  ControlledThread *first = nullptr;
+  for (Tid tid = 0; tid < capacity_; ++tid) {
+    ControlledThread *t = threads_[tid];
+    if (t && t->status == Status::kBlocked && t->wait == kind && t->wait_addr == addr &&
+        (!first || t->wait_order < first->wait_order))
+      first = t;
+  }
+  if (!first) return false;
+  first->status = Status::kEnabled;
+  first->wait = WaitKind::kNone;
+  return true;
+}
+
+void Scheduler::progress(Tid by) {
+  ++progress_epoch_;
+  progress_author_ = by;
+}
+
+void Scheduler::note_spin(ControlledThread &me, uintptr_t addr) {
+  // Progress by another thread since the last look, or a new location:
+  // start counting again.
+  if ((me.spin_epoch != progress_epoch_ && progress_author_ != me.tid) || me.spin_addr != addr) {
+    me.spin_addr = addr;
+    me.spin_count = 0;
+    me.spinning = false;
+  }
+  me.spin_epoch = progress_epoch_;
+  if (++me.spin_count > kSpinLimit) me.spinning = true;
+}
+
+void Scheduler::lock_taken(ControlledThread &me, uintptr_t lock, bool shared) {
+  if (me.held_count == ControlledThread::kMaxHeld) return;
+  StackId stack = 0;
+  if (me.state) {
+    StackTrace trace;
+    capture_stack(me.state->shadow, __snag_call_site, &trace);
+    stack = depot_put(trace);
+  }
+  me.held[me.held_count++] = {lock, stack, shared};
+}
+
+void Scheduler::lock_released(ControlledThread &me, uintptr_t lock) {
+  for (int i = me.held_count - 1; i >= 0; --i) {
+    if (me.held[i].address != lock) continue;
+    for (int j = i; j + 1 < me.held_count; ++j) me.held[j] = me.held[j + 1];
+    --me.held_count;
+    return;
+  }
+}
+
+void Scheduler::switch_to(ControlledThread &me, ControlledThread &next) {
+  current_ = next.tid;
+  if (&next == &me) return;
+  me.turn.store(0, std::memory_order_relaxed);
+  next.turn.store(1, std::memory_order_release);
+  futex_wake(&next.turn);
+  if (me.status == Status::kFinished) return;  // it leaves for good
+  while (me.turn.load(std::memory_order_acquire) == 0) futex_wait(&me.turn, 0);
+}
+
+void Scheduler::no_thread_can_run(ControlledThread &me) { fail_deadlock(me); }
+
+Scheduler &scheduler() {
+  static Scheduler instance;
+  return instance;
+}
+
+}  // namespace snag::explore

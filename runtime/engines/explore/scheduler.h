@@ -1,0 +1,151 @@
+// The controlled scheduler: threads run one at a time, and at every
+// scheduling point the strategy picks which thread runs next. The running
+// thread holds the "baton" (its `turn` word is 1); handing it over wakes the
+// chosen thread and parks the caller on its own turn word. Only the baton
+// holder reads or writes scheduler state, so none of it needs a lock.
+#pragma once
+
+#include <atomic>
+#include <stdint.h>
+
+#include "core/stack.h"
+#include "core/thread_state.h"
+#include "engines/explore/plan.h"
+
+namespace snag::explore {
+
+enum class Status : uint8_t { kEnabled, kBlocked, kFinished };
+
+// What a blocked thread waits for.
+enum class WaitKind : uint8_t {
+  kNone,
+  kMutex,     // wait_addr: the lock (mutex, spin lock, or rwlock)
+  kCond,      // wait_addr: the condition variable
+  kSemaphore,
+  kBarrier,
+  kOnce,
+  kFutex,
+  kJoin,      // wait_tid: the thread being joined
+};
+
+// Why the scheduler is being asked.
+enum class PointKind : uint8_t {
+  kSync,       // before a synchronization operation (preemptable)
+  kAccess,     // before a memory access (preemptable)
+  kYield,      // yield or sleep: switching away is not a preemption
+  kBlock,      // the running thread just blocked
+  kThreadEnd,  // the running thread ended and leaves for good
+  kExit,       // the process is about to exit; others may still run first
+};
+
+struct HeldLock {
+  uintptr_t address;
+  StackId stack;
+  bool shared;
+};
+
+struct ControlledThread {
+  static constexpr int kMaxHeld = 8;
+
+  Tid tid = 0;
+  ThreadState *state = nullptr;  // set when the thread starts
+  std::atomic<uint32_t> turn{0};
+  Status status = Status::kEnabled;
+
+  // While blocked.
+  WaitKind wait = WaitKind::kNone;
+  uintptr_t wait_addr = 0;
+  Tid wait_tid = kNoThread;
+  bool timed = false;            // a timeout may end the wait
+  bool spurious_allowed = false;  // a spurious wake-up may end it (condition variables)
+  uint64_t wait_order = 0;        // FIFO order among waiters
+  snag_site_t block_site = 0;
+  // The last wait ended by timeout or spurious wake-up: the next one must
+  // not, or a polling loop would never let anyone else run.
+  bool last_wait_unforced = false;
+  // Out: the last block ended by timeout or spurious wake-up.
+  bool woke_unforced = false;
+
+  uint64_t priority = 0;
+
+  // Spin-loop detection: the same location re-read, or yields, without any
+  // thread making progress in between.
+  uintptr_t spin_addr = 0;
+  uint32_t spin_count = 0;
+  uint64_t spin_epoch = 0;
+  bool spinning = false;
+
+  int held_count = 0;
+  HeldLock held[kMaxHeld];
+};
+
+// The scheduler's side of an event: each returns once the calling thread
+// holds the baton again.
+class Scheduler {
+ public:
+  // Takes control with the calling thread as the only (running) thread.
+  void activate(ThreadState &main_thread, const Plan &plan);
+  bool active() const { return active_; }
+  // Control ends (process exit, or the program forked): threads that hold no
+  // baton stay parked; the caller runs free.
+  void deactivate() { active_ = false; }
+
+  ControlledThread *thread(Tid tid) const { return tid < capacity_ ? threads_[tid] : nullptr; }
+  ControlledThread *running() const { return thread(current_); }
+  ControlledThread *controlled(const ThreadState &t) const {
+    return active_ ? thread(t.tid) : nullptr;
+  }
+
+  // In the parent, before the thread exists.
+  void thread_created(Tid child);
+  // First thing on the new thread: waits for its first turn.
+  void thread_started(ThreadState &t);
+  // The thread ends: wakes its joiners and hands the baton on for good.
+  void thread_ended(ControlledThread &me);
+
+  // A scheduling point. Returns after `me` was chosen to run again.
+  void point(ControlledThread &me, PointKind kind);
+  // Blocks `me` until another thread wakes it. Returns false when the wait
+  // ended by timeout (timed) or spurious wake-up (spurious_allowed) instead.
+  bool block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,
+             bool spurious_allowed = false, Tid wait_tid = kNoThread);
+
+  // Wake-ups: the woken threads become runnable (they re-check their
+  // condition when they run).
+  void wake_all(WaitKind kind, uintptr_t addr);
+  // Wakes the longest-waiting thread; false if there was none.
+  bool wake_one(WaitKind kind, uintptr_t addr);
+  // Thread `by` changed shared state: threads spinning on it may get
+  // somewhere now.
+  void progress(Tid by);
+  // `me` re-reads `addr` (or yields, addr 0) without having made progress.
+  void note_spin(ControlledThread &me, uintptr_t addr);
+
+  void lock_taken(ControlledThread &me, uintptr_t lock, bool shared);
+  void lock_released(ControlledThread &me, uintptr_t lock);
+
+  uint64_t steps() const { return steps_; }
+  uint64_t choice_points() const { return choices_; }
+  Tid thread_limit() const { return capacity_; }
+
+ private:
+  struct Candidates;
+  void collect(ControlledThread &me, Candidates &out) const;
+  void switch_to(ControlledThread &me, ControlledThread &next);
+  [[noreturn]] void no_thread_can_run(ControlledThread &me);
+
+  bool active_ = false;
+  Tid current_ = 0;
+  Tid capacity_ = 0;
+  ControlledThread **threads_ = nullptr;
+  uint64_t steps_ = 0;
+  uint64_t choices_ = 0;
+  uint64_t max_steps_ = 0;
+  uint64_t wait_counter_ = 0;
+  uint64_t progress_epoch_ = 1;
+  Tid progress_author_ = kNoThread;
+};
+
+Scheduler &scheduler();
+
+}  // namespace snag::explore

@@ -1,0 +1,129 @@
+#include "engines/explore/strategy.h"
+
+#include "core/platform.h"
+#include "engines/explore/replay_log.h"
+
+namespace snag::explore {
+
+namespace {
+
+struct StrategyName {
+  Strategy strategy;
+  const char *name;
+};
+
+constexpr StrategyName kNames[] = {
+    {Strategy::kRandom, "random"},       {Strategy::kPct, "pct"},
+    {Strategy::kDelayBound, "delay-bound"}, {Strategy::kPreemptBound, "preempt-bound"},
+    {Strategy::kVb, "vb"},               {Strategy::kPctVb, "pctvb"},
+    {Strategy::kReplay, "replay"},       {Strategy::kPortfolio, "portfolio"},
+};
+
+bool priority_based(Strategy s) {
+  return s == Strategy::kPct || s == Strategy::kPctVb || s == Strategy::kVb;
+}
+
+}  // namespace
+
+const char *strategy_name(Strategy s) {
+  for (const StrategyName &n : kNames)
+    if (n.strategy == s) return n.name;
+  return "?";
+}
+
+bool parse_strategy(const char *name, Strategy *out) {
+  for (const StrategyName &n : kNames) {
+    if (cstr_eq(n.name, name)) {
+      *out = n.strategy;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Chooser::start(const Plan &plan) {
+  plan_ = plan;
+  random_.seed(plan.seed);
+}
+
+void Chooser::thread_created(ControlledThread &t) {
+  if (!priority_based(plan_.strategy)) return;
+  // Initial priorities are all above the change-point priorities
+  // (1..change_count); distinct, random, and in creation order otherwise.
+  t.priority = (uint64_t(kMaxChangePoints + 1) << 32) + (random_.next() >> 33) * 1024 + t.tid;
+}
+
+void Chooser::before_point(ControlledThread &me, uint64_t step) {
+  if (plan_.strategy != Strategy::kPct) return;
+  for (int i = 0; i < plan_.change_count; ++i)
+    if (plan_.change_step[i] == step) me.priority = uint64_t(plan_.change_count - i);
+}
+
+void Chooser::variable_access(ControlledThread &me, int variable, uint64_t ordinal) {
+  if (plan_.strategy != Strategy::kPctVb && plan_.strategy != Strategy::kVb) return;
+  for (int i = 0; i < plan_.change_count; ++i)
+    if (plan_.change_variable[i] == variable && plan_.change_step[i] == ordinal)
+      me.priority = uint64_t(plan_.change_count - i);
+}
+
+Tid Chooser::highest_priority(const Tid *candidates, int n) const {
+  Tid best = candidates[0];
+  uint64_t best_priority = 0;
+  for (int i = 0; i < n; ++i) {
+    ControlledThread *t = scheduler().thread(candidates[i]);
+    if (t->priority > best_priority) best_priority = t->priority, best = candidates[i];
+  }
+  return best;
+}
+
+Tid Chooser::round_robin_after(const Tid *candidates, int n, Tid after) const {
+  for (int i = 0; i < n; ++i)
+    if (candidates[i] > after) return candidates[i];
+  return candidates[0];
+}
+
+bool Chooser::is_change_point(uint64_t choice) const {
+  for (int i = 0; i < plan_.change_count; ++i)
+    if (plan_.change_step[i] == choice) return true;
+  return false;
+}
+
+Tid Chooser::choose(const Tid *candidates, int n, ControlledThread &me, bool me_may_continue,
+                    uint64_t choice) {
+  switch (plan_.strategy) {
+    case Strategy::kRandom:
+      return candidates[random_.below(n)];
+    case Strategy::kPct:
+    case Strategy::kPctVb:
+    case Strategy::kVb:
+      return highest_priority(candidates, n);
+    case Strategy::kDelayBound: {
+      // Non-preemptive round robin; a delay skips the thread it would pick.
+      Tid pick = me_may_continue ? me.tid : round_robin_after(candidates, n, me.tid);
+      if (is_change_point(choice)) pick = round_robin_after(candidates, n, pick);
+      return pick;
+    }
+    case Strategy::kPreemptBound: {
+      Tid pick = me_may_continue ? me.tid : round_robin_after(candidates, n, me.tid);
+      if (is_change_point(choice)) {
+        // Force any thread but the default one.
+        uint64_t k = random_.below(uint64_t(n - 1));
+        for (int i = 0; i < n; ++i)
+          if (candidates[i] != pick && k-- == 0) return candidates[i];
+      }
+      return pick;
+    }
+    case Strategy::kReplay:
+      return replay_log().choose(candidates, n, me, me_may_continue, choice);
+    case Strategy::kPortfolio:
+      break;
+  }
+  return candidates[0];
+}
+
+Chooser &chooser() {
+  static Chooser instance;
+  return instance;
+}
+
+}  // namespace snag::explore
