@@ -201,6 +201,12 @@ Verdict lock_before(ThreadState &t, const Event &e) {
 }
 
 void unlock(ThreadState &t, const Event &e) {
+  // A scheduling point before the model lets go: until then the lock is
+  // still held, so no other thread reaches the real (still locked) lock.
+  if (ControlledThread *me = controlled(t)) {
+    me->block_site = e.site;
+    scheduler().point(*me, PointKind::kSync);
+  }
   SyncObject &o = sync_object(e.addr);
   if (o.owner == t.tid) {
     if (o.recursion > 0 && --o.recursion == 0) o.owner = kNoThread;
@@ -217,6 +223,10 @@ void unlock(ThreadState &t, const Event &e) {
 
 Verdict cond_wait(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
+  // Another thread may act between the caller's check of its condition and
+  // the wait (the classic lost wake-up).
+  me.block_site = e.site;
+  s.point(me, PointKind::kSync);
   auto *mutex = reinterpret_cast<pthread_mutex_t *>(e.addr2);
   SyncObject &m = sync_object(e.addr2);
   uint32_t recursion = m.recursion ? m.recursion : 1;
@@ -459,16 +469,22 @@ class ExploreEngine final : public Engine {
       case EventKind::kCondWait:
         return cond_wait(*me, e);
       case EventKind::kCondSignal:
+        me->block_site = e.site;
+        s.point(*me, PointKind::kSync);
         s.wake_one(WaitKind::kCond, e.addr);
         s.progress(me->tid);
         return result(0);
       case EventKind::kCondBroadcast:
+        me->block_site = e.site;
+        s.point(*me, PointKind::kSync);
         s.wake_all(WaitKind::kCond, e.addr);
         s.progress(me->tid);
         return result(0);
       case EventKind::kSemWait:
         return sem_wait_model(*me, e);
       case EventKind::kSemPost:
+        me->block_site = e.site;
+        s.point(*me, PointKind::kSync);
         s.wake_all(WaitKind::kSemaphore, e.addr);
         s.progress(me->tid);
         return {};

@@ -192,7 +192,7 @@ void fail_deadlock(ControlledThread &me) {
       fill_side(*f, t, t.block_site, "waiting");
     }
   } else {
-    message.add("deadlock: every thread is blocked: ");
+    message.add("deadlock: no thread can run: ");
     bool first = true;
     for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
       ControlledThread *t = s.thread(tid);

@@ -133,13 +133,24 @@ void Planner::plan_variables(Plan &p, const uint64_t *keys, int count) {
 }
 
 int Planner::variables_for(bool instances, int *out, int capacity) const {
+  // Shared variables first; within each group the least accessed first:
+  // "corner" variables get the least testing from plain PCT (paper 004, §3).
   int n = 0;
   for (int pass = 0; pass < 2; ++pass) {
-    for (int v = 0; v < variable_count_ && n < capacity; ++v) {
+    int group_start = n;
+    for (int v = 0; v < variable_count_; ++v) {
       VariableKind kind = variable_kind(variables_[v].key);
       bool wanted = kind == VariableKind::kGlobal ||
                     kind == (instances ? VariableKind::kHeapInstance : VariableKind::kHeapSite);
-      if (wanted && variables_[v].shared == (pass == 0)) out[n++] = v;
+      if (!wanted || variables_[v].shared != (pass == 0)) continue;
+      // Insertion into the sorted group, keeping at most `capacity`.
+      int at = n;
+      while (at > group_start && variables_[out[at - 1]].accesses > variables_[v].accesses) --at;
+      if (at >= capacity) continue;
+      int end = n < capacity ? n : capacity - 1;
+      for (int i = end; i > at; --i) out[i] = out[i - 1];
+      out[at] = v;
+      if (n < capacity) ++n;
     }
   }
   return n;

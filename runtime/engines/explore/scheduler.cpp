@@ -83,7 +83,10 @@ void Scheduler::collect(ControlledThread &me, Candidates &out) const {
   // Preferred: runnable threads that are not spinning, and waits that may
   // end now by timeout or spurious wake-up. Then spinning threads. Last,
   // timeouts that already happened once in a row: time passes when nothing
-  // else can run, so a timed wait is never a deadlock.
+  // else can run, so a timed wait is never a deadlock. A spurious wake-up
+  // is only offered beside a runnable thread: a program whose every thread
+  // waits for a signal that never comes hangs in practice.
+  bool runnable = false;
   for (int pass = 0; pass < 3 && out.n == 0; ++pass) {
     for (Tid tid = 0; tid < capacity_; ++tid) {
       ControlledThread *t = threads_[tid];
@@ -92,14 +95,21 @@ void Scheduler::collect(ControlledThread &me, Candidates &out) const {
       bool take = false;
       if (t->status == Status::kEnabled) {
         take = pass == 0 ? !spinning : pass == 1;
+        runnable |= take;
       } else if (t->status == Status::kBlocked) {
-        bool unforced_possible = t->timed || t->spurious_allowed;
-        if (pass == 0) take = unforced_possible && !t->last_wait_unforced;
+        if (pass == 0) take = (t->timed || t->spurious_allowed) && !t->last_wait_unforced;
         if (pass == 2) take = t->timed;
       }
       if (take) out.tids[out.n++] = tid;
     }
   }
+  if (runnable) return;
+  // Only waits are left: drop the spurious wake-ups.
+  int kept = 0;
+  for (int i = 0; i < out.n; ++i)
+    if (threads_[out.tids[i]]->status != Status::kBlocked || threads_[out.tids[i]]->timed)
+      out.tids[kept++] = out.tids[i];
+  out.n = kept;
 }
 
 void Scheduler::point(ControlledThread &me, PointKind kind) {
