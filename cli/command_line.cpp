@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -29,6 +30,12 @@ class UsageFormatter : public CLI::Formatter {
   std::string usage_;
 };
 
+// More workers than this would only make the machine thrash.
+constexpr uint64_t kMaxJobs = 256;
+// A sanity bound: PCT's chance of hitting a bug of depth d falls
+// exponentially with d.
+constexpr uint64_t kMaxPctDepth = 100;
+
 constexpr const char *kReportOutputHelp =
     "write the report to FILE (default: text to stderr, json and sarif to stdout)";
 
@@ -36,6 +43,7 @@ std::string top_level_help() {
   std::string out = fmt::format(
       "snag {} - finds concurrency bugs in C and C++ programs built with snag-cc/snag-c++\n\n"
       "Usage: snag <engine> [OPTIONS] PROGRAM [ARGS...]\n"
+      "       snag replay [OPTIONS] REPLAY_FILE\n"
       "       snag report [OPTIONS] FILE.jsonl\n"
       "       snag --help | --version\n\n"
       "Engines:\n",
@@ -79,14 +87,42 @@ CLI::Validator positive_seconds() {
       "");
 }
 
-// CLI11 alone would wrap "-1" around to 2^64-1.
-CLI::Validator seed_number() {
+// A whole number from `min` to `max`. CLI11 alone would wrap "-1" around to
+// 2^64-1.
+CLI::Validator whole_number(uint64_t min, uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string &value) -> std::string {
+        uint64_t n = 0;
+        auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+        if (value.empty() || error != std::errc() || end != value.data() + value.size() || n < min ||
+            n > max) {
+          if (max == std::numeric_limits<uint64_t>::max() && min > 0) {
+            return fmt::format("expected a whole number of at least {}, not '{}'", min, value);
+          }
+          return fmt::format("expected a number from {} to {}, not '{}'", min, max, value);
+        }
+        return {};
+      },
+      "");
+}
+
+// "I/N" with 0 <= I < N: the part of the schedule indices this command runs.
+bool parse_shard(const std::string &text, unsigned &index, unsigned &count) {
+  size_t slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  const char *begin = text.data(), *middle = begin + slash, *end = begin + text.size();
+  auto [i_end, i_error] = std::from_chars(begin, middle, index);
+  auto [n_end, n_error] = std::from_chars(middle + 1, end, count);
+  return slash > 0 && i_error == std::errc() && i_end == middle && n_error == std::errc() &&
+         n_end == end && index < count;
+}
+
+CLI::Validator shard_spec() {
   return CLI::Validator(
       [](std::string &value) -> std::string {
-        uint64_t seed = 0;
-        auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seed);
-        if (value.empty() || error != std::errc() || end != value.data() + value.size()) {
-          return "expected a number from 0 to 18446744073709551615, not '" + value + "'";
+        unsigned index = 0, count = 0;
+        if (!parse_shard(value, index, count)) {
+          return "expected I/N with 0 <= I < N, such as 0/4, not '" + value + "'";
         }
         return {};
       },
@@ -97,7 +133,7 @@ void add_run_options(CLI::App &app, Options &o, const std::string &output_help, 
                      double &timeout) {
   add_report_options(app, o, output_help);
   app.add_option("--seed", seed, "seed of every random choice, to repeat a run")
-      ->check(seed_number())
+      ->check(whole_number(0, std::numeric_limits<uint64_t>::max()))
       ->type_name("N");
   app.add_option("--timeout", timeout, "kill the program (and its process group) after SECONDS")
       ->check(positive_seconds())
@@ -107,6 +143,69 @@ void add_run_options(CLI::App &app, Options &o, const std::string &output_help, 
   // Stop at the first positional: it is PROGRAM, and it and everything after
   // it (including options such as --help) belong to the program.
   app.prefix_command();
+}
+
+// Values that have no natural "unset" value in Options; copied over after
+// parsing when the option was given.
+struct ParsedValues {
+  uint64_t seed = 0;
+  double timeout = 0;
+  double time_limit = 0;
+  double schedule_timeout = 0;
+  uint64_t pct_depth = 0;
+  std::string shard;
+};
+
+void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
+  app.add_option("--strategy", o.strategy,
+                 "how schedules are chosen: random, pct, delay-bound, preempt-bound, vb, pctvb, "
+                 "or portfolio (default: a mix of them)")
+      ->check(CLI::IsMember({"random", "pct", "delay-bound", "preempt-bound", "vb", "pctvb", "portfolio"}))
+      ->type_name("S");
+  app.add_option("--schedules", o.schedules, "run at most N schedules in all (default 1000)")
+      ->check(whole_number(1, std::numeric_limits<uint64_t>::max()))
+      ->type_name("N");
+  app.add_option("--time-limit", v.time_limit, "stop exploring after SECONDS")
+      ->check(positive_seconds())
+      ->type_name("SECONDS");
+  app.add_option("-j,--jobs", o.jobs, "explore with N processes in parallel (default 1)")
+      ->check(whole_number(1, kMaxJobs))
+      ->type_name("N");
+  app.add_option("--shard", v.shard,
+                 "explore only part I of N (0 <= I < N), to split one exploration between machines")
+      ->check(shard_spec())
+      ->type_name("I/N");
+  app.add_option("--replay-out", o.replay_out,
+                 "write the replay file of a failure to FILE (default: ./PROGRAM.snag-replay.json)")
+      ->type_name("FILE");
+  app.add_flag("--preempt-on-access", o.preempt_on_access,
+               "make instrumented memory accesses scheduling points too (finds more, runs slower)");
+  app.add_option("--pct-depth", v.pct_depth, "bug depth D of the pct strategy (default 3)")
+      ->check(whole_number(1, kMaxPctDepth))
+      ->type_name("D");
+  app.add_option("--max-steps", o.max_steps,
+                 "scheduling steps after which a schedule counts as a hang (default 200000)")
+      ->check(whole_number(1, std::numeric_limits<uint64_t>::max()))
+      ->type_name("N");
+  app.add_option("--schedule-timeout", v.schedule_timeout,
+                 "kill a schedule as a hang after SECONDS (default 10)")
+      ->check(positive_seconds())
+      ->type_name("SECONDS");
+  app.add_flag("--with-race", o.with_race, "also look for data races in every schedule");
+}
+
+void add_replay_options(CLI::App &app, Options &o, ParsedValues &v) {
+  add_report_options(app, o, kReportOutputHelp);
+  app.add_option("REPLAY_FILE", o.replay_file, "a replay file written by 'snag explore'")->required();
+  CLI::Option *shrink = app.add_flag(
+      "--shrink", o.shrink, "write a replay file with fewer preemptions that fails the same way");
+  app.add_option("--replay-out", o.replay_out,
+                 "where --shrink writes (default: REPLAY_FILE with .shrunk before .json)")
+      ->needs(shrink)
+      ->type_name("FILE");
+  app.add_option("--timeout", v.timeout, "kill the program (and its process group) after SECONDS")
+      ->check(positive_seconds())
+      ->type_name("SECONDS");
 }
 
 [[noreturn]] void parse_failure(const Engine &engine, const std::string &what) {
@@ -135,8 +234,7 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
 
   std::string name = "snag " + std::string(engine.name);
   CLI::App app(std::string(engine.summary), name);
-  uint64_t seed = 0;
-  double timeout = 0;
+  ParsedValues v;
   if (engine.mode == EngineMode::kReport) {
     app.formatter(std::make_shared<UsageFormatter>(name + " [OPTIONS] FILE.jsonl"));
     add_report_options(app, o, kReportOutputHelp);
@@ -148,12 +246,30 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
     app.footer(
         "Renders findings written by a program run alone with SNAG_OPTIONS=findings=FILE.\n"
         "Exit status: --exitcode when the file holds findings, 0 otherwise.");
+  } else if (engine.mode == EngineMode::kReplay) {
+    app.formatter(std::make_shared<UsageFormatter>(name + " [OPTIONS] REPLAY_FILE"));
+    add_replay_options(app, o, v);
+    app.footer(
+        "Runs the program and arguments recorded in REPLAY_FILE under the recorded schedule.\n"
+        "Exit status: --exitcode when the bug reproduced, 1 when it did not.");
+    // The program and its arguments come from the replay file; anything
+    // after "--" is accepted (so an explore command line can be edited into
+    // a replay one) and ignored.
+    for (int i = 1; i < argc; ++i) {
+      if (std::string_view(argv[i]) != "--") continue;
+      if (i + 1 < argc) {
+        print_warning("replay ignores the arguments after '--': the program and its arguments "
+                      "come from the replay file");
+      }
+      argc = i;
+      break;
+    }
   } else {
     app.formatter(std::make_shared<UsageFormatter>(name + " [OPTIONS] PROGRAM [ARGS...]"));
     add_run_options(app, o,
                     engine.mode == EngineMode::kEvents ? "write the event stream to FILE (default: stdout)"
                                                        : kReportOutputHelp,
-                    seed, timeout);
+                    v.seed, v.timeout);
     if (engine.name == "race") {
       app.add_option("--suppressions", o.suppressions,
                      "skip races matching FILE (ThreadSanitizer's syntax: race:, race_top:, "
@@ -162,10 +278,15 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
           ->type_name("FILE");
       app.add_flag("--halt-on-error", o.halt_on_error, "stop the program at the first race");
     }
+    if (engine.mode == EngineMode::kExplore) add_explore_options(app, o, v);
     if (engine.mode == EngineMode::kEvents) {
       app.footer(
           "Prints the runtime's event stream (engine=record) to stdout, or to --output.\n"
           "Findings, if any, go to the report's default stream.");
+    } else if (engine.mode == EngineMode::kExplore) {
+      app.footer(
+          "Runs PROGRAM (built with snag-cc/snag-c++) under a controlled scheduler until a schedule\n"
+          "fails, then writes a replay file for 'snag replay'. Everything after PROGRAM is passed to it.");
     } else {
       app.footer("PROGRAM must be built with snag-cc/snag-c++. Everything after PROGRAM is passed to it.");
     }
@@ -180,11 +301,17 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
     parse_failure(engine, e.what());
   }
 
-  if (engine.mode != EngineMode::kReport) {
-    if (app.count("--seed") > 0) o.seed = seed;
-    if (app.count("--timeout") > 0) o.timeout_seconds = timeout;
-    o.command = take_command(engine, app.remaining());
+  if (engine.mode == EngineMode::kReport) return result;
+  if (app.count("--timeout") > 0) o.timeout_seconds = v.timeout;
+  if (engine.mode == EngineMode::kReplay) return result;
+  if (app.count("--seed") > 0) o.seed = v.seed;
+  if (engine.mode == EngineMode::kExplore) {
+    if (app.count("--time-limit") > 0) o.time_limit_seconds = v.time_limit;
+    if (app.count("--schedule-timeout") > 0) o.schedule_timeout_seconds = v.schedule_timeout;
+    if (app.count("--pct-depth") > 0) o.pct_depth = v.pct_depth;
+    if (app.count("--shard") > 0) parse_shard(v.shard, o.shard_index, o.shard_count);
   }
+  o.command = take_command(engine, app.remaining());
   return result;
 }
 

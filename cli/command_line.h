@@ -28,6 +28,23 @@ struct Options {
   std::string suppressions;  // --suppressions FILE (ThreadSanitizer's syntax)
   bool halt_on_error = false;
 
+  // `snag explore` (docs/explore.md).
+  std::string strategy = "portfolio";
+  uint64_t schedules = 1000;                       // in all, divided among the workers
+  std::optional<double> time_limit_seconds;        // --time-limit, per worker
+  unsigned jobs = 1;                               // -j: parallel workers
+  unsigned shard_index = 0, shard_count = 1;       // --shard I/N
+  bool preempt_on_access = false;
+  std::optional<uint64_t> pct_depth;
+  uint64_t max_steps = 200000;                     // recorded in the replay file, so always set
+  std::optional<double> schedule_timeout_seconds;
+  bool with_race = false;
+  std::string replay_out;  // --replay-out FILE (explore, and replay --shrink)
+
+  // `snag replay`.
+  std::string replay_file;
+  bool shrink = false;
+
   // `snag report`.
   std::string findings_file;
   std::string program_for_sites;  // --program BIN

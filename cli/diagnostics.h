@@ -22,6 +22,13 @@ class UsageError : public std::runtime_error {
 void print_error(const std::string &message);    // "snag: <message>"
 void print_warning(const std::string &message);  // "snag: warning: <message>"
 void print_note(const std::string &message);     // "snag: <message>"
+// "snag <command>: <message>": what `snag explore` and `snag replay` say
+// about their own outcome, after the report.
+void print_command_note(const std::string &command, const std::string &message);
+
+// `word` as the shell would need it in a command to copy and paste: as is
+// when it is made of safe characters, else in single quotes.
+std::string shell_quote(const std::string &word);
 
 // Folds a possibly multi-line message into one line.
 std::string one_line(std::string message);

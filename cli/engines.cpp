@@ -6,17 +6,17 @@ namespace {
 
 // clang-format off
 constexpr Engine kEngines[] = {
-  // name      mode                 runtime    available  summary
-  {"race",    EngineMode::kRun,    "race",    true,  "find data races (adaptive lockset + happens-before)"},
-  {"tsv",     EngineMode::kRun,    "tsv",     false, "find concurrent misuse of thread-unsafe APIs such as std:: containers"},
-  {"explore", EngineMode::kRun,    "explore", false, "explore thread interleavings for crashes, assertion failures, deadlocks, hangs"},
-  {"replay",  EngineMode::kRun,    "explore", false, "replay a failing interleaving found by `snag explore`"},
-  {"learn",   EngineMode::kRun,    "learn",   false, "learn the access orders of correct runs"},
-  {"guard",   EngineMode::kRun,    "guard",   false, "stall threads before access orders never seen in correct runs"},
-  {"expose",  EngineMode::kRun,    "expose",  false, "force rare access orders to expose atomicity and order violations"},
-  {"check",   EngineMode::kRun,    "",        false, "find races and deadlocks statically, from source, without running"},
-  {"events",  EngineMode::kEvents, "record",  true,  "run PROGRAM and print every event the runtime sees (a debugging aid)"},
-  {"report",  EngineMode::kReport, "",        true,  "render an existing findings file (JSON lines) as text, JSON or SARIF"},
+  // name      mode                  runtime    available  summary
+  {"race",    EngineMode::kRun,     "race",    true,  "find data races (adaptive lockset + happens-before)"},
+  {"tsv",     EngineMode::kRun,     "tsv",     false, "find concurrent misuse of thread-unsafe APIs such as std:: containers"},
+  {"explore", EngineMode::kExplore, "explore", true,  "explore thread interleavings for crashes, assertion failures, deadlocks, hangs"},
+  {"replay",  EngineMode::kReplay,  "explore", true,  "replay a failing interleaving found by `snag explore`"},
+  {"learn",   EngineMode::kRun,     "learn",   false, "learn the access orders of correct runs"},
+  {"guard",   EngineMode::kRun,     "guard",   false, "stall threads before access orders never seen in correct runs"},
+  {"expose",  EngineMode::kRun,     "expose",  false, "force rare access orders to expose atomicity and order violations"},
+  {"check",   EngineMode::kRun,     "",        false, "find races and deadlocks statically, from source, without running"},
+  {"events",  EngineMode::kEvents,  "record",  true,  "run PROGRAM and print every event the runtime sees (a debugging aid)"},
+  {"report",  EngineMode::kReport,  "",        true,  "render an existing findings file (JSON lines) as text, JSON or SARIF"},
 };
 // clang-format on
 

@@ -14,6 +14,8 @@ enum class EngineMode {
   kRun,     // run PROGRAM under a runtime engine and report its findings
   kEvents,  // run PROGRAM under the `record` engine and print its event stream
   kReport,  // render an existing findings file
+  kExplore, // run PROGRAM under the `explore` engine (J workers) and write a replay file
+  kReplay,  // run the schedule of a replay file again (or shrink it)
 };
 
 struct Engine {

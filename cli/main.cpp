@@ -4,6 +4,8 @@
 
 #include "command_line.h"
 #include "diagnostics.h"
+#include "explore_command.h"
+#include "replay_command.h"
 #include "report_command.h"
 #include "run_command.h"
 
@@ -12,7 +14,17 @@ int main(int argc, char **argv) {
   try {
     std::optional<CommandLine> command = parse_command_line(argc, argv);
     if (!command) return 0;  // --help or --version
-    if (command->engine->mode == EngineMode::kReport) return render_findings_file(command->options);
+    switch (command->engine->mode) {
+      case EngineMode::kReport:
+        return render_findings_file(command->options);
+      case EngineMode::kExplore:
+        return run_explore(command->options);
+      case EngineMode::kReplay:
+        return run_replay(command->options);
+      case EngineMode::kRun:
+      case EngineMode::kEvents:
+        break;
+    }
     return run_engine(*command->engine, command->options);
   } catch (const std::exception &e) {
     // Usage errors and anything unexpected alike: one line, never a crash.

@@ -59,4 +59,11 @@ void write_report(std::ostream &out, Format format, const std::vector<report::Fi
   out.flush();
 }
 
+void present_report(Destination &out, Format format, const std::string &color_mode,
+                    const std::vector<report::Finding> &findings, const report::RunInfo &run) {
+  for (const std::string &warning : run.warnings) print_warning(warning);
+  write_report(out.stream(), format, findings, run, use_color(color_mode, out));
+  for (const std::string &note : run.notes) print_note(note);
+}
+
 }  // namespace snag::cli

@@ -40,4 +40,9 @@ bool use_color(const std::string &mode, const Destination &destination);
 void write_report(std::ostream &out, Format format, const std::vector<report::Finding> &findings,
                   const report::RunInfo &run, bool color);
 
+// What a command that ran a program prints when it is done: the run's
+// warnings, the report, then the run's notes (--color is `color_mode`).
+void present_report(Destination &out, Format format, const std::string &color_mode,
+                    const std::vector<report::Finding> &findings, const report::RunInfo &run);
+
 }  // namespace snag::cli

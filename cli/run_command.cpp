@@ -36,23 +36,6 @@ std::string snag_options_for(const Engine &engine, const Options &options, const
   return compose_snag_options(user ? user : "", ours);
 }
 
-report::RunInfo describe_run(const Engine &engine, const Options &options, const RunResult &result) {
-  report::RunInfo run;
-  run.engine = std::string(engine.name);
-  run.program = options.command.front();
-  run.arguments.assign(options.command.begin() + 1, options.command.end());
-  if (result.signaled) run.signal = result.signal;
-  else run.exit_status = result.exit_status;
-  run.timed_out = result.timed_out;
-  // A timeout explains the signal that followed it; saying both would confuse.
-  if (result.timed_out) {
-    run.notes.push_back(fmt::format("program timed out after {} s", *options.timeout_seconds));
-  } else if (result.signaled) {
-    run.notes.push_back("program terminated by signal " + describe_signal(result.signal));
-  }
-  return run;
-}
-
 void copy_file_to(const std::string &from, std::ostream &to) {
   std::ifstream in(from, std::ios::binary);
   // Inserting an empty streambuf sets failbit on `to`, which would silently
@@ -62,6 +45,26 @@ void copy_file_to(const std::string &from, std::ostream &to) {
 }
 
 }  // namespace
+
+report::RunInfo describe_run(const std::string &engine, const std::vector<std::string> &command,
+                             const RunResult &result, std::optional<double> timeout_seconds) {
+  report::RunInfo run;
+  run.engine = engine;
+  if (!command.empty()) {
+    run.program = command.front();
+    run.arguments.assign(command.begin() + 1, command.end());
+  }
+  if (result.signaled) run.signal = result.signal;
+  else run.exit_status = result.exit_status;
+  run.timed_out = result.timed_out;
+  // A timeout explains the signal that followed it; saying both would confuse.
+  if (result.timed_out && timeout_seconds) {
+    run.notes.push_back(fmt::format("program timed out after {} s", *timeout_seconds));
+  } else if (result.signaled) {
+    run.notes.push_back("program terminated by signal " + describe_signal(result.signal));
+  }
+  return run;
+}
 
 int run_engine(const Engine &engine, const Options &options) {
   Format format = parse_format(options.format);
@@ -99,7 +102,8 @@ int run_engine(const Engine &engine, const Options &options) {
   // so it does not inherit this.
   std::signal(SIGPIPE, SIG_IGN);
 
-  report::RunInfo run = describe_run(engine, options, result);
+  report::RunInfo run =
+      describe_run(std::string(engine.name), options.command, result, options.timeout_seconds);
   std::ifstream raw(findings_file.path());
   std::vector<report::Finding> findings = load_findings(raw, "findings", path, run.warnings);
 

@@ -2,13 +2,25 @@
 // a runtime engine and report what it found.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "command_line.h"
 #include "engines.h"
+#include "report/run_info.h"
+#include "run_program.h"
 
 namespace snag::cli {
 
 // Returns the exit status: --exitcode when something was found, otherwise
 // the program's own status (128+signal when a signal ended it).
 int run_engine(const Engine &engine, const Options &options);
+
+// What the report says about a finished run: the engine, the program and its
+// arguments (`command`), how it ended, and a note for a signal or a timeout
+// (`timeout_seconds` is the --timeout that was given, if any).
+report::RunInfo describe_run(const std::string &engine, const std::vector<std::string> &command,
+                             const RunResult &result, std::optional<double> timeout_seconds);
 
 }  // namespace snag::cli

@@ -21,6 +21,7 @@ json run_json(const RunInfo &run) {
   out["timed_out"] = run.timed_out;
   out["notes"] = run.notes;
   out["warnings"] = run.warnings;
+  if (run.details.is_object()) out.update(run.details);
   return out;
 }
 

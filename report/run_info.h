@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace snag::report {
 
 struct RunInfo {
@@ -18,6 +20,10 @@ struct RunInfo {
   bool timed_out = false;              // snag killed it after --timeout
   std::vector<std::string> notes;      // one-line notes about the run, e.g. the signal
   std::vector<std::string> warnings;   // problems met while reading the findings
+  // Engine-specific facts about the run, as an object whose members the JSON
+  // report adds to its "run" object and SARIF to the invocation's properties
+  // (`snag explore` puts its statistics under "explore"). Null: none.
+  nlohmann::json details;
 };
 
 }  // namespace snag::report

@@ -206,6 +206,8 @@ json invocation(const RunInfo &run) {
   if (run.exit_status) properties["programExitStatus"] = *run.exit_status;
   if (run.signal) properties["programSignal"] = *run.signal;
   properties["timedOut"] = run.timed_out;
+  // A property bag takes any JSON value, so the engine's facts stay valid SARIF.
+  if (run.details.is_object()) properties.update(run.details);
 
   // snag itself ran to completion whatever the program did.
   json out = {{"executionSuccessful", true}, {"properties", std::move(properties)}};

@@ -11,6 +11,16 @@
  *   fake print-options    print SNAG_OPTIONS on stdout
  *   fake args ARGS...     print each argument on its own line
  *   fake events           write two event lines to the events file
+ *   fake explore FINDINGS DECISIONS NEEDED
+ *                         a stand-in for the explore engine (docs/explore.md):
+ *     exploring (no replay= in SNAG_OPTIONS): with DECISIONS "none", write a
+ *       summary of `schedules` schedules without failure; otherwise a worker
+ *       whose shard index I (shard=I/N) is odd hangs until killed, and the
+ *       others fail in schedule I with DECISIONS (FINDINGS appended to the
+ *       findings file, a failure record and a summary to explore_out);
+ *     replaying (replay=FILE): fail the same way, with FILE's decisions, when
+ *       they contain the token NEEDED; otherwise write a schedule record that
+ *       says a strict replay diverged after two decisions.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -85,6 +95,86 @@ static void append_file(const char *from, const char *option) {
   close(out);
 }
 
+static void append_line(const char *option, const char *line) {
+  char path[4096];
+  FILE *f;
+  if (!option_value(option, path, sizeof path) || !(f = fopen(path, "a"))) exit(3);
+  fprintf(f, "%s\n", line);
+  fclose(f);
+}
+
+/* Whether the white-space separated `tokens` contain `token`. */
+static int has_token(const char *tokens, const char *token) {
+  size_t n = strlen(token);
+  for (const char *p = tokens; (p = strstr(p, token)) != NULL; p += n) {
+    int starts = p == tokens || p[-1] == ' ';
+    int ends = p[n] == '\0' || p[n] == ' ';
+    if (starts && ends) return 1;
+  }
+  return 0;
+}
+
+static int count_preemptions(const char *decisions) {
+  int n = 0;
+  for (const char *p = decisions; *p; ++p) n += *p == 'p';
+  return n;
+}
+
+static void fail(const char *findings, long schedule, const char *decisions) {
+  char seed[64] = "0";
+  char line[8192];
+  option_value("seed", seed, sizeof seed);
+  append_file(findings, "findings");
+  snprintf(line, sizeof line,
+           "{\"type\":\"failure\",\"schedule\":%ld,\"strategy\":\"pct\",\"seed\":%s,\"kind\":\"deadlock\","
+           "\"message\":\"lock-order inversion\",\"steps\":10,\"preemptions\":%d,\"decisions\":\"%s\"}",
+           schedule, seed, count_preemptions(decisions), decisions);
+  append_line("explore_out", line);
+}
+
+static int explore(const char *findings, const char *decisions, const char *needed) {
+  char value[4096];
+  char line[8192];
+  if (option_value("replay", value, sizeof value)) {
+    char replayed[4096] = "";
+    FILE *f = fopen(value, "r");
+    if (!f || !fgets(replayed, sizeof replayed, f)) return 3;
+    fclose(f);
+    replayed[strcspn(replayed, "\n")] = '\0';
+    if (has_token(replayed, needed)) {
+      fail(findings, 0, replayed);
+      return 0;
+    }
+    snprintf(line, sizeof line,
+             "{\"type\":\"schedule\",\"schedule\":0,\"strategy\":\"replay\",\"kind\":\"none\",\"steps\":2,"
+             "\"preemptions\":0,\"diverged\":%s,\"decisions\":\"0 1\"}",
+             option_value("replay_lenient", value, sizeof value) ? "false" : "true");
+    append_line("explore_out", line);
+    return 0;
+  }
+  if (strcmp(decisions, "none") == 0) {
+    long schedules = option_value("schedules", value, sizeof value) ? atol(value) : 0;
+    snprintf(line, sizeof line,
+             "{\"type\":\"summary\",\"schedules\":%ld,\"seconds\":0.5,\"failures\":0,"
+             "\"per_strategy\":{\"pct\":%ld},\"threads\":3,\"forked\":true,\"notes\":[]}",
+             schedules, schedules);
+    append_line("explore_out", line);
+    return 0;
+  }
+  long shard = option_value("shard", value, sizeof value) ? atol(value) : 0;
+  if (shard % 2 == 1) {
+    for (;;) pause();
+  }
+  fail(findings, shard, decisions);
+  snprintf(line, sizeof line,
+           "{\"type\":\"summary\",\"schedules\":%ld,\"seconds\":0.01,\"failures\":1,"
+           "\"per_strategy\":{\"pct\":%ld},\"threads\":3,\"forked\":true,"
+           "\"notes\":[\"thread T2 left control in read() at a.c:10:3\"]}",
+           shard + 1, shard + 1);
+  append_line("explore_out", line);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *command = argc > 1 ? argv[1] : "";
   if (strcmp(command, "findings") == 0 && argc > 2) {
@@ -118,6 +208,7 @@ int main(int argc, char **argv) {
     fclose(f);
     return 0;
   }
+  if (strcmp(command, "explore") == 0 && argc > 4) return explore(argv[2], argv[3], argv[4]);
   fprintf(stderr, "fake: unknown command '%s'\n", command);
   return 3;
 }

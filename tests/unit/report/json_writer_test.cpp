@@ -59,6 +59,18 @@ TEST(JsonWriter, FindingsReadBackAsTheSameModel) {
   EXPECT_EQ(*back, race);
 }
 
+TEST(JsonWriter, EngineDetailsJoinTheRunObject) {
+  RunInfo run;
+  run.engine = "explore";
+  run.details = {{"explore", {{"schedules", 57}, {"failure", nullptr}}}};
+  json doc = to_report_json({}, run);
+  EXPECT_EQ(doc["run"]["engine"], "explore");
+  EXPECT_EQ(doc["run"]["explore"]["schedules"], 57);
+  EXPECT_TRUE(doc["run"]["explore"]["failure"].is_null());
+  // Without details the run object has no extra members.
+  EXPECT_FALSE(to_report_json({}, RunInfo{})["run"].contains("explore"));
+}
+
 TEST(JsonWriter, EmptyReport) {
   json doc = to_report_json({}, RunInfo{});
   EXPECT_TRUE(doc["findings"].empty());

@@ -164,6 +164,14 @@ TEST(SarifWriter, RunNotesBecomeNotifications) {
   EXPECT_EQ(invocation["properties"]["program"], "./a.out");
 }
 
+TEST(SarifWriter, EngineDetailsGoToTheInvocationProperties) {
+  RunInfo run;
+  run.details = {{"explore", {{"schedules", 57}, {"replay_file", "./a.out.snag-replay.json"}}}};
+  json invocation = to_sarif({}, run)["runs"][0]["invocations"][0];
+  EXPECT_EQ(invocation["properties"]["explore"]["schedules"], 57);
+  EXPECT_EQ(invocation["properties"]["timedOut"], false);
+}
+
 TEST(SarifWriter, PathsBecomeUris) {
   EXPECT_EQ(path_to_uri("/src/a.cc"), "file:///src/a.cc");
   EXPECT_EQ(path_to_uri("/src/my file#1.cc"), "file:///src/my%20file%231.cc");

@@ -1,0 +1,326 @@
+#include "explore_command.h"
+
+#include <csignal>
+#include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "decisions.h"
+#include "diagnostics.h"
+#include "explore_engine.h"
+#include "explore_records.h"
+#include "output.h"
+#include "pipeline.h"
+#include "program_check.h"
+#include "replay_file.h"
+#include "run_command.h"
+#include "run_program.h"
+#include "temp_file.h"
+
+namespace snag::cli {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One of the -j processes: its files, its part of the work, and what it did.
+struct Worker {
+  TempFile findings{"findings", ".jsonl"};
+  TempFile explore_out{"explore", ".jsonl"};
+  std::string shard;       // "I/N" for SNAG_OPTIONS
+  uint64_t schedules = 0;  // its part of --schedules
+  RunResult result;
+  ExploreRecords records;
+};
+
+// What all workers did together.
+struct Totals {
+  uint64_t schedules = 0;
+  std::map<std::string, uint64_t> per_strategy;
+  bool any_summary = false;
+  bool any_forked = false;
+  std::vector<std::string> notes;  // from the summaries, each once
+};
+
+std::string default_replay_path(const std::string &program) {
+  return "./" + fs::path(program).filename().string() + ".snag-replay.json";
+}
+
+// Checked before exploring, so a typo does not cost a whole exploration.
+void check_replay_out(const std::string &path) {
+  fs::path parent = fs::path(path).parent_path();
+  std::error_code error;
+  if (!parent.empty() && !fs::is_directory(parent, error)) {
+    throw UsageError("cannot write replay file " + path + ": no such directory " + parent.string());
+  }
+}
+
+std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed) {
+  OptionPairs ours = explore_engine_options(worker.findings.path(), worker.explore_out.path());
+  ours.emplace_back("strategy", o.strategy);
+  ours.emplace_back("schedules", std::to_string(worker.schedules));
+  ours.emplace_back("seed", std::to_string(seed));
+  ours.emplace_back("shard", worker.shard);
+  ours.emplace_back("max_steps", std::to_string(o.max_steps));
+  ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
+  ours.emplace_back("with_race", o.with_race ? "1" : "0");
+  if (o.time_limit_seconds) ours.emplace_back("time_limit", fmt::format("{}", *o.time_limit_seconds));
+  if (o.pct_depth) ours.emplace_back("pct_depth", std::to_string(*o.pct_depth));
+  if (o.schedule_timeout_seconds) {
+    ours.emplace_back("schedule_timeout", fmt::format("{}", *o.schedule_timeout_seconds));
+  }
+  const char *user = std::getenv("SNAG_OPTIONS");
+  return compose_snag_options(user ? user : "", ours);
+}
+
+std::string file_contents(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  if (in.peek() != std::ifstream::traits_type::eof()) out << in.rdbuf();
+  return out.str();
+}
+
+Totals add_up(const std::deque<Worker> &workers) {
+  Totals totals;
+  for (const Worker &worker : workers) {
+    if (!worker.records.summary) continue;
+    const SummaryRecord &summary = *worker.records.summary;
+    totals.any_summary = true;
+    totals.any_forked |= summary.forked;
+    totals.schedules += summary.schedules;
+    for (const auto &[strategy, n] : summary.per_strategy) totals.per_strategy[strategy] += n;
+    for (const std::string &note : summary.notes) {
+      if (std::find(totals.notes.begin(), totals.notes.end(), note) == totals.notes.end())
+        totals.notes.push_back(note);
+    }
+  }
+  return totals;
+}
+
+// The worker whose failure has the lowest schedule index, if any failed.
+std::optional<size_t> first_failure(const std::deque<Worker> &workers) {
+  std::optional<size_t> best;
+  for (size_t w = 0; w < workers.size(); ++w) {
+    const auto &failure = workers[w].records.failure;
+    if (failure && (!best || failure->schedule < workers[*best].records.failure->schedule)) best = w;
+  }
+  return best;
+}
+
+std::string format_rate(double per_second) {
+  return per_second >= 10 ? fmt::format("{:.0f}", per_second) : fmt::format("{:.1f}", per_second);
+}
+
+// "pct 200, random 200"
+std::string strategy_counts(const std::map<std::string, uint64_t> &per_strategy) {
+  std::string out;
+  for (const auto &[strategy, n] : per_strategy) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", strategy, n);
+  return out;
+}
+
+}  // namespace
+
+int run_explore(const Options &options) {
+  Format format = parse_format(options.format);
+  Destination out = report_destination(options.output, format);
+  std::string replay_path =
+      options.replay_out.empty() ? default_replay_path(options.command.front()) : options.replay_out;
+  check_replay_out(replay_path);
+
+  std::string path = resolve_program(options.command.front());
+  // Identified before the run: the replay file must name the binary that ran.
+  ProgramIdentity identity;
+  try {
+    identity = identify_program(path);
+  } catch (const std::runtime_error &e) {
+    throw UsageError(e.what());
+  }
+
+  // Every worker gets the same seed (schedule i's seed derives from it and i),
+  // so the run can be repeated with --seed even when the user gave none.
+  uint64_t seed = options.seed ? *options.seed : std::random_device{}();
+  // No worker without a schedule to run.
+  unsigned jobs = static_cast<unsigned>(std::min<uint64_t>(options.jobs, options.schedules));
+  std::deque<Worker> workers(jobs);
+  std::vector<RunRequest> requests;
+  for (unsigned w = 0; w < jobs; ++w) {
+    Worker &worker = workers[w];
+    // Worker w of shard I/N runs the indices i with i mod (N*J) = I*J+w, so
+    // the workers of all shards never run the same schedule.
+    worker.shard = fmt::format("{}/{}", uint64_t{options.shard_index} * jobs + w,
+                               uint64_t{options.shard_count} * jobs);
+    worker.schedules = options.schedules / jobs + (w < options.schedules % jobs ? 1 : 0);
+    RunRequest request;
+    request.path = path;
+    request.argv = options.command;
+    request.environment = environment_with("SNAG_OPTIONS", snag_options_for(options, worker, seed));
+    request.timeout_seconds = options.timeout_seconds;
+    request.disable_aslr = true;
+    // Only one process group can have the terminal; the others must not read it.
+    request.null_stdin = jobs > 1;
+    requests.push_back(std::move(request));
+  }
+
+  // Once a worker has failed, the others can only find failures of higher
+  // schedule indices (most likely) or waste time: stop them.
+  std::vector<bool> failed(jobs, false);
+  RunWatcher stop_the_others = [&]() {
+    bool any = false;
+    for (size_t w = 0; w < jobs; ++w) {
+      if (!failed[w]) failed[w] = read_explore_records_file(workers[w].explore_out.path(), "", nullptr).failure.has_value();
+      any = any || failed[w];
+    }
+    std::vector<size_t> stop;
+    for (size_t w = 0; any && w < jobs; ++w)
+      if (!failed[w]) stop.push_back(w);
+    return stop;
+  };
+
+  Clock::time_point start = Clock::now();
+  std::vector<RunResult> results;
+  try {
+    results = run_programs(requests, jobs > 1 ? stop_the_others : RunWatcher());
+  } catch (const std::runtime_error &e) {
+    throw UsageError(e.what());
+  }
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // From here on only snag writes; see run_engine.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::vector<std::string> warnings;
+  for (size_t w = 0; w < jobs; ++w) {
+    Worker &worker = workers[w];
+    worker.result = results[w];
+    // A worker we stopped may have been cut off mid-line; that is expected.
+    std::string source = jobs > 1 ? fmt::format("explore_out of worker {}", w) : "explore_out";
+    worker.records = read_explore_records_file(worker.explore_out.path(), source,
+                                               worker.result.stopped ? nullptr : &warnings);
+  }
+  std::optional<size_t> failing = first_failure(workers);
+  Totals totals = add_up(workers);
+
+  // The report shows the failing worker's findings, or everyone's when none failed.
+  std::string raw;
+  for (size_t w = 0; w < jobs; ++w) {
+    if (failing && w != *failing) continue;
+    std::string part = file_contents(workers[w].findings.path());
+    if (!part.empty() && part.back() != '\n') part += '\n';
+    raw += part;
+  }
+  std::istringstream raw_in(raw);
+  std::vector<report::Finding> findings = load_findings(raw_in, "findings", path, warnings);
+  if (!options.keep_findings.empty()) {
+    std::ofstream keep(options.keep_findings, std::ios::binary | std::ios::trunc);
+    if (!(keep << raw) || !keep.flush()) {
+      warnings.push_back("cannot keep the findings in " + options.keep_findings);
+    }
+  }
+
+  // The run the report describes: the failing worker, else one that ended badly.
+  size_t reported = failing.value_or(0);
+  for (size_t w = 0; !failing && w < jobs; ++w) {
+    if (workers[w].result.shell_status() != 0) {
+      reported = w;
+      break;
+    }
+  }
+  report::RunInfo run =
+      describe_run("explore", options.command, workers[reported].result, options.timeout_seconds);
+  run.warnings.insert(run.warnings.begin(), warnings.begin(), warnings.end());
+  run.notes.insert(run.notes.end(), totals.notes.begin(), totals.notes.end());
+  if (!totals.any_summary && !failing) {
+    run.warnings.push_back("the program wrote no explore summary (did it end before the runtime started exploring?)");
+  } else if (totals.any_summary && !totals.any_forked && !failing) {
+    run.notes.push_back("the program never created a thread, so it ran once with nothing to interleave");
+  }
+
+  std::optional<ReplayFile> replay;
+  bool replay_written = false;
+  if (failing) {
+    const FailureRecord &failure = *workers[*failing].records.failure;
+    replay.emplace();
+    replay->program = identity;
+    replay->arguments.assign(options.command.begin() + 1, options.command.end());
+    replay->strategy = failure.strategy;
+    replay->seed = failure.seed;
+    replay->schedule = failure.schedule;
+    replay->preempt_on_access = options.preempt_on_access;
+    replay->with_race = options.with_race;
+    replay->max_steps = options.max_steps;
+    replay->bug.kind = failure.kind;
+    replay->bug.message = failure.message;
+    replay->preemptions = count_preemptions(failure.decisions);
+    replay->decisions = failure.decisions;
+    auto bug = std::find_if(findings.begin(), findings.end(),
+                            [&](const report::Finding &f) { return f.kind == failure.kind; });
+    if (bug != findings.end()) {
+      replay->bug.location = bug_location(*bug);
+      if (replay->bug.message.empty()) replay->bug.message = bug->message;
+    } else {
+      run.warnings.push_back("the failing schedule left no " + failure.kind +
+                             " finding; the replay file records no location");
+    }
+    try {
+      write_replay_file(replay_path, *replay);
+      replay_written = true;
+    } catch (const std::runtime_error &e) {
+      run.warnings.push_back(e.what());
+    }
+  }
+
+  double rate = seconds > 0 ? static_cast<double>(totals.schedules) / seconds : 0;
+  json failure_json = nullptr;
+  if (failing) {
+    failure_json = {{"schedule", replay->schedule},       {"strategy", replay->strategy},
+                    {"seed", replay->seed},               {"kind", replay->bug.kind},
+                    {"location", replay->bug.location},   {"preemptions", replay->preemptions},
+                    {"decisions", replay->decisions}};
+  }
+  json explore = {{"strategy", options.strategy},
+                  {"seed", seed},
+                  {"workers", jobs},
+                  {"shard", fmt::format("{}/{}", options.shard_index, options.shard_count)},
+                  {"schedules", totals.schedules},
+                  {"seconds", seconds},
+                  {"schedules_per_second", rate},
+                  {"per_strategy", totals.per_strategy},
+                  {"failure", failure_json},
+                  {"replay_file", replay_written ? json(replay_path) : json(nullptr)}};
+  run.details = json::object({{"explore", explore}});
+
+  present_report(out, format, options.color, findings, run);
+
+  if (failing) {
+    std::string of = totals.schedules > 0 ? fmt::format(" of {}", totals.schedules) : "";
+    print_command_note("explore", fmt::format("bug found in schedule {}{} (strategy {}, seed {}), {} schedules/s",
+                                              replay->schedule, of, replay->strategy, replay->seed,
+                                              format_rate(rate)));
+    if (replay_written) {
+      print_command_note("explore", "replay it: snag replay " + shell_quote(replay_path));
+      if (replay->preemptions > 0) {
+        print_command_note("explore", "shrink it: snag replay --shrink " + shell_quote(replay_path));
+      }
+    }
+    return options.exitcode;
+  }
+  if (totals.any_summary) {
+    std::string strategies = strategy_counts(totals.per_strategy);
+    print_command_note("explore", fmt::format("no bug found in {} schedule{} ({} schedules/s{})", totals.schedules,
+                                              totals.schedules == 1 ? "" : "s", format_rate(rate),
+                                              strategies.empty() ? "" : ", strategies " + strategies));
+  }
+  return findings.empty() ? workers[reported].result.shell_status() : options.exitcode;
+}
+
+}  // namespace snag::cli

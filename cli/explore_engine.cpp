@@ -1,0 +1,78 @@
+#include "explore_engine.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+#include "diagnostics.h"
+#include "pipeline.h"
+#include "temp_file.h"
+
+namespace snag::cli {
+
+OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out) {
+  return {{"engine", "explore"}, {"findings", findings}, {"explore_out", explore_out}, {"exitcode", "0"}};
+}
+
+std::string bug_location(const report::Finding &finding) {
+  const report::Frame *frame = finding.primary_frame();
+  if (!frame) return "";
+  if (frame->has_location()) return frame->location();
+  return frame->site.empty() ? "" : "site " + frame->site;
+}
+
+std::string describe_bug(const std::string &kind, const std::string &location) {
+  return location.empty() ? kind : kind + " at " + location;
+}
+
+std::optional<size_t> find_bug(const std::vector<report::Finding> &findings, const ReplayBug &bug) {
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (findings[i].kind == bug.kind && bug_location(findings[i]) == bug.location) return i;
+  }
+  return std::nullopt;
+}
+
+ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request) {
+  // The decisions go through a file because SNAG_OPTIONS values end at a space.
+  TempFile decisions("decisions", ".txt");
+  {
+    std::ofstream out(decisions.path());
+    out << request.decisions << '\n';
+    if (!out.flush()) throw std::runtime_error("cannot write " + decisions.path());
+  }
+  TempFile findings("findings", ".jsonl");
+  TempFile explore_out("explore", ".jsonl");
+
+  OptionPairs ours = explore_engine_options(findings.path(), explore_out.path());
+  ours.emplace_back("replay", decisions.path());
+  if (request.lenient) ours.emplace_back("replay_lenient", "1");
+  ours.emplace_back("seed", std::to_string(replay.seed));
+  ours.emplace_back("preempt_on_access", replay.preempt_on_access ? "1" : "0");
+  ours.emplace_back("with_race", replay.with_race ? "1" : "0");
+  ours.emplace_back("max_steps", std::to_string(replay.max_steps));
+  const char *user = std::getenv("SNAG_OPTIONS");
+
+  RunRequest run;
+  run.path = replay.program.path;
+  run.argv.push_back(replay.program.path);
+  run.argv.insert(run.argv.end(), replay.arguments.begin(), replay.arguments.end());
+  run.environment = environment_with("SNAG_OPTIONS", compose_snag_options(user ? user : "", ours));
+  run.timeout_seconds = request.timeout_seconds;
+  run.disable_aslr = true;
+  run.null_stdin = request.quiet;
+  run.null_output = request.quiet;
+
+  ReplayOutcome outcome;
+  try {
+    outcome.result = run_program(run);
+  } catch (const std::runtime_error &e) {
+    throw UsageError(e.what());
+  }
+  outcome.records = read_explore_records_file(explore_out.path(), "explore_out", &outcome.warnings);
+  std::ifstream raw(findings.path());
+  outcome.findings = load_findings(raw, "findings", replay.program.path, outcome.warnings);
+  outcome.bug = find_bug(outcome.findings, replay.bug);
+  return outcome;
+}
+
+}  // namespace snag::cli

@@ -1,0 +1,53 @@
+// What `snag explore`, `snag replay` and `snag replay --shrink` share: the
+// SNAG_OPTIONS of a run under the runtime's explore engine, how a finding is
+// matched against the bug a replay file records, and one replay of a
+// schedule.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "explore_records.h"
+#include "replay_file.h"
+#include "report/finding.h"
+#include "run_program.h"
+#include "snag_options.h"
+
+namespace snag::cli {
+
+// engine=explore, the findings and explore_out files, and exitcode=0 (snag
+// decides the exit status itself).
+OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out);
+
+// Where a finding is, for telling two failures apart: "file:line:column" of
+// its primary frame, "site <id>" when that frame is unresolved, "" when the
+// finding has no frame.
+std::string bug_location(const report::Finding &finding);
+
+// "deadlock at /src/a.cc:12:5", or just the kind without a location.
+std::string describe_bug(const std::string &kind, const std::string &location);
+
+// The first (best-ranked) finding that is the bug: same kind, same location.
+std::optional<size_t> find_bug(const std::vector<report::Finding> &findings, const ReplayBug &bug);
+
+struct ReplayRequest {
+  std::string decisions;
+  bool lenient = false;  // replay_lenient=1 (shrink candidates)
+  bool quiet = false;    // the program's stdin, stdout and stderr on /dev/null
+  std::optional<double> timeout_seconds;
+};
+
+struct ReplayOutcome {
+  RunResult result;
+  std::vector<report::Finding> findings;  // through the report pipeline
+  ExploreRecords records;
+  std::vector<std::string> warnings;
+  std::optional<size_t> bug;  // index in `findings` of the recorded bug, when it reproduced
+};
+
+// Runs the program of `replay` with its arguments and options, following
+// `request.decisions`. Throws UsageError when the program cannot be started.
+ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request);
+
+}  // namespace snag::cli

@@ -1,0 +1,64 @@
+// Reading the records the runtime's explore engine appends to `explore_out`
+// (JSON lines, docs/explore.md): the first failing schedule, the end of an
+// unforked run, and the summary of the process that explored.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace snag::cli {
+
+struct FailureRecord {
+  uint64_t schedule = 0;
+  std::string strategy;
+  uint64_t seed = 0;
+  std::string kind;
+  std::string message;
+  uint64_t steps = 0;
+  uint64_t preemptions = 0;
+  std::string decisions;
+};
+
+struct ScheduleRecord {
+  uint64_t schedule = 0;
+  std::string strategy;
+  std::string kind;
+  uint64_t steps = 0;
+  uint64_t preemptions = 0;
+  bool diverged = false;
+  std::string decisions;
+};
+
+struct SummaryRecord {
+  uint64_t schedules = 0;
+  double seconds = 0;
+  uint64_t failures = 0;
+  std::map<std::string, uint64_t> per_strategy;
+  uint64_t threads = 0;
+  bool forked = false;
+  std::vector<std::string> notes;
+};
+
+// The first record of each type. Missing fields keep their defaults, except
+// that a failure needs `kind` and `decisions` to count.
+struct ExploreRecords {
+  std::optional<FailureRecord> failure;
+  std::optional<ScheduleRecord> schedule;
+  std::optional<SummaryRecord> summary;
+};
+
+// Lines that are not JSON objects (a half-written last line of a process
+// that was stopped) and records of unknown types are skipped; with
+// `warnings`, the bad lines are reported there as "<source>: line N: ...".
+ExploreRecords read_explore_records(std::istream &in, const std::string &source,
+                                    std::vector<std::string> *warnings);
+
+// The same for a file; a missing or empty file has no records.
+ExploreRecords read_explore_records_file(const std::string &path, const std::string &source,
+                                         std::vector<std::string> *warnings);
+
+}  // namespace snag::cli
