@@ -9,7 +9,7 @@ mkdir -p "$out"
 
 section() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-for example in bank_account shared_vector deadlock; do
+for example in bank_account shared_vector deadlock ticket_counter; do
   "$bin/snag-c++" -std=c++20 -O1 -g "examples/$example.cc" -o "$out/$example" || exit 1
 done
 
@@ -27,8 +27,13 @@ echo "\$ snag race --format sarif --output $out/bank_account.sarif $out/bank_acc
 "$bin/snag" race --format sarif --output "$out/bank_account.sarif" "$out/bank_account" 2>/dev/null
 echo "wrote $out/bank_account.sarif ($(wc -c < "$out/bank_account.sarif") bytes)"
 
-section "What snag sees: the event stream of the deadlock example (first lines)"
-echo "\$ snag events $out/deadlock"
-"$bin/snag" events --timeout 10 "$out/deadlock" 2>/dev/null | grep -E 'thread-|lock-' | head -12
-echo "(finding this deadlock needs the controlled scheduler, snag explore: not part of this build yet)"
+section "A deadlock that needs a rare interleaving, found by the controlled scheduler"
+echo "\$ snag explore --seed 1 --replay-out $out/deadlock.replay.json $out/deadlock"
+"$bin/snag" explore --seed 1 --replay-out "$out/deadlock.replay.json" "$out/deadlock"
+
+section "An assertion failure (a lost update), found and replayed"
+echo "\$ snag explore --seed 1 --replay-out $out/ticket_counter.replay.json $out/ticket_counter"
+"$bin/snag" explore --seed 1 --replay-out "$out/ticket_counter.replay.json" "$out/ticket_counter"
+echo "\$ snag replay $out/ticket_counter.replay.json"
+"$bin/snag" replay "$out/ticket_counter.replay.json" 2>&1 | tail -2
 exit 0
