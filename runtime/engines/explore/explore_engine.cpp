@@ -66,12 +66,12 @@ bool parse_hex(const char *&p, uint64_t *out) {
 }
 
 // The replayed schedule's scheduling points: "sync", "accesses" or
-// "vars:K1,K2" (records.cpp writes them).
+// "vars/K1,K2" (records.cpp writes them).
 void parse_points(Plan &plan) {
   const char *points = options().get("points", "sync");
   if (cstr_eq(points, "accesses")) {
     plan.access_points = AccessPoints::kAll;
-  } else if (cstr_starts_with(points, "vars:")) {
+  } else if (cstr_starts_with(points, "vars/")) {
     plan.access_points = AccessPoints::kVariables;
     const char *p = points + 5;
     while (plan.variable_count < kMaxPlanVariables && parse_hex(p, &plan.variables[plan.variable_count])) {

@@ -119,6 +119,20 @@ void report_unreported(const ScheduleResults &r, int status, bool timed_out) {
   report_schedule_end(kind, b.data());
 }
 
+// SIGTERM (the CLI stopping a worker once another found a bug): finish the
+// current schedule, then write the summary so its count is not lost.
+volatile sig_atomic_t g_stop_requested = 0;
+void request_stop(int) { g_stop_requested = 1; }
+// The program's own disposition, given back to each child.
+struct sigaction g_program_sigterm;
+
+void stop_on_sigterm() {
+  struct sigaction sa = {};
+  sa.sa_handler = request_stop;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, &g_program_sigterm);
+}
+
 }  // namespace
 
 Plan fork_schedules() {
@@ -137,6 +151,7 @@ Plan fork_schedules() {
                 o.get_bool("preempt_on_access", false));
 
   results_map(true);
+  stop_on_sigterm();
   // What the program buffered so far would otherwise be written once per child.
   fflush(nullptr);
   Summary summary;
@@ -145,12 +160,13 @@ Plan fork_schedules() {
   uint64_t started = now_ns();
   bool failed = false;
   for (uint64_t k = 0; k < budget && !failed; ++k) {
-    if (time_limit && now_ns() - started > time_limit) break;
+    if (g_stop_requested || (time_limit && now_ns() - started > time_limit)) break;
     Plan plan = planner.next(shard_index + k * shard_count);
     set_current_plan(plan);
     results_reset();
     pid_t pid = fork();
     if (pid == 0) {
+      sigaction(SIGTERM, &g_program_sigterm, nullptr);
       silence_child_output();
       return plan;
     }
@@ -161,6 +177,7 @@ Plan fork_schedules() {
     bool timed_out;
     int status = wait_for_schedule(pid, schedule_timeout, &timed_out);
     const ScheduleResults &r = results();
+    if (g_stop_requested) break;  // the child was stopped with us, not failed
     ++summary.schedules;
     ++summary.per_strategy[int(plan.strategy)];
     if (r.threads > summary.threads) summary.threads = r.threads;

@@ -18,7 +18,7 @@ void add_points(TextBuffer &b, const Plan &plan) {
     case AccessPoints::kNone: b.add("\"sync\""); return;
     case AccessPoints::kAll: b.add("\"accesses\""); return;
     case AccessPoints::kVariables:
-      b.add("\"vars:");
+      b.add("\"vars/");
       for (int i = 0; i < plan.variable_count; ++i) {
         if (i) b.add(',');
         b.add_hex(plan.variables[i]);
