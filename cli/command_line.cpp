@@ -94,8 +94,8 @@ CLI::Validator whole_number(uint64_t min, uint64_t max) {
       [min, max](std::string &value) -> std::string {
         uint64_t n = 0;
         auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
-        if (value.empty() || error != std::errc() || end != value.data() + value.size() || n < min ||
-            n > max) {
+        if (value.empty() || error != std::errc() || end != value.data() + value.size() ||
+            n < min || n > max) {
           if (max == std::numeric_limits<uint64_t>::max() && min > 0) {
             return fmt::format("expected a whole number of at least {}, not '{}'", min, value);
           }
@@ -160,7 +160,8 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
   app.add_option("--strategy", o.strategy,
                  "how schedules are chosen: random, pct, delay-bound, preempt-bound, vb, pctvb, "
                  "or portfolio (default: a mix of them)")
-      ->check(CLI::IsMember({"random", "pct", "delay-bound", "preempt-bound", "vb", "pctvb", "portfolio"}))
+      ->check(CLI::IsMember(
+          {"random", "pct", "delay-bound", "preempt-bound", "vb", "pctvb", "portfolio"}))
       ->type_name("S");
   app.add_option("--schedules", o.schedules, "run at most N schedules in all (default 1000)")
       ->check(whole_number(1, std::numeric_limits<uint64_t>::max()))
@@ -196,7 +197,8 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
 
 void add_replay_options(CLI::App &app, Options &o, ParsedValues &v) {
   add_report_options(app, o, kReportOutputHelp);
-  app.add_option("REPLAY_FILE", o.replay_file, "a replay file written by 'snag explore'")->required();
+  app.add_option("REPLAY_FILE", o.replay_file, "a replay file written by 'snag explore'")
+      ->required();
   CLI::Option *shrink = app.add_flag(
       "--shrink", o.shrink, "write a replay file with fewer preemptions that fails the same way");
   app.add_option("--replay-out", o.replay_out,
@@ -285,8 +287,9 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
           "Findings, if any, go to the report's default stream.");
     } else if (engine.mode == EngineMode::kExplore) {
       app.footer(
-          "Runs PROGRAM (built with snag-cc/snag-c++) under a controlled scheduler until a schedule\n"
-          "fails, then writes a replay file for 'snag replay'. Everything after PROGRAM is passed to it.");
+          "Runs PROGRAM (built with snag-cc/snag-c++) under a controlled scheduler until a\n"
+          "schedule fails, then writes a replay file for 'snag replay'. Everything after\n"
+          "PROGRAM is passed to it.");
     } else {
       app.footer("PROGRAM must be built with snag-cc/snag-c++. Everything after PROGRAM is passed to it.");
     }

@@ -1,7 +1,8 @@
 #include "explore_command.h"
 
-#include <csignal>
+#include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -44,12 +45,12 @@ struct Worker {
   ExploreRecords records;
 };
 
-// What all workers did together.
+// What all workers did together, as far as their summaries tell: a worker
+// that was stopped writes none.
 struct Totals {
   uint64_t schedules = 0;
   std::map<std::string, uint64_t> per_strategy;
-  bool any_summary = false;
-  bool any_forked = false;
+  size_t summaries = 0;            // workers that wrote one
   std::vector<std::string> notes;  // from the summaries, each once
 };
 
@@ -66,6 +67,14 @@ void check_replay_out(const std::string &path) {
   }
 }
 
+// "2.5", "10", "0.000001": the runtime reads digits and one point, no exponent.
+std::string decimal_seconds(double seconds) {
+  std::string text = fmt::format("{:.6f}", seconds);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
 std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed) {
   OptionPairs ours = explore_engine_options(worker.findings.path(), worker.explore_out.path());
   ours.emplace_back("strategy", o.strategy);
@@ -75,10 +84,10 @@ std::string snag_options_for(const Options &o, const Worker &worker, uint64_t se
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
   ours.emplace_back("with_race", o.with_race ? "1" : "0");
-  if (o.time_limit_seconds) ours.emplace_back("time_limit", fmt::format("{}", *o.time_limit_seconds));
+  if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
   if (o.pct_depth) ours.emplace_back("pct_depth", std::to_string(*o.pct_depth));
   if (o.schedule_timeout_seconds) {
-    ours.emplace_back("schedule_timeout", fmt::format("{}", *o.schedule_timeout_seconds));
+    ours.emplace_back("schedule_timeout", decimal_seconds(*o.schedule_timeout_seconds));
   }
   const char *user = std::getenv("SNAG_OPTIONS");
   return compose_snag_options(user ? user : "", ours);
@@ -96,8 +105,7 @@ Totals add_up(const std::deque<Worker> &workers) {
   for (const Worker &worker : workers) {
     if (!worker.records.summary) continue;
     const SummaryRecord &summary = *worker.records.summary;
-    totals.any_summary = true;
-    totals.any_forked |= summary.forked;
+    ++totals.summaries;
     totals.schedules += summary.schedules;
     for (const auto &[strategy, n] : summary.per_strategy) totals.per_strategy[strategy] += n;
     for (const std::string &note : summary.notes) {
@@ -113,7 +121,8 @@ std::optional<size_t> first_failure(const std::deque<Worker> &workers) {
   std::optional<size_t> best;
   for (size_t w = 0; w < workers.size(); ++w) {
     const auto &failure = workers[w].records.failure;
-    if (failure && (!best || failure->schedule < workers[*best].records.failure->schedule)) best = w;
+    if (failure && (!best || failure->schedule < workers[*best].records.failure->schedule))
+      best = w;
   }
   return best;
 }
@@ -125,8 +134,46 @@ std::string format_rate(double per_second) {
 // "pct 200, random 200"
 std::string strategy_counts(const std::map<std::string, uint64_t> &per_strategy) {
   std::string out;
-  for (const auto &[strategy, n] : per_strategy) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", strategy, n);
+  for (const auto &[strategy, n] : per_strategy)
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", strategy, n);
   return out;
+}
+
+// The replay file of a failure: the failure record, the options that shape
+// scheduling, and the location of the finding it left.
+ReplayFile replay_file_for(const FailureRecord &failure, const ProgramIdentity &identity,
+                           const Options &options, const std::vector<report::Finding> &findings,
+                           std::vector<std::string> &warnings) {
+  ReplayFile replay;
+  replay.program = identity;
+  replay.arguments.assign(options.command.begin() + 1, options.command.end());
+  replay.strategy = failure.strategy;
+  replay.seed = failure.seed;
+  replay.schedule = failure.schedule;
+  replay.preempt_on_access = options.preempt_on_access;
+  replay.with_race = options.with_race;
+  replay.max_steps = options.max_steps;
+  replay.points =
+      failure.points.empty() ? default_points(options.preempt_on_access) : failure.points;
+  replay.bug.kind = failure.kind;
+  replay.bug.message = failure.message;
+  replay.preemptions = count_preemptions(failure.decisions);
+  replay.decisions = failure.decisions;
+  if (failure.truncated) {
+    warnings.push_back(
+        "the failing schedule made more decisions than the runtime keeps; the replay file holds "
+        "the first ones only and may not reproduce the bug");
+  }
+  auto bug = std::find_if(findings.begin(), findings.end(),
+                          [&](const report::Finding &f) { return f.kind == failure.kind; });
+  if (bug != findings.end()) {
+    replay.bug.location = bug_location(*bug);
+    if (replay.bug.message.empty()) replay.bug.message = bug->message;
+  } else {
+    warnings.push_back("the failing schedule left no " + failure.kind +
+                       " finding; the replay file records no location");
+  }
+  return replay;
 }
 
 }  // namespace
@@ -134,8 +181,9 @@ std::string strategy_counts(const std::map<std::string, uint64_t> &per_strategy)
 int run_explore(const Options &options) {
   Format format = parse_format(options.format);
   Destination out = report_destination(options.output, format);
-  std::string replay_path =
-      options.replay_out.empty() ? default_replay_path(options.command.front()) : options.replay_out;
+  std::string replay_path = options.replay_out.empty()
+                                ? default_replay_path(options.command.front())
+                                : options.replay_out;
   check_replay_out(replay_path);
 
   std::string path = resolve_program(options.command.front());
@@ -172,13 +220,15 @@ int run_explore(const Options &options) {
     requests.push_back(std::move(request));
   }
 
-  // Once a worker has failed, the others can only find failures of higher
-  // schedule indices (most likely) or waste time: stop them.
+  // The first failure ends the exploration: the other workers are stopped
+  // (a failure one of them had already recorded still counts).
   std::vector<bool> failed(jobs, false);
   RunWatcher stop_the_others = [&]() {
     bool any = false;
     for (size_t w = 0; w < jobs; ++w) {
-      if (!failed[w]) failed[w] = read_explore_records_file(workers[w].explore_out.path(), "", nullptr).failure.has_value();
+      if (!failed[w])
+        failed[w] = read_explore_records_file(workers[w].explore_out.path(), "", nullptr)
+                        .failure.has_value();
       any = any || failed[w];
     }
     std::vector<size_t> stop;
@@ -237,40 +287,23 @@ int run_explore(const Options &options) {
   }
   report::RunInfo run =
       describe_run("explore", options.command, workers[reported].result, options.timeout_seconds);
+  // A worker snag stopped died of snag's SIGTERM, which says nothing about the program.
+  if (workers[reported].result.stopped) run.notes.clear();
   run.warnings.insert(run.warnings.begin(), warnings.begin(), warnings.end());
   run.notes.insert(run.notes.end(), totals.notes.begin(), totals.notes.end());
-  if (!totals.any_summary && !failing) {
-    run.warnings.push_back("the program wrote no explore summary (did it end before the runtime started exploring?)");
-  } else if (totals.any_summary && !totals.any_forked && !failing) {
-    run.notes.push_back("the program never created a thread, so it ran once with nothing to interleave");
+  // A program that was killed (Ctrl-C, --timeout) had no chance to write one.
+  bool all_exited = std::none_of(workers.begin(), workers.end(),
+                                 [](const Worker &w) { return w.result.signaled; });
+  if (totals.summaries == 0 && !failing && all_exited) {
+    run.warnings.push_back(
+        "the program wrote no explore summary (did it end before the runtime started exploring?)");
   }
 
   std::optional<ReplayFile> replay;
   bool replay_written = false;
   if (failing) {
-    const FailureRecord &failure = *workers[*failing].records.failure;
-    replay.emplace();
-    replay->program = identity;
-    replay->arguments.assign(options.command.begin() + 1, options.command.end());
-    replay->strategy = failure.strategy;
-    replay->seed = failure.seed;
-    replay->schedule = failure.schedule;
-    replay->preempt_on_access = options.preempt_on_access;
-    replay->with_race = options.with_race;
-    replay->max_steps = options.max_steps;
-    replay->bug.kind = failure.kind;
-    replay->bug.message = failure.message;
-    replay->preemptions = count_preemptions(failure.decisions);
-    replay->decisions = failure.decisions;
-    auto bug = std::find_if(findings.begin(), findings.end(),
-                            [&](const report::Finding &f) { return f.kind == failure.kind; });
-    if (bug != findings.end()) {
-      replay->bug.location = bug_location(*bug);
-      if (replay->bug.message.empty()) replay->bug.message = bug->message;
-    } else {
-      run.warnings.push_back("the failing schedule left no " + failure.kind +
-                             " finding; the replay file records no location");
-    }
+    replay = replay_file_for(*workers[*failing].records.failure, identity, options, findings,
+                             run.warnings);
     try {
       write_replay_file(replay_path, *replay);
       replay_written = true;
@@ -279,19 +312,29 @@ int run_explore(const Options &options) {
     }
   }
 
-  double rate = seconds > 0 ? static_cast<double>(totals.schedules) / seconds : 0;
+  // Workers run side by side at about the same pace, so those that were
+  // stopped before writing a summary count as fast as the others.
+  double rate = seconds > 0 && totals.summaries > 0
+                    ? static_cast<double>(totals.schedules) / seconds * static_cast<double>(jobs) /
+                          static_cast<double>(totals.summaries)
+                    : 0;
+  bool complete = totals.summaries == jobs;
   json failure_json = nullptr;
   if (failing) {
-    failure_json = {{"schedule", replay->schedule},       {"strategy", replay->strategy},
-                    {"seed", replay->seed},               {"kind", replay->bug.kind},
-                    {"location", replay->bug.location},   {"preemptions", replay->preemptions},
+    failure_json = {{"schedule", replay->schedule},
+                    {"strategy", replay->strategy},
+                    {"seed", replay->seed},
+                    {"kind", replay->bug.kind},
+                    {"location", replay->bug.location},
+                    {"preemptions", replay->preemptions},
                     {"decisions", replay->decisions}};
   }
   json explore = {{"strategy", options.strategy},
                   {"seed", seed},
                   {"workers", jobs},
                   {"shard", fmt::format("{}/{}", options.shard_index, options.shard_count)},
-                  {"schedules", totals.schedules},
+                  {"schedules", totals.schedules},  // a lower bound unless complete
+                  {"schedules_complete", complete},
                   {"seconds", seconds},
                   {"schedules_per_second", rate},
                   {"per_strategy", totals.per_strategy},
@@ -302,23 +345,28 @@ int run_explore(const Options &options) {
   present_report(out, format, options.color, findings, run);
 
   if (failing) {
-    std::string of = totals.schedules > 0 ? fmt::format(" of {}", totals.schedules) : "";
-    print_command_note("explore", fmt::format("bug found in schedule {}{} (strategy {}, seed {}), {} schedules/s",
-                                              replay->schedule, of, replay->strategy, replay->seed,
-                                              format_rate(rate)));
+    // Schedule indices are shared out among the workers, so a count that
+    // leaves out stopped workers would be smaller than the failing index.
+    std::string of = complete ? fmt::format(" of {}", totals.schedules) : "";
+    // The seed that repeats the exploration (--seed), not the schedule's own.
+    print_command_note(
+        "explore", fmt::format("bug found in schedule {}{} (strategy {}, seed {}), {} schedules/s",
+                               replay->schedule, of, replay->strategy, seed, format_rate(rate)));
     if (replay_written) {
       print_command_note("explore", "replay it: snag replay " + shell_quote(replay_path));
       if (replay->preemptions > 0) {
-        print_command_note("explore", "shrink it: snag replay --shrink " + shell_quote(replay_path));
+        print_command_note("explore",
+                           "shrink it: snag replay --shrink " + shell_quote(replay_path));
       }
     }
     return options.exitcode;
   }
-  if (totals.any_summary) {
+  if (totals.summaries > 0) {
     std::string strategies = strategy_counts(totals.per_strategy);
-    print_command_note("explore", fmt::format("no bug found in {} schedule{} ({} schedules/s{})", totals.schedules,
-                                              totals.schedules == 1 ? "" : "s", format_rate(rate),
-                                              strategies.empty() ? "" : ", strategies " + strategies));
+    print_command_note(
+        "explore", fmt::format("no bug found in {} schedule{} ({} schedules/s{})", totals.schedules,
+                               totals.schedules == 1 ? "" : "s", format_rate(rate),
+                               strategies.empty() ? "" : ", strategies " + strategies));
   }
   return findings.empty() ? workers[reported].result.shell_status() : options.exitcode;
 }

@@ -11,7 +11,10 @@
 namespace snag::cli {
 
 OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out) {
-  return {{"engine", "explore"}, {"findings", findings}, {"explore_out", explore_out}, {"exitcode", "0"}};
+  return {{"engine", "explore"},
+          {"findings", findings},
+          {"explore_out", explore_out},
+          {"exitcode", "0"}};
 }
 
 std::string bug_location(const report::Finding &finding) {
@@ -50,6 +53,7 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
   ours.emplace_back("preempt_on_access", replay.preempt_on_access ? "1" : "0");
   ours.emplace_back("with_race", replay.with_race ? "1" : "0");
   ours.emplace_back("max_steps", std::to_string(replay.max_steps));
+  if (!replay.points.empty()) ours.emplace_back("points", replay.points);
   const char *user = std::getenv("SNAG_OPTIONS");
 
   RunRequest run;

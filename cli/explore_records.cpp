@@ -32,21 +32,39 @@ std::optional<FailureRecord> failure_from(const json &r) {
       !r["decisions"].is_string()) {
     return std::nullopt;
   }
-  return FailureRecord{count(r, "schedule"), text(r, "strategy"), count(r, "seed"),
-                       text(r, "kind"),      text(r, "message"),  count(r, "steps"),
-                       count(r, "preemptions"), text(r, "decisions")};
+  FailureRecord failure;
+  failure.schedule = count(r, "schedule");
+  failure.strategy = text(r, "strategy");
+  failure.seed = count(r, "seed");
+  failure.kind = text(r, "kind");
+  failure.message = text(r, "message");
+  failure.steps = count(r, "steps");
+  failure.preemptions = count(r, "preemptions");
+  failure.points = text(r, "points");
+  failure.truncated = flag(r, "truncated");
+  failure.decisions = text(r, "decisions");
+  return failure;
 }
 
 ScheduleRecord schedule_from(const json &r) {
-  return ScheduleRecord{count(r, "schedule"), text(r, "strategy"),    text(r, "kind"),
-                        count(r, "steps"),    count(r, "preemptions"), flag(r, "diverged"),
-                        text(r, "decisions")};
+  ScheduleRecord schedule;
+  schedule.schedule = count(r, "schedule");
+  schedule.strategy = text(r, "strategy");
+  schedule.kind = text(r, "kind");
+  schedule.steps = count(r, "steps");
+  schedule.preemptions = count(r, "preemptions");
+  schedule.diverged = flag(r, "diverged");
+  if (auto it = r.find("diverged_at"); it != r.end() && it->is_number_unsigned())
+    schedule.diverged_at = it->get<uint64_t>();
+  schedule.decisions = text(r, "decisions");
+  return schedule;
 }
 
 SummaryRecord summary_from(const json &r) {
   SummaryRecord summary;
   summary.schedules = count(r, "schedules");
-  if (auto it = r.find("seconds"); it != r.end() && it->is_number()) summary.seconds = it->get<double>();
+  if (auto it = r.find("seconds"); it != r.end() && it->is_number())
+    summary.seconds = it->get<double>();
   summary.failures = count(r, "failures");
   if (auto it = r.find("per_strategy"); it != r.end() && it->is_object()) {
     for (const auto &[name, n] : it->items())
@@ -71,7 +89,9 @@ ExploreRecords read_explore_records(std::istream &in, const std::string &source,
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     json record = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!record.is_object()) {
-      if (warnings) warnings->push_back(source + ": line " + std::to_string(number) + ": not a JSON object; skipped");
+      if (warnings)
+        warnings->push_back(source + ": line " + std::to_string(number) +
+                            ": not a JSON object; skipped");
       continue;
     }
     std::string type = text(record, "type");

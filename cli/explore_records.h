@@ -20,6 +20,10 @@ struct FailureRecord {
   std::string message;
   uint64_t steps = 0;
   uint64_t preemptions = 0;
+  // The scheduling points the schedule ran with ("sync", "accesses" or
+  // "vars/K1,K2"); a replay needs the same ones. Empty when not written.
+  std::string points;
+  bool truncated = false;  // more decisions than the runtime keeps; `decisions` is a prefix
   std::string decisions;
 };
 
@@ -30,6 +34,7 @@ struct ScheduleRecord {
   uint64_t steps = 0;
   uint64_t preemptions = 0;
   bool diverged = false;
+  std::optional<uint64_t> diverged_at;  // the first impossible choice, counted from 0
   std::string decisions;
 };
 

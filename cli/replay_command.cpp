@@ -53,9 +53,13 @@ int run_replay(const Options &options) {
   run.warnings.insert(run.warnings.begin(), outcome.warnings.begin(), outcome.warnings.end());
   const auto &schedule = outcome.records.schedule;
   if (schedule && schedule->diverged) {
-    size_t k = common_prefix_length(replay.decisions, schedule->decisions) + 1;
+    // Counted from 1 for people; the runtime counts from 0.
+    uint64_t k = schedule->diverged_at
+                     ? *schedule->diverged_at + 1
+                     : common_prefix_length(replay.decisions, schedule->decisions) + 1;
     run.notes.push_back(fmt::format(
-        "the program took a different path at decision {} (nondeterminism outside the scheduler?)", k));
+        "the program took a different path at decision {} (nondeterminism outside the scheduler?)",
+        k));
   }
   bool reproduced = outcome.bug.has_value();
   run.details = nlohmann::json::object(

@@ -65,6 +65,19 @@ class Fields {
     return out;
   }
 
+  bool has(const std::string &name) const {
+    const json *value = &root_;
+    for (size_t start = 0;;) {
+      size_t dot = name.find('.', start);
+      std::string key =
+          name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (!value->is_object() || !value->contains(key)) return false;
+      value = &(*value)[key];
+      if (dot == std::string::npos) return true;
+      start = dot + 1;
+    }
+  }
+
   [[noreturn]] void mistyped(const std::string &name, const char *expected) const {
     throw UsageError(fmt::format("{}: field \"{}\" should be {}", file_, name, expected));
   }
@@ -76,10 +89,12 @@ class Fields {
     size_t start = 0;
     while (true) {
       size_t dot = name.find('.', start);
-      std::string key = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      std::string key =
+          name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
       if (!value->is_object()) mistyped(prefix, "an object");
       auto it = value->find(key);
-      if (it == value->end()) throw UsageError(fmt::format("{}: missing field \"{}\"", file_, name));
+      if (it == value->end())
+        throw UsageError(fmt::format("{}: missing field \"{}\"", file_, name));
       value = &*it;
       if (dot == std::string::npos) return *value;
       prefix = name.substr(0, dot);
@@ -92,6 +107,10 @@ class Fields {
 };
 
 }  // namespace
+
+std::string default_points(bool preempt_on_access) {
+  return preempt_on_access ? "accesses" : "sync";
+}
 
 std::string fnv1a64_hex(std::string_view bytes) {
   return fmt::format("{:016x}", fnv1a64_update(kFnvOffsetBasis, bytes));
@@ -118,15 +137,18 @@ nlohmann::ordered_json to_json(const ReplayFile &r) {
   using ordered = nlohmann::ordered_json;
   return ordered{
       {"snag_replay", kReplayFormatVersion},
-      {"program", ordered{{"path", r.program.path}, {"size", r.program.size}, {"fnv1a64", r.program.fnv1a64}}},
+      {"program",
+       ordered{{"path", r.program.path}, {"size", r.program.size}, {"fnv1a64", r.program.fnv1a64}}},
       {"arguments", r.arguments},
       {"strategy", r.strategy},
       {"seed", r.seed},
       {"schedule", r.schedule},
       {"options", ordered{{"preempt_on_access", r.preempt_on_access},
                           {"with_race", r.with_race},
-                          {"max_steps", r.max_steps}}},
-      {"bug", ordered{{"kind", r.bug.kind}, {"message", r.bug.message}, {"location", r.bug.location}}},
+                          {"max_steps", r.max_steps},
+                          {"points", r.points}}},
+      {"bug",
+       ordered{{"kind", r.bug.kind}, {"message", r.bug.message}, {"location", r.bug.location}}},
       {"preemptions", r.preemptions},
       {"decisions", r.decisions},
   };
@@ -136,7 +158,8 @@ void write_replay_file(const std::string &path, const ReplayFile &replay) {
   std::ofstream out(path, std::ios::out | std::ios::trunc);
   if (out) out << to_json(replay).dump(2, ' ', false, json::error_handler_t::replace) << '\n';
   out.close();
-  if (!out) throw std::runtime_error("cannot write replay file " + path + ": " + std::strerror(errno));
+  if (!out)
+    throw std::runtime_error("cannot write replay file " + path + ": " + std::strerror(errno));
 }
 
 ReplayFile replay_file_from_json(const json &document, const std::string &name) {
@@ -166,6 +189,8 @@ ReplayFile replay_file_from_json(const json &document, const std::string &name) 
   r.preempt_on_access = f.boolean("options.preempt_on_access");
   r.with_race = f.boolean("options.with_race");
   r.max_steps = f.number("options.max_steps");
+  r.points =
+      f.has("options.points") ? f.string("options.points") : default_points(r.preempt_on_access);
   r.bug.kind = f.string("bug.kind");
   r.bug.message = f.string("bug.message");
   r.bug.location = f.string("bug.location");
@@ -173,7 +198,8 @@ ReplayFile replay_file_from_json(const json &document, const std::string &name) 
   r.decisions = f.string("decisions");
   if (std::optional<std::string> bad = first_malformed_decision(r.decisions)) {
     throw UsageError(fmt::format(
-        "{}: malformed decision '{}' in \"decisions\" (expected T or TpU, such as 2 or 2p1)", name, *bad));
+        "{}: malformed decision '{}' in \"decisions\" (expected T or TpU, such as 2 or 2p1)", name,
+        *bad));
   }
   return r;
 }
@@ -193,8 +219,9 @@ void check_recorded_program(const ReplayFile &replay, const std::string &name) {
   // Either way this is not the binary that failed, and its schedule would
   // mean nothing to it.
   if (now.size != replay.program.size || now.fnv1a64 != replay.program.fnv1a64) {
-    throw UsageError(fmt::format("replay file {} was recorded for {} (fnv1a64 {}), but {} now differs (rebuilt?)",
-                                 name, program, replay.program.fnv1a64, program));
+    throw UsageError(fmt::format(
+        "replay file {} was recorded for {} (fnv1a64 {}), but {} now differs (rebuilt?)", name,
+        program, replay.program.fnv1a64, program));
   }
 }
 
@@ -209,7 +236,8 @@ ReplayFile read_replay_file(const std::string &path) {
   try {
     document = json::parse(in);
   } catch (const json::parse_error &e) {
-    throw UsageError(fmt::format("{} is not a replay file (not valid JSON at byte {})", path, e.byte));
+    throw UsageError(
+        fmt::format("{} is not a replay file (not valid JSON at byte {})", path, e.byte));
   }
   ReplayFile replay = replay_file_from_json(document, path);
   check_recorded_program(replay, path);

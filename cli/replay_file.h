@@ -42,12 +42,20 @@ struct ReplayFile {
   bool preempt_on_access = false;
   bool with_race = false;
   uint64_t max_steps = 0;
+  // The scheduling points of the schedule, as the runtime reported them
+  // ("sync", "accesses", "vars/K1,K2"); optional in the file, where its
+  // absence means "accesses" with preempt_on_access and "sync" without.
+  std::string points;
   ReplayBug bug;
   uint64_t preemptions = 0;
   std::string decisions;
 
   bool operator==(const ReplayFile &) const = default;
 };
+
+// The scheduling points a schedule has when nothing says otherwise:
+// "accesses" with preempt_on_access, "sync" without.
+std::string default_points(bool preempt_on_access);
 
 // FNV-1a 64 of `bytes` as 16 lowercase hex digits.
 std::string fnv1a64_hex(std::string_view bytes);

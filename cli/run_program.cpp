@@ -153,7 +153,8 @@ pid_t start_program(const RunRequest &request, const WaitedSignals &signals, boo
     throw std::runtime_error(std::string("cannot start the program: ") + strerror(error));
   }
   if (pid == 0) {
-    exec_child(request, argv.data(), envp.data(), signals.original_mask(), take_terminal, error_pipe[1]);
+    exec_child(request, argv.data(), envp.data(), signals.original_mask(), take_terminal,
+               error_pipe[1]);
   }
   // Also from the parent, so the group exists before we signal it, whichever
   // of the two runs first.
@@ -242,7 +243,8 @@ std::vector<std::string> environment_with(const std::string &name, const std::st
 
 RunResult run_program(const RunRequest &request) { return run_programs({request}).front(); }
 
-std::vector<RunResult> run_programs(const std::vector<RunRequest> &requests, const RunWatcher &watch) {
+std::vector<RunResult> run_programs(const std::vector<RunRequest> &requests,
+                                    const RunWatcher &watch) {
   WaitedSignals signals;
   bool take_terminal = requests.size() == 1 && owns_terminal();
   std::vector<Child> children;
@@ -284,7 +286,9 @@ std::vector<RunResult> run_programs(const std::vector<RunRequest> &requests, con
   while (running > 0) {
     std::optional<Clock::time_point> wake;
     for (const Child &child : children) {
-      if (!child.ended && child.deadline && (!wake || *child.deadline < *wake)) wake = child.deadline;
+      if (!child.ended && child.deadline && (!wake || *child.deadline < *wake)) {
+        wake = child.deadline;
+      }
     }
     if (watch && (!wake || next_watch < *wake)) wake = next_watch;
 

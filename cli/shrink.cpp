@@ -24,7 +24,8 @@ struct Interrupted {
 
 }  // namespace
 
-ShrinkResult shrink_decisions(const std::string &decisions, const CandidateCheck &fails, size_t max_runs) {
+ShrinkResult shrink_decisions(const std::string &decisions, const CandidateCheck &fails,
+                              size_t max_runs) {
   ShrinkResult result{decisions, 0, false};
   // A later pass often meets a candidate an earlier one already tried;
   // replays are deterministic, so its answer would be the same.
@@ -60,8 +61,10 @@ std::string shrunk_path(const std::string &path) {
   return path + ".shrunk";
 }
 
-int shrink_replay(const ReplayFile &replay, const Options &options, Destination &out, Format format) {
-  std::string out_path = options.replay_out.empty() ? shrunk_path(options.replay_file) : options.replay_out;
+int shrink_replay(const ReplayFile &replay, const Options &options, Destination &out,
+                  Format format) {
+  std::string out_path =
+      options.replay_out.empty() ? shrunk_path(options.replay_file) : options.replay_out;
   size_t runs = 0;
   // The program's own output, hundreds of times over, would bury ours.
   auto replay_quietly = [&](const std::string &decisions, bool lenient) {
@@ -118,7 +121,8 @@ int shrink_replay(const ReplayFile &replay, const Options &options, Destination 
     run.warnings = last.warnings;
     run.warnings.insert(run.warnings.end(), warnings.begin(), warnings.end());
     if (shrunk.capped) {
-      run.notes.push_back(fmt::format("stopped after {} runs; shrinking the result again may remove more", runs));
+      run.notes.push_back(
+          fmt::format("stopped after {} runs; shrinking the result again may remove more", runs));
     }
     run.details = nlohmann::json::object({{"shrink",
                                            {{"replay_file", options.replay_file},
@@ -127,8 +131,10 @@ int shrink_replay(const ReplayFile &replay, const Options &options, Destination 
                                             {"preemptions_after", result.preemptions},
                                             {"runs", runs}}}});
     present_report(out, format, options.color, last.findings, run);
-    print_command_note("replay", fmt::format("shrunk from {} to {} preemptions ({} runs); replay it: snag replay {}",
-                                             before, result.preemptions, runs, shell_quote(out_path)));
+    print_command_note(
+        "replay",
+        fmt::format("shrunk from {} to {} preemptions ({} runs); replay it: snag replay {}", before,
+                    result.preemptions, runs, shell_quote(out_path)));
     return options.exitcode;
   } catch (const Interrupted &interrupted) {
     std::signal(SIGPIPE, SIG_IGN);

@@ -34,13 +34,15 @@ struct ShrinkResult {
 // The greedy search itself. A candidate counts only when the decisions its
 // run took have fewer preemptions than the current ones, so every accepted
 // step makes progress; a candidate rejected once is not replayed again.
-ShrinkResult shrink_decisions(const std::string &decisions, const CandidateCheck &fails, size_t max_runs);
+ShrinkResult shrink_decisions(const std::string &decisions, const CandidateCheck &fails,
+                              size_t max_runs);
 
 // The command: checks that FILE reproduces, shrinks it, writes the result to
 // --replay-out (default FILE with ".shrunk" before ".json"), reports the
 // failure of the shrunk schedule and says what it did. Returns --exitcode,
 // 1 when FILE does not reproduce, 128+N when signal N interrupted it.
-int shrink_replay(const ReplayFile &replay, const Options &options, Destination &out, Format format);
+int shrink_replay(const ReplayFile &replay, const Options &options, Destination &out,
+                  Format format);
 
 // "x.snag-replay.json" -> "x.snag-replay.shrunk.json"; "x" -> "x.shrunk".
 std::string shrunk_path(const std::string &path);

@@ -14,9 +14,9 @@ ExploreRecords read(const std::string &text, std::vector<std::string> *warnings 
 
 TEST(ExploreRecords, ReadsTheDocumentedRecords) {
   ExploreRecords records = read(
-      R"({"type":"failure","schedule":12,"strategy":"pct","seed":987,"kind":"deadlock","message":"m","steps":40,"preemptions":2,"decisions":"0 1 2p1 0"})"
+      R"({"type":"failure","schedule":12,"strategy":"pct","seed":987,"kind":"deadlock","message":"m","steps":40,"preemptions":2,"threads":3,"diverged":false,"truncated":true,"points":"vars/555555577250","decisions":"0 1 2p1 0"})"
       "\n"
-      R"({"type":"schedule","schedule":0,"strategy":"replay","kind":"none","steps":40,"preemptions":0,"diverged":true,"decisions":"0 1 1"})"
+      R"({"type":"schedule","schedule":0,"strategy":"replay","kind":"none","steps":40,"preemptions":0,"diverged":true,"diverged_at":2,"decisions":"0 1 1"})"
       "\n"
       R"({"type":"summary","schedules":1000,"seconds":2.5,"failures":1,"per_strategy":{"pct":200,"random":200},"threads":3,"forked":true,"notes":["thread T2 left control in read() at a.c:10:3"]})"
       "\n");
@@ -27,15 +27,20 @@ TEST(ExploreRecords, ReadsTheDocumentedRecords) {
   EXPECT_EQ(records.failure->kind, "deadlock");
   EXPECT_EQ(records.failure->preemptions, 2u);
   EXPECT_EQ(records.failure->decisions, "0 1 2p1 0");
+  EXPECT_EQ(records.failure->points, "vars/555555577250");
+  EXPECT_TRUE(records.failure->truncated);
   ASSERT_TRUE(records.schedule);
   EXPECT_TRUE(records.schedule->diverged);
+  EXPECT_EQ(records.schedule->diverged_at, 2u);
   EXPECT_EQ(records.schedule->decisions, "0 1 1");
   ASSERT_TRUE(records.summary);
   EXPECT_EQ(records.summary->schedules, 1000u);
   EXPECT_DOUBLE_EQ(records.summary->seconds, 2.5);
-  EXPECT_EQ(records.summary->per_strategy, (std::map<std::string, uint64_t>{{"pct", 200}, {"random", 200}}));
+  EXPECT_EQ(records.summary->per_strategy,
+            (std::map<std::string, uint64_t>{{"pct", 200}, {"random", 200}}));
   EXPECT_TRUE(records.summary->forked);
-  EXPECT_EQ(records.summary->notes, std::vector<std::string>{"thread T2 left control in read() at a.c:10:3"});
+  EXPECT_EQ(records.summary->notes,
+            std::vector<std::string>{"thread T2 left control in read() at a.c:10:3"});
 }
 
 TEST(ExploreRecords, SkipsBrokenLinesAndKeepsTheFirstOfEachType) {
@@ -69,9 +74,7 @@ TEST(ExploreRecords, AFailureNeedsKindAndDecisions) {
   EXPECT_EQ(warnings.size(), 1u);
 }
 
-TEST(ExploreRecords, NoWarningsWhenNotAsked) {
-  EXPECT_FALSE(read("half a li").failure);
-}
+TEST(ExploreRecords, NoWarningsWhenNotAsked) { EXPECT_FALSE(read("half a li").failure); }
 
 }  // namespace
 }  // namespace snag::cli

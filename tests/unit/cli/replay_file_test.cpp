@@ -41,6 +41,7 @@ class ReplayFileTest : public ::testing::Test {
     replay_.preempt_on_access = true;
     replay_.with_race = false;
     replay_.max_steps = 200000;
+    replay_.points = "vars/555555577250,5555555772a0";
     replay_.bug = {"deadlock", "lock-order inversion: M1 -> M2 -> M1", "/src/a.cc:12:5"};
     replay_.preemptions = 2;
     replay_.decisions = "0 1 2p1 0p2 0";
@@ -54,7 +55,9 @@ class ReplayFileTest : public ::testing::Test {
     return file_.path();
   }
 
-  std::string error_after(const std::function<void(json &)> &edit) { return error_of(write_edited(edit)); }
+  std::string error_after(const std::function<void(json &)> &edit) {
+    return error_of(write_edited(edit));
+  }
 
   TempFile program_{"program", ""};
   TempFile file_{"replay", ".json"};
@@ -83,7 +86,10 @@ TEST_F(ReplayFileTest, WritesTheDocumentedShape) {
   json document = json::parse(to_json(replay_).dump());
   EXPECT_EQ(document["snag_replay"], 1);
   EXPECT_EQ(document["program"]["fnv1a64"], replay_.program.fnv1a64);
-  EXPECT_EQ(document["options"], (json{{"preempt_on_access", true}, {"with_race", false}, {"max_steps", 200000}}));
+  EXPECT_EQ(document["options"], (json{{"preempt_on_access", true},
+                                       {"with_race", false},
+                                       {"max_steps", 200000},
+                                       {"points", "vars/555555577250,5555555772a0"}}));
   EXPECT_EQ(document["bug"]["location"], "/src/a.cc:12:5");
   EXPECT_EQ(document["decisions"], "0 1 2p1 0p2 0");
   // In the documented order, for people reading the file.
@@ -95,6 +101,16 @@ TEST_F(ReplayFileTest, AnEmptyScheduleIsValid) {
   replay_.preemptions = 0;
   write_replay_file(file_.path(), replay_);
   EXPECT_EQ(read_replay_file(file_.path()).decisions, "");
+}
+
+TEST_F(ReplayFileTest, PointsMayBeLeftOut) {
+  write_edited([](json &d) { d["options"].erase("points"); });
+  EXPECT_EQ(read_replay_file(file_.path()).points, "accesses");  // preempt_on_access is true
+  write_edited([](json &d) {
+    d["options"].erase("points");
+    d["options"]["preempt_on_access"] = false;
+  });
+  EXPECT_EQ(read_replay_file(file_.path()).points, "sync");
 }
 
 TEST_F(ReplayFileTest, UnknownFieldsAreIgnored) {
@@ -111,9 +127,11 @@ TEST_F(ReplayFileTest, Directory) {
 
 TEST_F(ReplayFileTest, NotJson) {
   write_text(file_.path(), "{\"snag_replay\": 1,\n oops");
-  EXPECT_EQ(error_of(file_.path()), file_.path() + " is not a replay file (not valid JSON at byte 21)");
+  EXPECT_EQ(error_of(file_.path()),
+            file_.path() + " is not a replay file (not valid JSON at byte 21)");
   write_text(file_.path(), "");
-  EXPECT_EQ(error_of(file_.path()), file_.path() + " is not a replay file (not valid JSON at byte 1)");
+  EXPECT_EQ(error_of(file_.path()),
+            file_.path() + " is not a replay file (not valid JSON at byte 1)");
 }
 
 TEST_F(ReplayFileTest, NotAnObject) {
@@ -134,7 +152,8 @@ TEST_F(ReplayFileTest, MissingFields) {
   for (const char *top : {"program", "arguments", "strategy", "seed", "schedule", "options", "bug",
                           "preemptions", "decisions"}) {
     EXPECT_EQ(error_after([&](json &d) { d.erase(top); }),
-              file_.path() + ": missing field \"" + top + (std::string(top) == "program" ? ".path" : "") +
+              file_.path() + ": missing field \"" + top +
+                  (std::string(top) == "program" ? ".path" : "") +
                   (std::string(top) == "options" ? ".preempt_on_access" : "") +
                   (std::string(top) == "bug" ? ".kind" : "") + "\"")
         << top;
@@ -149,30 +168,42 @@ TEST_F(ReplayFileTest, MissingFields) {
 
 TEST_F(ReplayFileTest, MistypedFields) {
   const std::string prefix = file_.path() + ": field ";
-  EXPECT_EQ(error_after([](json &d) { d["seed"] = "987"; }), prefix + "\"seed\" should be a non-negative integer");
+  EXPECT_EQ(error_after([](json &d) { d["seed"] = "987"; }),
+            prefix + "\"seed\" should be a non-negative integer");
   EXPECT_EQ(error_after([](json &d) { d["schedule"] = -1; }),
             prefix + "\"schedule\" should be a non-negative integer");
   EXPECT_EQ(error_after([](json &d) { d["preemptions"] = 1.5; }),
             prefix + "\"preemptions\" should be a non-negative integer");
-  EXPECT_EQ(error_after([](json &d) { d["strategy"] = 3; }), prefix + "\"strategy\" should be a string");
-  EXPECT_EQ(error_after([](json &d) { d["decisions"] = json::array({0, 1}); }),
+  EXPECT_EQ(error_after([](json &d) { d["strategy"] = 3; }),
+            prefix + "\"strategy\" should be a string");
+  EXPECT_EQ(error_after([](json &d) {
+              d["decisions"] = json::array({0, 1});
+            }),
             prefix + "\"decisions\" should be a string");
   EXPECT_EQ(error_after([](json &d) { d["arguments"] = "--flag"; }),
             prefix + "\"arguments\" should be an array of strings");
-  EXPECT_EQ(error_after([](json &d) { d["arguments"] = json::array({"a", 1}); }),
+  EXPECT_EQ(error_after([](json &d) {
+              d["arguments"] = json::array({"a", 1});
+            }),
             prefix + "\"arguments\" should be an array of strings");
   EXPECT_EQ(error_after([](json &d) { d["options"]["with_race"] = 1; }),
             prefix + "\"options.with_race\" should be true or false");
-  EXPECT_EQ(error_after([](json &d) { d["program"] = "/bin/prog"; }), prefix + "\"program\" should be an object");
+  EXPECT_EQ(error_after([](json &d) { d["options"]["points"] = json::array(); }),
+            prefix + "\"options.points\" should be a string");
+  EXPECT_EQ(error_after([](json &d) { d["program"] = "/bin/prog"; }),
+            prefix + "\"program\" should be an object");
   EXPECT_EQ(error_after([](json &d) { d["program"]["fnv1a64"] = "XYZ"; }),
             prefix + "\"program.fnv1a64\" should be 16 lowercase hex digits");
 }
 
 TEST_F(ReplayFileTest, MalformedDecision) {
-  EXPECT_EQ(error_after([](json &d) { d["decisions"] = "0 1 2q1 0"; }),
-            file_.path() + ": malformed decision '2q1' in \"decisions\" (expected T or TpU, such as 2 or 2p1)");
+  EXPECT_EQ(
+      error_after([](json &d) { d["decisions"] = "0 1 2q1 0"; }),
+      file_.path() +
+          ": malformed decision '2q1' in \"decisions\" (expected T or TpU, such as 2 or 2p1)");
   EXPECT_EQ(error_after([](json &d) { d["decisions"] = "0 p1"; }),
-            file_.path() + ": malformed decision 'p1' in \"decisions\" (expected T or TpU, such as 2 or 2p1)");
+            file_.path() +
+                ": malformed decision 'p1' in \"decisions\" (expected T or TpU, such as 2 or 2p1)");
 }
 
 TEST_F(ReplayFileTest, ProgramMissing) {
@@ -183,8 +214,9 @@ TEST_F(ReplayFileTest, ProgramMissing) {
 
 TEST_F(ReplayFileTest, ProgramChanged) {
   write_replay_file(file_.path(), replay_);
-  std::string expected = "replay file " + file_.path() + " was recorded for " + program_.path() + " (fnv1a64 " +
-                         replay_.program.fnv1a64 + "), but " + program_.path() + " now differs (rebuilt?)";
+  std::string expected = "replay file " + file_.path() + " was recorded for " + program_.path() +
+                         " (fnv1a64 " + replay_.program.fnv1a64 + "), but " + program_.path() +
+                         " now differs (rebuilt?)";
   // Same size, other contents: only the hash tells.
   write_text(program_.path(), "A program, as far as the hash is concerned\n");
   EXPECT_EQ(error_of(file_.path()), expected);
@@ -198,7 +230,8 @@ TEST_F(ReplayFileTest, WriteFailureNamesTheFile) {
     write_replay_file("/no/such/dir/x.json", replay_);
     FAIL() << "no exception";
   } catch (const std::runtime_error &e) {
-    EXPECT_EQ(std::string(e.what()), "cannot write replay file /no/such/dir/x.json: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              "cannot write replay file /no/such/dir/x.json: No such file or directory");
   }
 }
 

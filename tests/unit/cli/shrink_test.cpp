@@ -11,7 +11,8 @@ namespace {
 
 // A stand-in for replaying: the "program" fails whenever the decisions still
 // contain `needed`, and reports the candidate as the decisions it took.
-CandidateCheck fails_while_containing(const std::string &needed, std::vector<std::string> *tried = nullptr) {
+CandidateCheck fails_while_containing(const std::string &needed,
+                                      std::vector<std::string> *tried = nullptr) {
   return [needed, tried](const std::string &candidate) -> std::optional<std::string> {
     if (tried) tried->push_back(candidate);
     for (const std::string &token : split_decisions(candidate))
@@ -22,12 +23,14 @@ CandidateCheck fails_while_containing(const std::string &needed, std::vector<std
 
 TEST(Shrink, RemovesEveryPreemptionTheFailureDoesNotNeed) {
   std::vector<std::string> tried;
-  ShrinkResult result = shrink_decisions("0 1p0 1 2p1 0p2 0", fails_while_containing("2p1", &tried), 300);
+  ShrinkResult result =
+      shrink_decisions("0 1p0 1 2p1 0p2 0", fails_while_containing("2p1", &tried), 300);
   EXPECT_EQ(result.decisions, "0 0 1 2p1 2 0");
   EXPECT_FALSE(result.capped);
   // Last preemption first: 0p2 goes, 2p1 stays, 1p0 goes; then one more
   // pass finds that 2p1 cannot go.
-  EXPECT_EQ(tried, (std::vector<std::string>{"0 1p0 1 2p1 2 0", "0 1p0 1 1 2 0", "0 0 1 2p1 2 0", "0 0 1 1 2 0"}));
+  EXPECT_EQ(tried, (std::vector<std::string>{"0 1p0 1 2p1 2 0", "0 1p0 1 1 2 0", "0 0 1 2p1 2 0",
+                                             "0 0 1 1 2 0"}));
   EXPECT_EQ(result.runs, 4u);
 }
 
@@ -54,7 +57,9 @@ TEST(Shrink, KeepsWhatTheRunActuallyTook) {
 
 TEST(Shrink, IgnoresARunWithAsManyPreemptions) {
   // A lenient run that wandered into a new preemption is no progress.
-  CandidateCheck check = [](const std::string &) -> std::optional<std::string> { return "0 1p0 2p1"; };
+  CandidateCheck check = [](const std::string &) -> std::optional<std::string> {
+    return "0 1p0 2p1";
+  };
   ShrinkResult result = shrink_decisions("0 1p0 2p1", check, 300);
   EXPECT_EQ(result.decisions, "0 1p0 2p1");
   EXPECT_EQ(result.runs, 2u);
@@ -68,7 +73,8 @@ TEST(Shrink, StopsAtTheRunCap) {
 }
 
 TEST(Shrink, RemovesAllWhenNoneIsNeeded) {
-  ShrinkResult result = shrink_decisions("1p0 2p1 3p2 4p3", [](const std::string &c) { return std::optional(c); }, 300);
+  ShrinkResult result = shrink_decisions(
+      "1p0 2p1 3p2 4p3", [](const std::string &c) { return std::optional(c); }, 300);
   EXPECT_EQ(result.decisions, "0 1 2 3");
   EXPECT_EQ(result.runs, 4u);
 }
