@@ -110,35 +110,46 @@ void activate(ThreadState &t) {
 
 ControlledThread *controlled(ThreadState &t) { return scheduler().controlled(t); }
 
+// Counts an access to `addr` for the profile and, when `addr` belongs to one
+// of the plan's variables, applies that variable's change points. Returns
+// whether it does. Synchronization objects are variables too (paper 004:
+// the variable set may include synchronization operations), so lock-order
+// bugs are within reach of vb and pctvb.
+bool visit_variable(ControlledThread &me, uintptr_t addr) {
+  if (!g_plan.profile && g_plan.access_points != AccessPoints::kVariables) return false;
+  uint64_t instance, site_key;
+  variable_keys(addr, &instance, &site_key);
+  if (g_plan.profile) {
+    count_variable_access(instance, me.tid);
+    if (site_key != instance) count_variable_access(site_key, me.tid);
+  }
+  if (g_plan.access_points != AccessPoints::kVariables) return false;
+  for (int i = 0; i < g_plan.variable_count; ++i) {
+    if (g_plan.variables[i] != instance && g_plan.variables[i] != site_key) continue;
+    chooser().variable_access(me, i, ++g_variable_accesses[i]);
+    return true;
+  }
+  return false;
+}
+
 void access_hook(ThreadState &t, uintptr_t addr, uintptr_t, uint32_t flags, snag_site_t site) {
   ControlledThread *me = controlled(t);
   if (!me) return;
   RuntimeScope scope(&t);
   Scheduler &s = scheduler();
   if (flags & kAccessWrite) s.progress(me->tid);
-  uint64_t instance = 0, site_key = 0;
-  if (g_plan.profile || g_plan.access_points == AccessPoints::kVariables)
-    variable_keys(addr, &instance, &site_key);
-  if (g_plan.profile) {
-    count_variable_access(instance, t.tid);
-    if (site_key != instance) count_variable_access(site_key, t.tid);
+  bool plan_variable = visit_variable(*me, addr);
+  if (g_plan.access_points == AccessPoints::kAll || plan_variable) {
+    me->block_site = site;
+    s.point(*me, PointKind::kAccess);
   }
-  switch (g_plan.access_points) {
-    case AccessPoints::kNone:
-      return;
-    case AccessPoints::kAll:
-      me->block_site = site;
-      s.point(*me, PointKind::kAccess);
-      return;
-    case AccessPoints::kVariables:
-      for (int i = 0; i < g_plan.variable_count; ++i) {
-        if (g_plan.variables[i] != instance && g_plan.variables[i] != site_key) continue;
-        chooser().variable_access(*me, i, ++g_variable_accesses[i]);
-        me->block_site = site;
-        s.point(*me, PointKind::kAccess);
-        return;
-      }
-  }
+}
+
+// The scheduling point before a synchronization operation on `e.addr`.
+void sync_point(ControlledThread &me, const Event &e) {
+  me.block_site = e.site;
+  if (e.addr) visit_variable(me, e.addr);
+  scheduler().point(me, PointKind::kSync);
 }
 
 // Other threads may run before the process exits: bugs that need a thread
@@ -185,14 +196,12 @@ Verdict lock_before(ThreadState &t, const Event &e) {
     return {};
   }
   Scheduler &s = scheduler();
-  me->block_site = e.site;
-  s.point(*me, PointKind::kSync);
+  sync_point(*me, e);
   while (!lock_available(o, me->tid, e.flags)) {
     if (e.flags & kLockTry) {
       s.note_spin(*me, e.addr);
       return result(EBUSY);
     }
-    me->block_site = e.site;
     if (!s.block(*me, WaitKind::kMutex, e.addr, e.flags & kLockTimed)) return result(ETIMEDOUT);
   }
   take_lock(o, me->tid, e.flags);
@@ -203,17 +212,15 @@ Verdict lock_before(ThreadState &t, const Event &e) {
 void unlock(ThreadState &t, const Event &e) {
   // A scheduling point before the model lets go: until then the lock is
   // still held, so no other thread reaches the real (still locked) lock.
-  if (ControlledThread *me = controlled(t)) {
-    me->block_site = e.site;
-    scheduler().point(*me, PointKind::kSync);
-  }
+  ControlledThread *me = controlled(t);
+  if (me) sync_point(*me, e);
   SyncObject &o = sync_object(e.addr);
   if (o.owner == t.tid) {
     if (o.recursion > 0 && --o.recursion == 0) o.owner = kNoThread;
   } else if (o.readers > 0) {
     --o.readers;
   }
-  if (ControlledThread *me = controlled(t)) {
+  if (me) {
     Scheduler &s = scheduler();
     s.lock_released(*me, e.addr);
     s.wake_all(WaitKind::kMutex, e.addr);
@@ -225,8 +232,7 @@ Verdict cond_wait(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
   // Another thread may act between the caller's check of its condition and
   // the wait (the classic lost wake-up).
-  me.block_site = e.site;
-  s.point(me, PointKind::kSync);
+  sync_point(me, e);
   auto *mutex = reinterpret_cast<pthread_mutex_t *>(e.addr2);
   SyncObject &m = sync_object(e.addr2);
   uint32_t recursion = m.recursion ? m.recursion : 1;
@@ -236,7 +242,6 @@ Verdict cond_wait(ControlledThread &me, const Event &e) {
   s.wake_all(WaitKind::kMutex, e.addr2);
   s.progress(me.tid);
   pthread_mutex_unlock(mutex);  // the real one: the runtime is not observed
-  me.block_site = e.site;
   bool woken = s.block(me, WaitKind::kCond, e.addr, e.flags & kLockTimed, true);
   while (!lock_available(m, me.tid, 0)) s.block(me, WaitKind::kMutex, e.addr2, false);
   m.owner = me.tid;
@@ -248,8 +253,7 @@ Verdict cond_wait(ControlledThread &me, const Event &e) {
 
 Verdict sem_wait_model(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
-  me.block_site = e.site;
-  s.point(me, PointKind::kSync);
+  sync_point(me, e);
   auto *sem = reinterpret_cast<sem_t *>(e.addr);
   for (;;) {
     if (sem_trywait(sem) == 0) return result(0);
@@ -257,7 +261,6 @@ Verdict sem_wait_model(ControlledThread &me, const Event &e) {
       s.note_spin(me, e.addr);
       return error_result(EAGAIN);
     }
-    me.block_site = e.site;
     if (!s.block(me, WaitKind::kSemaphore, e.addr, e.flags & kLockTimed))
       return error_result(ETIMEDOUT);
   }
@@ -265,8 +268,7 @@ Verdict sem_wait_model(ControlledThread &me, const Event &e) {
 
 Verdict barrier_wait(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
-  me.block_site = e.site;
-  s.point(me, PointKind::kSync);
+  sync_point(me, e);
   SyncObject &o = sync_object(e.addr);
   if (++o.arrived >= barrier_count(e.addr)) {
     o.arrived = 0;
@@ -282,8 +284,7 @@ Verdict barrier_wait(ControlledThread &me, const Event &e) {
 
 void once_enter(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
-  me.block_site = e.site;
-  s.point(me, PointKind::kSync);
+  sync_point(me, e);
   SyncObject &o = sync_object(e.addr);
   while (o.once_runner != kNoThread && o.once_runner != me.tid)
     s.block(me, WaitKind::kOnce, e.addr, false);
@@ -303,13 +304,11 @@ void once_done(ThreadState &t, const Event &e) {
 
 Verdict futex_wait(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
-  me.block_site = e.site;
-  s.point(me, PointKind::kSync);
+  sync_point(me, e);
   if (*reinterpret_cast<const volatile uint32_t *>(e.addr) != static_cast<uint32_t>(e.value)) {
     s.note_spin(me, e.addr);
     return error_result(EAGAIN);
   }
-  me.block_site = e.site;
   if (!s.block(me, WaitKind::kFutex, e.addr, e.flags & kLockTimed)) return error_result(ETIMEDOUT);
   return result(0);
 }
@@ -324,13 +323,11 @@ Verdict futex_wake(ControlledThread &me, const Event &e) {
 
 Verdict join_before(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
-  me.block_site = e.site;
-  s.point(me, PointKind::kSync);
+  sync_point(me, e);
   Tid child = static_cast<Tid>(e.value);
   ControlledThread *target = s.thread(child);
   while (target && target->status != Status::kFinished) {
     if (e.flags & kLockTry) return result(EBUSY);
-    me.block_site = e.site;
     if (!s.block(me, WaitKind::kJoin, child, e.flags & kLockTimed, false, child))
       return result(ETIMEDOUT);
   }
@@ -340,8 +337,7 @@ Verdict join_before(ControlledThread &me, const Event &e) {
 void atomic_before(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
   s.note_spin(me, e.addr);
-  me.block_site = e.site;
-  s.point(me, PointKind::kSync);
+  sync_point(me, e);
 }
 
 void atomic_after(ControlledThread &me, const Event &e) {
@@ -458,8 +454,7 @@ class ExploreEngine final : public Engine {
             child->status = Status::kFinished;
           return {};
         }
-        me->block_site = e.site;
-        s.point(*me, PointKind::kSync);
+        sync_point(*me, e);
         return {};
       case EventKind::kThreadExit:
         s.thread_ended(*me);
@@ -469,22 +464,19 @@ class ExploreEngine final : public Engine {
       case EventKind::kCondWait:
         return cond_wait(*me, e);
       case EventKind::kCondSignal:
-        me->block_site = e.site;
-        s.point(*me, PointKind::kSync);
+        sync_point(*me, e);
         s.wake_one(WaitKind::kCond, e.addr);
         s.progress(me->tid);
         return result(0);
       case EventKind::kCondBroadcast:
-        me->block_site = e.site;
-        s.point(*me, PointKind::kSync);
+        sync_point(*me, e);
         s.wake_all(WaitKind::kCond, e.addr);
         s.progress(me->tid);
         return result(0);
       case EventKind::kSemWait:
         return sem_wait_model(*me, e);
       case EventKind::kSemPost:
-        me->block_site = e.site;
-        s.point(*me, PointKind::kSync);
+        sync_point(*me, e);
         s.wake_all(WaitKind::kSemaphore, e.addr);
         s.progress(me->tid);
         return {};
