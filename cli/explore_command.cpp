@@ -141,7 +141,7 @@ std::string strategy_counts(const std::map<std::string, uint64_t> &per_strategy)
 
 // The replay file of a failure: the failure record, the options that shape
 // scheduling, and the location of the finding it left.
-ReplayFile replay_file_for(const FailureRecord &failure, const ProgramIdentity &identity,
+ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity &identity,
                            const Options &options, const std::vector<report::Finding> &findings,
                            std::vector<std::string> &warnings) {
   ReplayFile replay;

@@ -27,37 +27,31 @@ bool flag(const json &object, const char *key) {
   return it != object.end() && it->is_boolean() && it->get<bool>();
 }
 
-std::optional<FailureRecord> failure_from(const json &r) {
+ScheduleRecord schedule_from(const json &r) {
+  ScheduleRecord record;
+  record.schedule = count(r, "schedule");
+  record.strategy = text(r, "strategy");
+  record.seed = count(r, "seed");
+  record.kind = text(r, "kind");
+  record.message = text(r, "message");
+  record.steps = count(r, "steps");
+  record.preemptions = count(r, "preemptions");
+  record.points = text(r, "points");
+  record.truncated = flag(r, "truncated");
+  record.diverged = flag(r, "diverged");
+  if (auto it = r.find("diverged_at"); it != r.end() && it->is_number_unsigned())
+    record.diverged_at = it->get<uint64_t>();
+  record.decisions = text(r, "decisions");
+  return record;
+}
+
+// A failure counts only with the kind of bug and the decisions to replay it.
+std::optional<ScheduleRecord> failure_from(const json &r) {
   if (!r.contains("kind") || !r["kind"].is_string() || !r.contains("decisions") ||
       !r["decisions"].is_string()) {
     return std::nullopt;
   }
-  FailureRecord failure;
-  failure.schedule = count(r, "schedule");
-  failure.strategy = text(r, "strategy");
-  failure.seed = count(r, "seed");
-  failure.kind = text(r, "kind");
-  failure.message = text(r, "message");
-  failure.steps = count(r, "steps");
-  failure.preemptions = count(r, "preemptions");
-  failure.points = text(r, "points");
-  failure.truncated = flag(r, "truncated");
-  failure.decisions = text(r, "decisions");
-  return failure;
-}
-
-ScheduleRecord schedule_from(const json &r) {
-  ScheduleRecord schedule;
-  schedule.schedule = count(r, "schedule");
-  schedule.strategy = text(r, "strategy");
-  schedule.kind = text(r, "kind");
-  schedule.steps = count(r, "steps");
-  schedule.preemptions = count(r, "preemptions");
-  schedule.diverged = flag(r, "diverged");
-  if (auto it = r.find("diverged_at"); it != r.end() && it->is_number_unsigned())
-    schedule.diverged_at = it->get<uint64_t>();
-  schedule.decisions = text(r, "decisions");
-  return schedule;
+  return schedule_from(r);
 }
 
 SummaryRecord summary_from(const json &r) {

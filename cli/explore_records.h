@@ -12,7 +12,9 @@
 
 namespace snag::cli {
 
-struct FailureRecord {
+// One schedule: the failing one ("failure") or the end of an unforked run
+// ("schedule"); the runtime writes both with the same fields.
+struct ScheduleRecord {
   uint64_t schedule = 0;
   std::string strategy;
   uint64_t seed = 0;
@@ -24,15 +26,6 @@ struct FailureRecord {
   // "vars/K1,K2"); a replay needs the same ones. Empty when not written.
   std::string points;
   bool truncated = false;  // more decisions than the runtime keeps; `decisions` is a prefix
-  std::string decisions;
-};
-
-struct ScheduleRecord {
-  uint64_t schedule = 0;
-  std::string strategy;
-  std::string kind;
-  uint64_t steps = 0;
-  uint64_t preemptions = 0;
   bool diverged = false;
   std::optional<uint64_t> diverged_at;  // the first impossible choice, counted from 0
   std::string decisions;
@@ -51,7 +44,7 @@ struct SummaryRecord {
 // The first record of each type. Missing fields keep their defaults, except
 // that a failure needs `kind` and `decisions` to count.
 struct ExploreRecords {
-  std::optional<FailureRecord> failure;
+  std::optional<ScheduleRecord> failure;
   std::optional<ScheduleRecord> schedule;
   std::optional<SummaryRecord> summary;
 };

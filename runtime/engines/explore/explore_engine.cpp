@@ -164,12 +164,6 @@ void exit_point() {
   scheduler().point(*me, PointKind::kExit);
 }
 
-void copy_counters() {
-  ScheduleResults &r = results();
-  r.steps = scheduler().steps();
-  r.choices = scheduler().choice_points();
-  r.threads = scheduler().thread_limit();
-}
 
 // --- Models of the primitives -------------------------------------------
 
@@ -355,11 +349,9 @@ Verdict yield(ControlledThread &me, const Event &e) {
 }
 
 void program_exit() {
-  Scheduler &s = scheduler();
-  bool was_active = s.active();
-  s.deactivate();
+  scheduler().deactivate();
   if (g_forked_child) {
-    copy_counters();
+    scheduler().save_counters(results());
     return;
   }
   // An unforked run: a replay, or a program that never created a thread.
@@ -367,8 +359,7 @@ void program_exit() {
     results_map(false);
     g_plan.strategy = options().has("replay") ? Strategy::kReplay : Strategy::kRandom;
   }
-  (void)was_active;
-  copy_counters();
+  scheduler().save_counters(results());
   if (results().failed.load() == 0) write_schedule_record("schedule", g_plan, results());
   Summary summary;
   summary.schedules = 1;

@@ -21,16 +21,16 @@ namespace {
 // reads how from the shared results.
 constexpr int kFailedChildStatus = 97;
 
-void copy_counters() {
-  ScheduleResults &r = results();
-  r.steps = scheduler().steps();
-  r.choices = scheduler().choice_points();
-  r.threads = scheduler().thread_limit();
+
+// An unforked run writes its own failure record; a forked child's is
+// written by the fork server.
+void record_failed_schedule() {
+  scheduler().save_counters(results());
+  if (!in_forked_child()) write_schedule_record("failure", current_plan(), results());
 }
 
 [[noreturn]] void end_failed_schedule() {
-  copy_counters();
-  if (!in_forked_child()) write_schedule_record("failure", current_plan(), results());
+  record_failed_schedule();
   raw_syscall(SYS_exit_group,
               in_forked_child() ? kFailedChildStatus : long(options().get_u64("exitcode", 66)));
   __builtin_unreachable();
@@ -111,7 +111,8 @@ void add_schedule_details(Finding &f) {
   const Plan &plan = current_plan();
   f.add_detail("strategy", strategy_name(plan.strategy));
   f.add_detail("schedule", plan.schedule);
-  f.add_detail("steps", scheduler().steps());
+  // The fork server reports for a child that is gone: its saved counters.
+  f.add_detail("steps", scheduler().active() ? scheduler().steps() : results().steps);
   f.add_detail("preemptions", results().preemptions);
 }
 
@@ -121,6 +122,22 @@ void report(Finding *f) {
   report_finding(f);
 }
 
+// A finding about one thread (none: the fork server's), with `message` as
+// both summary and the side's description.
+void report_one_thread(const char *kind, const ThreadState *t, snag_site_t site,
+                       TextBuffer &message) {
+  Finding *f = new_finding("explore", kind);
+  message.add('\0');
+  copy_text(f->message, sizeof f->message, message.data());
+  FindingSide &side = f->add_side();
+  copy_text(side.description, sizeof side.description, f->message);
+  if (t) {
+    side.thread = t->tid;
+    capture_stack(t->shadow, site, &side.stack);
+  }
+  report(f);
+}
+
 // The running thread's report for a fatal signal, then the signal's own
 // default action.
 void on_failure_signal(int sig, siginfo_t *info, void *) {
@@ -128,8 +145,6 @@ void on_failure_signal(int sig, siginfo_t *info, void *) {
   bool first = results().failed.load() == 0;
   if (first && t) {
     ++t->in_runtime;
-    const char *kind = sig == SIGTERM ? "hang" : "crash";
-    Finding *f = new_finding("explore", kind);
     TextBuffer b;
     if (sig == SIGTERM) {
       b.add("the schedule did not finish in time (a thread blocked outside snag's control, "
@@ -141,20 +156,11 @@ void on_failure_signal(int sig, siginfo_t *info, void *) {
       b.add(" in ");
       add_thread_name(b, t->tid);
     }
-    b.add('\0');
-    copy_text(f->message, sizeof f->message, b.data());
-    FindingSide &side = f->add_side();
-    side.thread = t->tid;
-    copy_text(side.description, sizeof side.description, f->message);
-    capture_stack(t->shadow, __snag_call_site, &side.stack);
-    report(f);
+    report_one_thread(sig == SIGTERM ? "hang" : "crash", t, __snag_call_site, b);
     --t->in_runtime;
   }
-  if (first || sig == SIGABRT) {
-    // An assertion reported itself just before this abort.
-    copy_counters();
-    if (!in_forked_child()) write_schedule_record("failure", current_plan(), results());
-  }
+  // An assertion reported itself just before its abort.
+  if (first || sig == SIGABRT) record_failed_schedule();
   if (sig == SIGTERM) raw_syscall(SYS_exit_group, kFailedChildStatus);
   signal(sig, SIG_DFL);
   raise(sig);
@@ -230,47 +236,27 @@ void fail_hang(ControlledThread &me) {
 void report_assertion(ThreadState &t, const char *assertion, const char *file, uint64_t line,
                       snag_site_t site) {
   if (results().failed.load() != 0) return;
-  Finding *f = new_finding("explore", "assertion-failure");
   TextBuffer b;
   b.add("Assertion `").add(assertion ? assertion : "?").add("' failed at ");
   b.add(file ? file : "?").add(':').add_u64(line).add(" in ");
   add_thread_name(b, t.tid);
-  b.add('\0');
-  copy_text(f->message, sizeof f->message, b.data());
-  FindingSide &side = f->add_side();
-  side.thread = t.tid;
-  copy_text(side.description, sizeof side.description, f->message);
-  capture_stack(t.shadow, site, &side.stack);
-  report(f);
+  report_one_thread("assertion-failure", &t, site, b);
   // The abort that follows ends the schedule (on_failure_signal).
 }
 
 void report_exit_call(ThreadState &t, int status, snag_site_t site) {
   if (results().failed.load() != 0) return;
-  Finding *f = new_finding("explore", "exit-status");
   TextBuffer b;
   b.add("exit(").add_i64(status).add(") called in ");
   add_thread_name(b, t.tid);
-  b.add('\0');
-  copy_text(f->message, sizeof f->message, b.data());
-  FindingSide &side = f->add_side();
-  side.thread = t.tid;
-  copy_text(side.description, sizeof side.description, f->message);
-  capture_stack(t.shadow, site, &side.stack);
-  report(f);
-  copy_counters();
-  if (!in_forked_child()) write_schedule_record("failure", current_plan(), results());
+  report_one_thread("exit-status", &t, site, b);
+  record_failed_schedule();
 }
 
 void report_schedule_end(const char *kind, const char *message) {
-  Finding *f = new_finding("explore", kind);
-  copy_text(f->message, sizeof f->message, message);
-  FindingSide &side = f->add_side();
-  copy_text(side.description, sizeof side.description, message);
-  record_failure(kind, message);
-  f->add_detail("strategy", strategy_name(current_plan().strategy));
-  f->add_detail("schedule", current_plan().schedule);
-  report_finding(f);
+  TextBuffer b;
+  b.add(message);
+  report_one_thread(kind, nullptr, 0, b);
 }
 
 void install_failure_signal_handlers() {

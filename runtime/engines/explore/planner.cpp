@@ -49,8 +49,7 @@ void Planner::start(Strategy strategy, uint64_t seed, uint32_t pct_depth, bool p
   preempt_on_access_ = preempt_on_access;
 }
 
-Strategy Planner::pick_strategy(uint64_t schedule) {
-  (void)schedule;
+Strategy Planner::pick_strategy() {
   Strategy s = strategy_;
   if (s == Strategy::kPortfolio) s = kPortfolio[planned_ % (sizeof kPortfolio / sizeof *kPortfolio)];
   // Variable bounding needs the variables a profiling schedule found.
@@ -63,7 +62,7 @@ Plan Planner::next(uint64_t schedule) {
   p.schedule = schedule;
   p.seed = mix(seed_, schedule);
   random_.seed(p.seed ^ 0x5bd1e995u);
-  p.strategy = pick_strategy(schedule);
+  p.strategy = pick_strategy();
   p.profile = planned_ < kProfileSchedules;
   p.access_points = preempt_on_access_ ? AccessPoints::kAll : AccessPoints::kNone;
   uint64_t nth = per_strategy_[int(p.strategy)]++;

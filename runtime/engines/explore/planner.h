@@ -31,7 +31,7 @@ class Planner {
   static constexpr int kMaxVariables = 256;
   static constexpr int kProfileSchedules = 3;
 
-  Strategy pick_strategy(uint64_t schedule);
+  Strategy pick_strategy();
   void plan_pct(Plan &p);
   void plan_bounded(Plan &p, int bound);
   void plan_variables(Plan &p, const uint64_t *keys, int count);

@@ -78,8 +78,7 @@ void Scheduler::thread_ended(ControlledThread &me) {
   point(me, PointKind::kThreadEnd);
 }
 
-void Scheduler::collect(ControlledThread &me, Candidates &out) const {
-  (void)me;
+void Scheduler::collect(Candidates &out) const {
   // Preferred: runnable threads that are not spinning, and waits that may
   // end now by timeout or spurious wake-up. Then spinning threads. Last,
   // timeouts that already happened once in a row: time passes when nothing
@@ -117,14 +116,14 @@ void Scheduler::point(ControlledThread &me, PointKind kind) {
   if (++steps_ > max_steps_) fail_hang(me);
   chooser().before_point(me, steps_);
   Candidates c;
-  collect(me, c);
+  collect(c);
   if (c.n == 0) {
     if (kind == PointKind::kThreadEnd) {
       for (Tid tid = 0; tid < capacity_; ++tid)
-        if (threads_[tid] && threads_[tid]->status == Status::kBlocked) no_thread_can_run(me);
+        if (threads_[tid] && threads_[tid]->status == Status::kBlocked) fail_deadlock(me);
       return;  // every thread has ended
     }
-    no_thread_can_run(me);
+    fail_deadlock(me);
   }
   bool me_candidate = false;
   for (int i = 0; i < c.n; ++i) me_candidate |= c.tids[i] == me.tid;
@@ -224,6 +223,12 @@ void Scheduler::lock_released(ControlledThread &me, uintptr_t lock) {
   }
 }
 
+void Scheduler::save_counters(ScheduleResults &r) const {
+  r.steps = steps_;
+  r.choices = choices_;
+  r.threads = capacity_;
+}
+
 void Scheduler::switch_to(ControlledThread &me, ControlledThread &next) {
   current_ = next.tid;
   if (&next == &me) return;
@@ -233,8 +238,6 @@ void Scheduler::switch_to(ControlledThread &me, ControlledThread &next) {
   if (me.status == Status::kFinished) return;  // it leaves for good
   while (me.turn.load(std::memory_order_acquire) == 0) futex_wait(&me.turn, 0);
 }
-
-void Scheduler::no_thread_can_run(ControlledThread &me) { fail_deadlock(me); }
 
 Scheduler &scheduler() {
   static Scheduler instance;

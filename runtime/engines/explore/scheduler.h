@@ -11,6 +11,7 @@
 #include "core/stack.h"
 #include "core/thread_state.h"
 #include "engines/explore/plan.h"
+#include "engines/explore/results.h"
 
 namespace snag::explore {
 
@@ -124,15 +125,17 @@ class Scheduler {
   void lock_taken(ControlledThread &me, uintptr_t lock, bool shared);
   void lock_released(ControlledThread &me, uintptr_t lock);
 
+  // Copies steps, choice points and thread count into the schedule's results.
+  void save_counters(ScheduleResults &r) const;
+
   uint64_t steps() const { return steps_; }
   uint64_t choice_points() const { return choices_; }
   Tid thread_limit() const { return capacity_; }
 
  private:
   struct Candidates;
-  void collect(ControlledThread &me, Candidates &out) const;
+  void collect(Candidates &out) const;
   void switch_to(ControlledThread &me, ControlledThread &next);
-  [[noreturn]] void no_thread_can_run(ControlledThread &me);
 
   bool active_ = false;
   Tid current_ = 0;
