@@ -7,8 +7,10 @@ SOURCE is the program's source file; its name says what it is:
 NAME_buggy.c(c) or NAME_fixed.c(c). Both carry a budget line
 `// explore-budget: N` (the number of schedules, at most 10000). A buggy
 program marks the lines where the failure must be reported with trailing
-`// BUG: KIND` comments, KIND one of assertion-failure, deadlock, crash or
-exit-status (one kind per program); a fixed program has no markers.
+`// BUG: KIND` comments, KIND one of assertion-failure, deadlock, crash,
+exit-status or data-race (one kind per program); a fixed program has no
+markers. An optional `// explore-options: ...` line adds options to every
+`snag explore` run (for example --with-race).
 
 The check runs, in a temporary directory,
 
@@ -40,7 +42,7 @@ import sys
 import tempfile
 import time
 
-KINDS = ("assertion-failure", "deadlock", "crash", "exit-status")
+KINDS = ("assertion-failure", "deadlock", "crash", "exit-status", "data-race")
 MAX_BUDGET = 10000
 SEED = 1
 REPLAYS = 20
@@ -51,6 +53,19 @@ REPLAY_TIMEOUT = 60.0
 
 BUDGET_RE = re.compile(r"//\s*explore-budget:\s*(\S+)")
 MARKER_RE = re.compile(r"//\s*BUG:\s*([A-Za-z0-9_-]+)")
+# Extra `snag explore` options a program needs (for example --with-race).
+OPTIONS_RE = re.compile(r"//\s*explore-options:\s*(.*\S)")
+
+
+def explore_options(source):
+    with open(source, encoding="utf-8") as f:
+        m = OPTIONS_RE.search(f.read())
+    return m.group(1).split() if m else []
+
+
+def explore_command(snag, budget, replay, program, options):
+    return ([snag, "explore", "--seed", str(SEED), "--schedules", str(budget), "--format", "json",
+             "--replay-out", replay] + options + [program])
 
 
 class CheckFailed(Exception):
@@ -237,10 +252,10 @@ def findings_of(report, command, result):
     return [f for f in report["findings"] if isinstance(f, dict)]
 
 
-def check_fixed(snag, program, source_name, budget, runner):
+def check_fixed(snag, program, source_name, budget, options, runner):
     command, result, report = runner.run(
-        [snag, "explore", "--seed", str(SEED), "--schedules", str(budget), "--format", "json",
-         "--replay-out", os.path.join(runner.workdir, "replay.json"), program],
+        explore_command(snag, budget, os.path.join(runner.workdir, "replay.json"), program,
+                        options),
         runner.remaining())
     if result.returncode not in (0, FOUND):
         fail(f"SNAG FAILED: snag explore could not check {source_name}",
@@ -260,11 +275,10 @@ def check_fixed(snag, program, source_name, budget, runner):
     print(f"{source_name}: no finding in {budget} schedules, as expected")
 
 
-def check_buggy(snag, program, source_name, budget, kind, marked, runner):
+def check_buggy(snag, program, source_name, budget, options, kind, marked, runner):
     replay = os.path.join(runner.workdir, "replay.json")
     command, result, report = runner.run(
-        [snag, "explore", "--seed", str(SEED), "--schedules", str(budget), "--format", "json",
-         "--replay-out", replay, program],
+        explore_command(snag, budget, replay, program, options),
         runner.remaining() - 120)  # the rest is for the replays
     lines = ", ".join(str(n) for n in sorted(marked))
     want = f"exit status {FOUND} and {a_kind(kind)} at {source_name} line(s) {lines}"
@@ -347,6 +361,7 @@ def main():
         sys.exit(2)
     snag, program, source = sys.argv[1:4]
     role, budget, kind, marked = read_labels(source)
+    options = explore_options(source)
     source_name = os.path.basename(source)
     program = os.path.abspath(program)
     if os.sep in snag:
@@ -355,9 +370,9 @@ def main():
         runner = Runner(workdir)
         try:
             if role == "fixed":
-                check_fixed(snag, program, source_name, budget, runner)
+                check_fixed(snag, program, source_name, budget, options, runner)
             else:
-                check_buggy(snag, program, source_name, budget, kind, marked, runner)
+                check_buggy(snag, program, source_name, budget, options, kind, marked, runner)
         except CheckFailed as e:
             print(str(e))
             sys.exit(1)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/engine.h"
+#include "core/findings.h"
 #include "core/options.h"
 #include "core/platform.h"
 #include "core/runtime.h"
@@ -34,6 +35,9 @@ bool g_activated = false;
 bool g_exit_point_done = false;
 // Accesses so far to each plan variable (pctvb / vb change points).
 uint64_t g_variable_accesses[kMaxPlanVariables];
+// With `with_race`, the race engine sees every event and access of every
+// schedule too; its findings fail the schedule like any other oracle.
+Engine *g_race = nullptr;
 
 // glibc's pthread_once states and barrier layout (nptl/pthreadP.h,
 // sysdeps/nptl/internaltypes.h).
@@ -84,7 +88,8 @@ void parse_points(Plan &plan) {
   }
 }
 
-void access_hook(ThreadState &t, uintptr_t addr, uintptr_t, uint32_t flags, snag_site_t site);
+void access_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                 snag_site_t site);
 
 void exit_point();
 
@@ -105,7 +110,8 @@ void activate(ThreadState &t) {
   scheduler().activate(t, g_plan);
   install_failure_signal_handlers();
   atexit(exit_point);
-  if (g_plan.access_points != AccessPoints::kNone || g_plan.profile) g_access_hook = access_hook;
+  if (g_plan.access_points != AccessPoints::kNone || g_plan.profile || g_race)
+    g_access_hook = access_hook;
 }
 
 ControlledThread *controlled(ThreadState &t) { return scheduler().controlled(t); }
@@ -126,15 +132,21 @@ bool visit_variable(ControlledThread &me, uintptr_t addr) {
   if (g_plan.access_points != AccessPoints::kVariables) return false;
   for (int i = 0; i < g_plan.variable_count; ++i) {
     if (g_plan.variables[i] != instance && g_plan.variables[i] != site_key) continue;
+    // Counted in every schedule: a buggy interleaving may access a variable
+    // more often than the profiling schedules did, and the planner draws
+    // change points from the counts it has seen.
+    if (!g_plan.profile) count_variable_access(g_plan.variables[i], me.tid);
     chooser().variable_access(me, i, ++g_variable_accesses[i]);
     return true;
   }
   return false;
 }
 
-void access_hook(ThreadState &t, uintptr_t addr, uintptr_t, uint32_t flags, snag_site_t site) {
+void access_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                 snag_site_t site) {
+  if (g_race && g_race->access_hook) g_race->access_hook(t, addr, size, flags, site);
   ControlledThread *me = controlled(t);
-  if (!me) return;
+  if (!me || (g_plan.access_points == AccessPoints::kNone && !g_plan.profile)) return;
   RuntimeScope scope(&t);
   Scheduler &s = scheduler();
   if (flags & kAccessWrite) s.progress(me->tid);
@@ -348,8 +360,12 @@ Verdict yield(ControlledThread &me, const Event &e) {
   return result(0);
 }
 
-void program_exit() {
+void program_exit(int status) {
   scheduler().deactivate();
+  if (g_race) {
+    g_race->on_exit(status);
+    if (findings_reported() > 0) record_failure("data-race", "the race engine reported a data race");
+  }
   if (g_forked_child) {
     scheduler().save_counters(results());
     return;
@@ -380,17 +396,28 @@ class ExploreEngine final : public Engine {
  public:
   const char *name() const override { return "explore"; }
 
-  void on_start(ThreadState &) override {
+  void on_start(ThreadState &main_thread) override {
     records_open();
+    if (options().get_bool("with_race", false)) {
+      g_race = create_engine("race");
+      if (g_race) {
+        g_race->on_start(main_thread);
+        wants_api_calls = g_race->wants_api_calls;
+        // Races are found before the first thread exists too (globals).
+        access_hook = explore::access_hook;
+      }
+    }
     // Asked now so they do not count as unknown keys; read at activation.
     const Options &o = options();
     for (const char *key : {"strategy", "schedules", "time_limit", "shard", "pct_depth",
-                            "preempt_on_access", "max_steps", "schedule_timeout", "with_race",
+                            "preempt_on_access", "max_steps", "schedule_timeout",
                             "replay", "replay_lenient", "points"})
       o.get(key);
   }
 
   Verdict on_event(ThreadState &t, const Event &e) override {
+    // The race engine only observes; the scheduler decides what happens.
+    if (g_race) g_race->on_event(t, e);
     switch (e.kind) {
       case EventKind::kAlloc:
         heap_block_allocated(e.addr, e.value, e.site);
@@ -419,7 +446,7 @@ class ExploreEngine final : public Engine {
                          reinterpret_cast<const char *>(e.addr2), e.value, e.site);
         return {};
       case EventKind::kProgramExit:
-        program_exit();
+        program_exit(static_cast<int>(e.value));
         return {};
       case EventKind::kForkChild:
         // The program forked: its child runs free, outside the exploration.

@@ -182,7 +182,7 @@ Plan fork_schedules() {
     ++summary.per_strategy[int(plan.strategy)];
     if (r.threads > summary.threads) summary.threads = r.threads;
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
-    planner.learn(plan, r);
+    planner.learn(r);
     bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (r.failed.load() != 0 || !clean_exit) {
       report_unreported(r, status, timed_out);

@@ -202,11 +202,12 @@ void Planner::choose_pctvb_set(Plan &p) {
   plan_variables(p, keys, count);
 }
 
-void Planner::learn(const Plan &plan, const ScheduleResults &r) {
+void Planner::learn(const ScheduleResults &r) {
   if (r.steps > max_steps_seen_) max_steps_seen_ = r.steps;
   if (r.choices > max_choices_seen_) max_choices_seen_ = r.choices;
   if (r.threads > max_threads_seen_) max_threads_seen_ = r.threads;
-  if (!plan.profile) return;
+  // Profiling schedules count every variable; the others their plan's.
+  if (r.variable_count == 0) return;
   for (uint32_t slot = 0; slot < ScheduleResults::kProfileCapacity; ++slot) {
     const VariableCount &c = r.variables[slot];
     if (c.key == 0) continue;

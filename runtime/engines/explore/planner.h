@@ -20,7 +20,7 @@ class Planner {
   void start(Strategy strategy, uint64_t seed, uint32_t pct_depth, bool preempt_on_access);
   Plan next(uint64_t schedule);
   // What the schedule just run tells about the program.
-  void learn(const Plan &plan, const ScheduleResults &r);
+  void learn(const ScheduleResults &r);
 
  private:
   struct Variable {
