@@ -41,8 +41,22 @@ std::string Finding::display_title() const {
   return out;
 }
 
+namespace {
+
+// Code inlined from the toolchain's headers (std::mutex::lock, vector's
+// push_back): the program's own call further down is where to look.
+bool in_system_header(const Frame &f) {
+  for (const char *prefix : {"/usr/include/", "/usr/lib/", "/usr/bin/../lib/", "/usr/local/include/"})
+    if (f.file.starts_with(prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
 const Frame *Finding::primary_frame() const {
   if (sides.empty() || sides.front().stack.empty()) return nullptr;
+  for (const Frame &f : sides.front().stack)
+    if (f.has_location() && !in_system_header(f)) return &f;
   return &sides.front().stack.front();
 }
 

@@ -114,7 +114,8 @@ struct Finding {
 
   // `title`, or `kind` with dashes as spaces when no title was given.
   std::string display_title() const;
-  // The primary location: the first side's innermost frame, if any.
+  // The primary location: the first side's innermost frame outside the
+  // toolchain's headers (else its innermost frame), if any.
   const Frame *primary_frame() const;
   // The thread with this id in `threads`, if listed.
   const ThreadInfo *thread_info(int64_t id) const;

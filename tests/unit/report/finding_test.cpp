@@ -192,5 +192,22 @@ TEST(Frame, DisplaysWhatIsKnown) {
   EXPECT_EQ(Frame{}.display(), "<unknown frame>");
 }
 
+TEST(FindingPrimaryFrame, SkipsCodeInlinedFromToolchainHeaders) {
+  Finding f;
+  Side side;
+  side.stack = {
+      {"01", "__gthread_mutex_lock", "/usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/x86_64-linux-gnu/bits/gthr-default.h", 749, 12},
+      {"02", "std::mutex::lock", "/usr/include/c++/12/bits/std_mutex.h", 100, 17},
+      {"03", "transfer", "/src/bank.cc", 14, 31},
+      {"04", "main", "/src/bank.cc", 30, 3}};
+  f.sides.push_back(side);
+  ASSERT_NE(f.primary_frame(), nullptr);
+  EXPECT_EQ(f.primary_frame()->location(), "/src/bank.cc:14:31");
+
+  // Only toolchain frames: the innermost one still names the place.
+  f.sides[0].stack.resize(2);
+  EXPECT_EQ(f.primary_frame()->function, "__gthread_mutex_lock");
+}
+
 }  // namespace
 }  // namespace snag::report
