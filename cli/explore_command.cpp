@@ -76,14 +76,14 @@ std::string decimal_seconds(double seconds) {
 }
 
 std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed) {
-  OptionPairs ours = explore_engine_options(worker.findings.path(), worker.explore_out.path());
+  OptionPairs ours =
+      explore_engine_options(worker.findings.path(), worker.explore_out.path(), o.with_race);
   ours.emplace_back("strategy", o.strategy);
   ours.emplace_back("schedules", std::to_string(worker.schedules));
   ours.emplace_back("seed", std::to_string(seed));
   ours.emplace_back("shard", worker.shard);
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
-  ours.emplace_back("with_race", o.with_race ? "1" : "0");
   if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
   if (o.pct_depth) ours.emplace_back("pct_depth", std::to_string(*o.pct_depth));
   if (o.schedule_timeout_seconds) {

@@ -10,8 +10,10 @@
 
 namespace snag::cli {
 
-OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out) {
-  return {{"engine", "explore"},
+OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out,
+                                   bool with_race) {
+  // The race engine observes every schedule; explore leads.
+  return {{"engine", with_race ? "explore+race" : "explore"},
           {"findings", findings},
           {"explore_out", explore_out},
           {"exitcode", "0"}};
@@ -46,12 +48,11 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
   TempFile findings("findings", ".jsonl");
   TempFile explore_out("explore", ".jsonl");
 
-  OptionPairs ours = explore_engine_options(findings.path(), explore_out.path());
+  OptionPairs ours = explore_engine_options(findings.path(), explore_out.path(), replay.with_race);
   ours.emplace_back("replay", decisions.path());
   if (request.lenient) ours.emplace_back("replay_lenient", "1");
   ours.emplace_back("seed", std::to_string(replay.seed));
   ours.emplace_back("preempt_on_access", replay.preempt_on_access ? "1" : "0");
-  ours.emplace_back("with_race", replay.with_race ? "1" : "0");
   ours.emplace_back("max_steps", std::to_string(replay.max_steps));
   if (!replay.points.empty()) ours.emplace_back("points", replay.points);
   const char *user = std::getenv("SNAG_OPTIONS");

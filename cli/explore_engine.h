@@ -16,9 +16,10 @@
 
 namespace snag::cli {
 
-// engine=explore, the findings and explore_out files, and exitcode=0 (snag
-// decides the exit status itself).
-OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out);
+// engine=explore (explore+race with the race engine observing), the findings
+// and explore_out files, and exitcode=0 (snag decides the exit status itself).
+OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out,
+                                   bool with_race);
 
 // Where a finding is, for telling two failures apart: "file:line:column" of
 // its primary frame, "site <id>" when that frame is unresolved, "" when the

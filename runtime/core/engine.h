@@ -1,7 +1,8 @@
-// The engine interface. Exactly one engine is active in a process, chosen at
-// start-up from SNAG_OPTIONS (engine=...). Engines do not know each other,
-// the CLI, or how events are produced; they see the event stream and the
-// memory accesses, and report through core/findings.h.
+// The engine interface. The engines of a process are chosen at start-up from
+// SNAG_OPTIONS (engine=explore+race: the first one named leads the run, the
+// others observe it). The core hands every event and access to each of them
+// (core/runtime.h); engines do not know each other, the CLI, or how events
+// are produced, and report through core/findings.h.
 #pragma once
 
 #include <stdint.h>
@@ -18,7 +19,8 @@ enum AccessFlags : uint32_t {
 
 // What an interceptor does after an event was delivered. An engine that
 // models a primitive itself (the controlled scheduler) may tell the
-// interceptor to skip the real call and return `result` instead.
+// interceptor to skip the real call and return `result` instead. Only the
+// leading engine's verdict counts; observers' verdicts are ignored.
 struct Verdict {
   bool skip_real = false;
   long result = 0;
@@ -32,8 +34,9 @@ using AccessHook = void (*)(ThreadState &t, uintptr_t addr, uintptr_t size, uint
 
 class Engine {
  public:
-  // Set by the engine in its constructor when it wants memory accesses; the
-  // access hooks return after one predictable branch when it is null.
+  // Set by the engine when it wants memory accesses; the access hooks return
+  // after one predictable branch when no engine wants them. An engine that
+  // changes it after on_start calls update_engine_hooks() (core/runtime.h).
   AccessHook access_hook = nullptr;
   // Likewise for calls to members of thread-unsafe classes (kApiBegin/End):
   // they sit in the tightest loops (vector::operator[]), so engines that do
@@ -52,7 +55,8 @@ class Engine {
   }
 
   // The process is exiting (exit(), return from main, or the last thread
-  // ending); other threads may still be running. Called once.
+  // ending); other threads may still be running. Called once, observers
+  // first, so the leading engine sees what they reported.
   virtual void on_exit(int status) { (void)status; }
 
  protected:

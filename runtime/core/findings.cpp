@@ -26,6 +26,9 @@ int g_fd = 2;
 uint64_t g_seed;
 std::atomic<uint64_t> g_reported{0};
 std::atomic<uint64_t> g_suppressed{0};
+// Engine and kind of the latest finding reported (static strings).
+std::atomic<const char *> g_last_engine{""};
+std::atomic<const char *> g_last_kind{""};
 // Serializes whole reports so two threads' text never interleaves.
 SpinLock g_write_lock;
 
@@ -274,6 +277,8 @@ void report_finding(Finding *f) {
     SpinLockGuard guard(g_write_lock);
     b.write_to(g_fd);
   }
+  g_last_engine.store(f->engine, std::memory_order_relaxed);
+  g_last_kind.store(f->kind, std::memory_order_relaxed);
   internal_free(f);
   g_reported.fetch_add(1, std::memory_order_relaxed);
   if (options().get_bool("halt_on_error", false)) {
@@ -322,6 +327,9 @@ uint64_t findings_finish() {
 }
 
 uint64_t findings_reported() { return g_reported.load(std::memory_order_relaxed); }
+
+const char *last_finding_engine() { return g_last_engine.load(std::memory_order_relaxed); }
+const char *last_finding_kind() { return g_last_kind.load(std::memory_order_relaxed); }
 
 uint64_t run_seed() { return g_seed; }
 

@@ -83,6 +83,9 @@ void findings_init();
 // Prints the standalone summary; returns how many findings were reported.
 uint64_t findings_finish();
 uint64_t findings_reported();
+// The engine and kind of the latest finding reported ("" before the first).
+const char *last_finding_engine();
+const char *last_finding_kind();
 uint64_t run_seed();
 
 }  // namespace snag

@@ -95,7 +95,7 @@ SNAG_INTERFACE void __snag_func_exit() {
 }
 
 SNAG_INTERFACE void __snag_api_begin(void *object, uint32_t is_write, snag_site_t site) {
-  if (SNAG_LIKELY(!g_engine->wants_api_calls)) return;
+  if (SNAG_LIKELY(!g_wants_api_calls)) return;
   ThreadState *t = observing_thread();
   if (!t) return;
   Event e{EventKind::kApiBegin};
@@ -106,7 +106,7 @@ SNAG_INTERFACE void __snag_api_begin(void *object, uint32_t is_write, snag_site_
 }
 
 SNAG_INTERFACE void __snag_api_end(void *object, snag_site_t site) {
-  if (SNAG_LIKELY(!g_engine->wants_api_calls)) return;
+  if (SNAG_LIKELY(!g_wants_api_calls)) return;
   ThreadState *t = observing_thread();
   if (!t) return;
   Event e{EventKind::kApiEnd};

@@ -16,12 +16,6 @@ namespace snag {
 
 namespace {
 
-class IdleEngine final : public Engine {
- public:
-  const char *name() const override { return "none"; }
-};
-IdleEngine g_idle_engine;
-
 std::atomic<bool> g_finished{false};
 std::atomic<int> g_exit_status{0};
 
@@ -35,38 +29,73 @@ void at_exit() {
   }
 }
 
+// Parses engine=A+B+...: A leads, the others observe. Returns false (after
+// saying why) when a name is unknown to this build or the list is too long.
+bool choose_engines(const char *list) {
+  Engine *chosen[kMaxEngines];
+  int count = 0;
+  const char *p = list;
+  while (*p) {
+    const char *end = p;
+    while (*end && *end != '+') ++end;
+    char name[32];
+    size_t length = static_cast<size_t>(end - p);
+    if (length == 0 || length >= sizeof name || count == kMaxEngines) {
+      print_error("SNAG_OPTIONS: engine= takes up to 4 engine names joined by '+'; running without one");
+      return false;
+    }
+    copy_bytes(name, p, length);
+    name[length] = 0;
+    Engine *engine = cstr_eq(name, "none") ? nullptr : create_engine(name);
+    if (!engine && !cstr_eq(name, "none")) {
+      char message[160] = "SNAG_OPTIONS: this runtime has no engine '";
+      copy_text(message + cstr_len(message), 40, name);
+      copy_text(message + cstr_len(message), 40, "'; running without one");
+      print_error(message);
+      return false;
+    }
+    if (engine) chosen[count++] = engine;
+    p = *end ? end + 1 : end;
+  }
+  // Observers first, the leader (the first named) last.
+  for (int i = 1; i < count; ++i) g_engines[g_engine_count++] = chosen[i];
+  if (count > 0) g_engines[g_engine_count++] = chosen[0];
+  return true;
+}
+
 void start(const char *options_text) {
   options().parse(options_text);
   ThreadState *main_thread = current_thread();
   findings_init();
   const char *requested = options().get("engine");
-  const char *name = requested ? requested : "race";
-  Engine *engine = cstr_eq(name, "none") ? &g_idle_engine : create_engine(name);
-  if (!engine) {
-    // The default engine may be absent from a build; only an explicit
-    // request for an engine this build lacks deserves a message.
-    if (requested) {
-      char message[160] = "SNAG_OPTIONS: this runtime has no engine '";
-      copy_text(message + cstr_len(message), 100, name);
-      copy_text(message + cstr_len(message), 20, "'; running without one");
-      print_error(message);
-    }
-    engine = &g_idle_engine;
+  // The default engine may be absent from a build; only an explicit request
+  // for an engine this build lacks deserves a message.
+  if (requested) {
+    choose_engines(requested);
+  } else if (Engine *race = create_engine("race")) {
+    g_engines[g_engine_count++] = race;
   }
-  g_engine = engine;
-  g_access_hook = engine->access_hook;
   {
     RuntimeScope scope(main_thread);
-    engine->on_start(*main_thread);
+    for (int i = 0; i < g_engine_count; ++i) g_engines[i]->on_start(*main_thread);
   }
+  update_engine_hooks();
   if (options().get_bool("verbosity", false)) {
     char message[160] = "runtime started, engine ";
-    copy_text(message + cstr_len(message), 100, engine->name());
+    Engine *leader = leading_engine();
+    copy_text(message + cstr_len(message), 100, leader ? leader->name() : "none");
     print_error(message);
   }
   options().warn_unused();
   atexit(at_exit);
   g_started = true;
+}
+
+// Several engines want accesses: each sees every one, in engine order.
+void dispatch_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                     snag_site_t site) {
+  for (int i = 0; i < g_engine_count; ++i)
+    if (AccessHook hook = g_engines[i]->access_hook) hook(t, addr, size, flags, site);
 }
 
 std::atomic<bool> g_starting{false};
@@ -89,15 +118,36 @@ __attribute__((section(".preinit_array"), used)) void (*g_preinit)(int, char **,
 
 }  // namespace
 
-Engine *g_engine = &g_idle_engine;
+Engine *g_engines[kMaxEngines];
+int g_engine_count = 0;
 AccessHook g_access_hook = nullptr;
+bool g_wants_api_calls = false;
 bool g_started = false;
+
+Engine *leading_engine() { return g_engine_count ? g_engines[g_engine_count - 1] : nullptr; }
+
+void update_engine_hooks() {
+  int with_hooks = 0;
+  AccessHook only = nullptr;
+  bool api = false;
+  for (int i = 0; i < g_engine_count; ++i) {
+    if (g_engines[i]->access_hook) {
+      ++with_hooks;
+      only = g_engines[i]->access_hook;
+    }
+    api |= g_engines[i]->wants_api_calls;
+  }
+  g_access_hook = with_hooks > 1 ? dispatch_access : only;
+  g_wants_api_calls = api;
+}
 
 void ensure_started() { start_once(getenv("SNAG_OPTIONS")); }
 
 Verdict emit(ThreadState *t, const Event &e) {
   RuntimeScope scope(t);
-  return g_engine->on_event(*t, e);
+  Verdict verdict;
+  for (int i = 0; i < g_engine_count; ++i) verdict = g_engines[i]->on_event(*t, e);
+  return verdict;  // the leader's: it comes last
 }
 
 void note_exit_status(int status) { g_exit_status.store(status); }
@@ -112,7 +162,7 @@ int finish_process(int status) {
     e.value = static_cast<uint64_t>(status);
     emit(t, e);
     RuntimeScope scope(t);
-    g_engine->on_exit(status);
+    for (int i = 0; i < g_engine_count; ++i) g_engines[i]->on_exit(status);
   }
   uint64_t found = findings_finish();
   if (found == 0) return 0;

@@ -1,4 +1,5 @@
-// Start-up, the active engine, and the one path by which events reach it.
+// Start-up, the engines of this run, and the one path by which events reach
+// them.
 #pragma once
 
 #include "core/engine.h"
@@ -7,10 +8,18 @@
 
 namespace snag {
 
-// The active engine; a do-nothing engine until start-up has chosen one.
-extern Engine *g_engine;
-// The active engine's access hook (null when it wants no accesses).
+// The engines of this run, observers first and the leading engine last, so
+// that observers see an event before the leader acts on it (the controlled
+// scheduler may block the thread or end the process there). Empty until
+// start-up has chosen them; never more than kMaxEngines.
+constexpr int kMaxEngines = 4;
+extern Engine *g_engines[kMaxEngines];
+extern int g_engine_count;
+// What the compiler hooks call for a memory access: the one engine's hook
+// when one engine wants accesses, a dispatcher when several do, else null.
 extern AccessHook g_access_hook;
+// Whether some engine wants kApiBegin/kApiEnd.
+extern bool g_wants_api_calls;
 // True once the runtime has started and until the process exits.
 extern bool g_started;
 
@@ -27,7 +36,15 @@ SNAG_ALWAYS_INLINE ThreadState *observing_thread() {
   return t->in_runtime ? nullptr : t;
 }
 
-// Delivers an event from thread `t` to the engine.
+// The engine leading the run (the first one named in engine=), or null.
+Engine *leading_engine();
+
+// Recomputes g_access_hook and g_wants_api_calls after an engine changed its
+// access_hook or wants_api_calls.
+void update_engine_hooks();
+
+// Delivers an event from thread `t` to every engine; returns the leading
+// engine's verdict.
 Verdict emit(ThreadState *t, const Event &e);
 
 // The site of the instrumented call that led into the current interceptor.
@@ -36,7 +53,7 @@ snag_site_t caller_site();
 // Remembers the status passed to exit() for the exit event.
 void note_exit_status(int status);
 
-// Process exit: tells the engine once, prints the standalone summary, and
+// Process exit: tells the engines once, prints the standalone summary, and
 // returns the status the process should exit with.
 int finish_process(int status);
 

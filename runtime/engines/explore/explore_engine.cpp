@@ -35,9 +35,8 @@ bool g_activated = false;
 bool g_exit_point_done = false;
 // Accesses so far to each plan variable (pctvb / vb change points).
 uint64_t g_variable_accesses[kMaxPlanVariables];
-// With `with_race`, the race engine sees every event and access of every
-// schedule too; its findings fail the schedule like any other oracle.
-Engine *g_race = nullptr;
+// This engine, to install its access hook at activation.
+Engine *g_self = nullptr;
 
 // glibc's pthread_once states and barrier layout (nptl/pthreadP.h,
 // sysdeps/nptl/internaltypes.h).
@@ -110,8 +109,10 @@ void activate(ThreadState &t) {
   scheduler().activate(t, g_plan);
   install_failure_signal_handlers();
   atexit(exit_point);
-  if (g_plan.access_points != AccessPoints::kNone || g_plan.profile || g_race)
-    g_access_hook = access_hook;
+  if (g_plan.access_points != AccessPoints::kNone || g_plan.profile) {
+    g_self->access_hook = access_hook;
+    update_engine_hooks();
+  }
 }
 
 ControlledThread *controlled(ThreadState &t) { return scheduler().controlled(t); }
@@ -144,9 +145,8 @@ bool visit_variable(ControlledThread &me, uintptr_t addr) {
 
 void access_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                  snag_site_t site) {
-  if (g_race && g_race->access_hook) g_race->access_hook(t, addr, size, flags, site);
   ControlledThread *me = controlled(t);
-  if (!me || (g_plan.access_points == AccessPoints::kNone && !g_plan.profile)) return;
+  if (!me) return;
   RuntimeScope scope(&t);
   Scheduler &s = scheduler();
   if (flags & kAccessWrite) s.progress(me->tid);
@@ -360,12 +360,19 @@ Verdict yield(ControlledThread &me, const Event &e) {
   return result(0);
 }
 
-void program_exit(int status) {
+// The observing engines (engine=explore+race) have seen the whole schedule
+// (they are told of the exit first); what they reported fails it like any
+// other oracle. Explore's own failures were recorded first, so they win.
+void record_observers_findings() {
+  if (findings_reported() == 0) return;
+  char message[160] = "the ";
+  copy_text(message + cstr_len(message), 40, last_finding_engine());
+  copy_text(message + cstr_len(message), 100, " engine reported a finding");
+  record_failure(last_finding_kind(), message);
+}
+
+void program_exit() {
   scheduler().deactivate();
-  if (g_race) {
-    g_race->on_exit(status);
-    if (findings_reported() > 0) record_failure("data-race", "the race engine reported a data race");
-  }
   if (g_forked_child) {
     scheduler().save_counters(results());
     return;
@@ -396,17 +403,9 @@ class ExploreEngine final : public Engine {
  public:
   const char *name() const override { return "explore"; }
 
-  void on_start(ThreadState &main_thread) override {
+  void on_start(ThreadState &) override {
+    g_self = this;
     records_open();
-    if (options().get_bool("with_race", false)) {
-      g_race = create_engine("race");
-      if (g_race) {
-        g_race->on_start(main_thread);
-        wants_api_calls = g_race->wants_api_calls;
-        // Races are found before the first thread exists too (globals).
-        access_hook = explore::access_hook;
-      }
-    }
     // Asked now so they do not count as unknown keys; read at activation.
     const Options &o = options();
     for (const char *key : {"strategy", "schedules", "time_limit", "shard", "pct_depth",
@@ -415,9 +414,13 @@ class ExploreEngine final : public Engine {
       o.get(key);
   }
 
+  // After the observers' on_exit: their findings are all in.
+  void on_exit(int) override {
+    record_observers_findings();
+    program_exit();
+  }
+
   Verdict on_event(ThreadState &t, const Event &e) override {
-    // The race engine only observes; the scheduler decides what happens.
-    if (g_race) g_race->on_event(t, e);
     switch (e.kind) {
       case EventKind::kAlloc:
         heap_block_allocated(e.addr, e.value, e.site);
@@ -446,7 +449,7 @@ class ExploreEngine final : public Engine {
                          reinterpret_cast<const char *>(e.addr2), e.value, e.site);
         return {};
       case EventKind::kProgramExit:
-        program_exit(static_cast<int>(e.value));
+        scheduler().deactivate();
         return {};
       case EventKind::kForkChild:
         // The program forked: its child runs free, outside the exploration.
