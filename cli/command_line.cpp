@@ -154,7 +154,24 @@ struct ParsedValues {
   double schedule_timeout = 0;
   uint64_t pct_depth = 0;
   std::string shard;
+  uint64_t delay_ms = 0;
 };
+
+void add_tsv_options(CLI::App &app, Options &o, ParsedValues &v) {
+  app.add_option("--runs", o.runs,
+                 "run the program N times, each run starting from the trap file the one before "
+                 "left (default 1)")
+      ->check(whole_number(1, 1000))
+      ->type_name("N");
+  app.add_option("--trap-file", o.trap_file,
+                 "where the dangerous call pairs are kept between runs (default: "
+                 "PROGRAM.snag-traps next to the program)")
+      ->type_name("FILE");
+  app.add_option("--delay-ms", v.delay_ms,
+                 "how long a thread is held at a dangerous call (default 100)")
+      ->check(whole_number(1, 60000))
+      ->type_name("D");
+}
 
 void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
   app.add_option("--strategy", o.strategy,
@@ -281,10 +298,17 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
       app.add_flag("--halt-on-error", o.halt_on_error, "stop the program at the first race");
     }
     if (engine.mode == EngineMode::kExplore) add_explore_options(app, o, v);
+    if (engine.mode == EngineMode::kTsv) add_tsv_options(app, o, v);
     if (engine.mode == EngineMode::kEvents) {
       app.footer(
           "Prints the runtime's event stream (engine=record) to stdout, or to --output.\n"
           "Findings, if any, go to the report's default stream.");
+    } else if (engine.mode == EngineMode::kTsv) {
+      app.footer(
+          "Runs PROGRAM (built with snag-cc/snag-c++) and reports two threads caught inside\n"
+          "conflicting calls on the same object: std:: containers, strings, smart pointers,\n"
+          "MT-unsafe libc functions and classes you annotate. Everything after PROGRAM is\n"
+          "passed to it.");
     } else if (engine.mode == EngineMode::kExplore) {
       app.footer(
           "Runs PROGRAM (built with snag-cc/snag-c++) under a controlled scheduler until a\n"
@@ -308,6 +332,7 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
   if (app.count("--timeout") > 0) o.timeout_seconds = v.timeout;
   if (engine.mode == EngineMode::kReplay) return result;
   if (app.count("--seed") > 0) o.seed = v.seed;
+  if (engine.mode == EngineMode::kTsv && app.count("--delay-ms") > 0) o.delay_ms = v.delay_ms;
   if (engine.mode == EngineMode::kExplore) {
     if (app.count("--time-limit") > 0) o.time_limit_seconds = v.time_limit;
     if (app.count("--schedule-timeout") > 0) o.schedule_timeout_seconds = v.schedule_timeout;

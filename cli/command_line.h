@@ -41,6 +41,11 @@ struct Options {
   bool with_race = false;
   std::string replay_out;  // --replay-out FILE (explore, and replay --shrink)
 
+  // `snag tsv` (docs/tsv.md).
+  uint64_t runs = 1;                   // --runs N
+  std::string trap_file;               // --trap-file F; empty: next to the program
+  std::optional<uint64_t> delay_ms;    // --delay-ms D
+
   // `snag replay`.
   std::string replay_file;
   bool shrink = false;

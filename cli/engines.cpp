@@ -8,7 +8,7 @@ namespace {
 constexpr Engine kEngines[] = {
   // name      mode                  runtime    available  summary
   {"race",    EngineMode::kRun,     "race",    true,  "find data races (adaptive lockset + happens-before)"},
-  {"tsv",     EngineMode::kRun,     "tsv",     false, "find concurrent misuse of thread-unsafe APIs such as std:: containers"},
+  {"tsv",     EngineMode::kTsv,     "tsv",     true,  "find concurrent misuse of thread-unsafe APIs: std:: containers, strings, MT-unsafe libc"},
   {"explore", EngineMode::kExplore, "explore", true,  "explore thread interleavings for crashes, assertion failures, deadlocks, hangs"},
   {"replay",  EngineMode::kReplay,  "explore", true,  "replay a failing interleaving found by `snag explore`"},
   {"learn",   EngineMode::kRun,     "learn",   false, "learn the access orders of correct runs"},

@@ -16,6 +16,7 @@ enum class EngineMode {
   kReport,  // render an existing findings file
   kExplore, // run PROGRAM under the `explore` engine (J workers) and write a replay file
   kReplay,  // run the schedule of a replay file again (or shrink it)
+  kTsv,     // run PROGRAM under the `tsv` engine N times, carrying the trap file
 };
 
 struct Engine {

@@ -8,6 +8,7 @@
 #include "replay_command.h"
 #include "report_command.h"
 #include "run_command.h"
+#include "tsv_command.h"
 
 int main(int argc, char **argv) {
   using namespace snag::cli;
@@ -21,6 +22,8 @@ int main(int argc, char **argv) {
         return run_explore(command->options);
       case EngineMode::kReplay:
         return run_replay(command->options);
+      case EngineMode::kTsv:
+        return run_tsv(*command->engine, command->options);
       case EngineMode::kRun:
       case EngineMode::kEvents:
         break;

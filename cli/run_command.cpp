@@ -22,7 +22,7 @@ namespace snag::cli {
 namespace {
 
 std::string snag_options_for(const Engine &engine, const Options &options, const TempFile &findings,
-                             const TempFile *events) {
+                             const TempFile *events, const OptionPairs &extra) {
   OptionPairs ours = {{"engine", std::string(engine.runtime_engine)},
                       {"findings", findings.path()},
                       // snag decides the exit status itself, from the findings.
@@ -32,6 +32,7 @@ std::string snag_options_for(const Engine &engine, const Options &options, const
     ours.emplace_back("suppressions", std::filesystem::absolute(options.suppressions).string());
   if (options.halt_on_error) ours.emplace_back("halt_on_error", "1");
   if (events) ours.emplace_back("events", events->path());
+  ours.insert(ours.end(), extra.begin(), extra.end());
   const char *user = std::getenv("SNAG_OPTIONS");
   return compose_snag_options(user ? user : "", ours);
 }
@@ -66,6 +67,47 @@ report::RunInfo describe_run(const std::string &engine, const std::vector<std::s
   return run;
 }
 
+ProgramRun run_under_engine(const Engine &engine, const Options &options, const OptionPairs &extra,
+                            const TempFile *events) {
+  std::string path = resolve_program(options.command.front());
+  TempFile findings_file("findings", ".jsonl");
+
+  RunRequest request;
+  request.path = path;
+  request.argv = options.command;
+  request.environment = environment_with(
+      "SNAG_OPTIONS", snag_options_for(engine, options, findings_file, events, extra));
+  request.timeout_seconds = options.timeout_seconds;
+
+  ProgramRun run;
+  try {
+    run.result = run_program(request);
+  } catch (const std::runtime_error &e) {
+    throw UsageError(e.what());
+  }
+  // From here on only snag writes. If a reader of our output goes away
+  // (`snag ... | head`), let the write fail instead of dying of SIGPIPE, so
+  // the temporary files are still removed. The program has already exited,
+  // so it does not inherit this.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  run.info =
+      describe_run(std::string(engine.name), options.command, run.result, options.timeout_seconds);
+  std::ifstream raw(findings_file.path());
+  run.findings = load_findings(raw, "findings", path, run.info.warnings);
+
+  if (!options.keep_findings.empty()) {
+    std::error_code error;
+    std::filesystem::copy_file(findings_file.path(), options.keep_findings,
+                               std::filesystem::copy_options::overwrite_existing, error);
+    if (error) {
+      run.info.warnings.push_back("cannot keep the findings in " + options.keep_findings + ": " +
+                                  error.message());
+    }
+  }
+  return run;
+}
+
 int run_engine(const Engine &engine, const Options &options) {
   Format format = parse_format(options.format);
   bool events_mode = engine.mode == EngineMode::kEvents;
@@ -76,57 +118,21 @@ int run_engine(const Engine &engine, const Options &options) {
   if (events_mode) events_out.emplace(options.output, std::cout, STDOUT_FILENO);
   Destination report_out = report_destination(events_mode ? "" : options.output, format);
 
-  std::string path = resolve_program(options.command.front());
-  TempFile findings_file("findings", ".jsonl");
   std::optional<TempFile> events_file;
   if (events_mode) events_file.emplace("events", ".log");
-
-  RunRequest request;
-  request.path = path;
-  request.argv = options.command;
-  const TempFile *events = events_file ? &*events_file : nullptr;
-  request.environment =
-      environment_with("SNAG_OPTIONS", snag_options_for(engine, options, findings_file, events));
-  request.timeout_seconds = options.timeout_seconds;
-
-  RunResult result;
-  try {
-    result = run_program(request);
-  } catch (const std::runtime_error &e) {
-    throw UsageError(e.what());
-  }
-
-  // From here on only snag writes. If a reader of our output goes away
-  // (`snag ... | head`), let the write fail instead of dying of SIGPIPE, so
-  // the temporary files are still removed. The program has already exited,
-  // so it does not inherit this.
-  std::signal(SIGPIPE, SIG_IGN);
-
-  report::RunInfo run =
-      describe_run(std::string(engine.name), options.command, result, options.timeout_seconds);
-  std::ifstream raw(findings_file.path());
-  std::vector<report::Finding> findings = load_findings(raw, "findings", path, run.warnings);
-
-  if (!options.keep_findings.empty()) {
-    std::error_code error;
-    std::filesystem::copy_file(findings_file.path(), options.keep_findings,
-                               std::filesystem::copy_options::overwrite_existing, error);
-    if (error) {
-      run.warnings.push_back("cannot keep the findings in " + options.keep_findings + ": " +
-                             error.message());
-    }
-  }
+  ProgramRun run = run_under_engine(engine, options, {}, events_file ? &*events_file : nullptr);
   if (events_mode) copy_file_to(events_file->path(), events_out->stream());
 
-  for (const std::string &warning : run.warnings) print_warning(warning);
+  for (const std::string &warning : run.info.warnings) print_warning(warning);
   // The event stream is the output of `events`; a findings report there is
   // only worth printing when the record engine found something.
-  if (!events_mode || !findings.empty()) {
-    write_report(report_out.stream(), format, findings, run, use_color(options.color, report_out));
+  if (!events_mode || !run.findings.empty()) {
+    write_report(report_out.stream(), format, run.findings, run.info,
+                 use_color(options.color, report_out));
   }
-  for (const std::string &note : run.notes) print_note(note);
+  for (const std::string &note : run.info.notes) print_note(note);
 
-  return findings.empty() ? result.shell_status() : options.exitcode;
+  return run.findings.empty() ? run.result.shell_status() : options.exitcode;
 }
 
 }  // namespace snag::cli

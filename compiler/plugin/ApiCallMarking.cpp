@@ -3,6 +3,7 @@
 #include "OptOut.h"
 #include "RuntimeHooks.h"
 #include "SiteTable.h"
+#include "TypeNames.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#include <map>
 #include <optional>
 
 using namespace llvm;
@@ -20,10 +22,18 @@ namespace snag {
 
 namespace {
 
+// One object a marked call uses: `this`, or another object of the same class
+// passed by reference (the source of a copy, the other side of a swap).
+struct ApiObjectUse {
+  unsigned ArgIndex;
+  ApiAccess Access;
+  std::string Operation; // as the A line says it, e.g. "push_back"
+};
+
 // What a call to a listed member needs to be marked.
 struct ApiCallee {
-  ApiAccess Access;
-  unsigned ThisIndex; // argument holding `this`
+  std::string ObjectType; // displayTypeName of the class
+  SmallVector<ApiObjectUse, 2> Uses;
 };
 
 // A static member has no `this`; debug info is the only place that says so.
@@ -33,6 +43,15 @@ bool isStaticMember(const Function &Callee) {
     SP = SP->getDeclaration();
   return SP && (SP->getFlags() & DINode::FlagStaticMember);
 }
+
+// The standard library's own functions (std::__uninitialized_copy_a, ...)
+// copy and move objects as part of their implementation.
+bool isStandardLibraryScope(StringRef Class) {
+  return Class == "std" || Class.startswith("std::") || Class == "__gnu_cxx" ||
+         Class.startswith("__gnu_cxx::");
+}
+
+char accessLetter(ApiAccess Access) { return Access == ApiAccess::Write ? 'w' : 'r'; }
 
 class ApiCallMarker {
 public:
@@ -61,7 +80,7 @@ private:
   }
 
   // Matches `Callee` against the table; cached per callee.
-  std::optional<ApiCallee> lookupCallee(const Function &Callee) {
+  const std::optional<ApiCallee> &lookupCallee(const Function &Callee) {
     auto [It, Inserted] = CalleeCache.try_emplace(&Callee);
     if (Inserted)
       It->second = matchCallee(Callee);
@@ -72,10 +91,7 @@ private:
     if (Callee.isIntrinsic() || RuntimeHooks::isHookName(Callee.getName()))
       return std::nullopt;
     std::optional<DemangledMember> Name = demangleMember(Callee.getName());
-    if (!Name || Name->IsCtorOrDtor)
-      return std::nullopt;
-    std::optional<ApiAccess> Access = Table.lookup(Name->Class, Name->Member);
-    if (!Access || isStaticMember(Callee))
+    if (!Name || !Table.hasClass(Name->Class) || isStaticMember(Callee))
       return std::nullopt;
     // Itanium ABI: a returned-by-value object's sret pointer comes before
     // `this`.
@@ -83,11 +99,62 @@ private:
     if (Callee.arg_size() <= ThisIndex ||
         !Callee.getArg(ThisIndex)->getType()->isPointerTy())
       return std::nullopt;
-    return ApiCallee{*Access, ThisIndex};
+    ApiCallee Result;
+    Result.ObjectType = displayTypeName(Name->Scope);
+    // Constructors and destructors are never marked on `this`: no other
+    // thread can use an object then.
+    std::optional<ApiAccess> ThisAccess;
+    if (!Name->IsCtorOrDtor) {
+      ThisAccess = Table.lookup(Name->Class, Name->Member);
+      if (!ThisAccess)
+        return std::nullopt;
+      Result.Uses.push_back({ThisIndex, *ThisAccess, Name->Member});
+    }
+    addOtherObjects(Callee, *Name, ThisIndex, Result);
+    if (Result.Uses.empty())
+      return std::nullopt;
+    return Result;
+  }
+
+  // Other objects of the class the call uses: the source of a copy (a read)
+  // or of a move, the other side of a swap or splice (writes). They are the
+  // parameters spelled `Class const&` (read), `Class&` or `Class&&` (write),
+  // matched in order to the arguments with `this`'s IR type.
+  void addOtherObjects(const Function &Callee, const DemangledMember &Name,
+                       unsigned ThisIndex, ApiCallee &Result) const {
+    SmallVector<ApiAccess, 2> Accesses;
+    for (const std::string &Parameter : Name.Parameters) {
+      StringRef Type(Parameter);
+      if (Type.consume_back(" const&") && Type == Name.Scope)
+        Accesses.push_back(ApiAccess::Read);
+      else if ((Type.consume_back("&&") || Type.consume_back("&")) &&
+               Type == Name.Scope)
+        Accesses.push_back(ApiAccess::Write);
+    }
+    Type *ThisType = Callee.getArg(ThisIndex)->getType();
+    SmallVector<unsigned, 2> Indices;
+    for (unsigned I = ThisIndex + 1; I < Callee.arg_size(); ++I)
+      if (Callee.getArg(I)->getType() == ThisType)
+        Indices.push_back(I);
+    // Only when every such parameter is accounted for; anything else is a
+    // layout this reading of the signature does not understand.
+    if (Indices.size() != Accesses.size())
+      return;
+    std::string Operation =
+        Name.IsCtorOrDtor ? Name.Member + (Accesses.front() == ApiAccess::Read
+                                               ? " (copy source)"
+                                               : " (move source)")
+                          : Name.Member + " (argument)";
+    for (size_t I = 0; I < Indices.size(); ++I)
+      Result.Uses.push_back({Indices[I], Accesses[I], Operation});
   }
 
   bool markFunction(Function &F) {
-    SmallVector<std::pair<CallBase *, ApiCallee>, 16> Calls;
+    // The library's own free functions copy objects of listed classes as
+    // part of their work; only the user's copies are TSVD points.
+    std::optional<DemangledMember> Self = demangleMember(F.getName());
+    bool InLibrary = Self && isStandardLibraryScope(Self->Class);
+    SmallVector<std::pair<CallBase *, const ApiCallee *>, 16> Calls;
     for (Instruction &I : instructions(F)) {
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call || isa<CallBrInst>(Call))
@@ -101,39 +168,80 @@ private:
       // end hook.
       if (auto *CI = dyn_cast<CallInst>(Call); CI && CI->isMustTailCall())
         continue;
-      if (std::optional<ApiCallee> Api = lookupCallee(*Callee))
-        Calls.push_back({Call, *Api});
+      const std::optional<ApiCallee> &Api = lookupCallee(*Callee);
+      if (!Api)
+        continue;
+      if (InLibrary && demangleMember(Callee->getName())->IsCtorOrDtor)
+        continue;
+      Calls.push_back({Call, &*Api});
     }
     for (auto &[Call, Api] : Calls)
-      markCall(F, *Call, Api);
+      for (const ApiObjectUse &Use : Api->Uses)
+        markUse(F, *Call, *Api, Use);
     return !Calls.empty();
   }
 
-  void markCall(Function &F, CallBase &Call, const ApiCallee &Api) {
+  void markUse(Function &F, CallBase &Call, const ApiCallee &Api,
+               const ApiObjectUse &Use) {
     // Inline frames are described at the end of the pipeline, when the
     // inlining is done (addApiSites).
-    uint64_t Site = Sites.addSite(F, &Call, SNAG_SITE_API,
-                                  SiteTable::InlineFrames::Omit);
-    Value *This = Call.getArgOperand(Api.ThisIndex);
-    IRBuilder<> IRB(&Call);
-    Value *Object = IRB.CreatePointerCast(This, Hooks.bytePtrTy());
+    uint64_t Site = Sites.addApiSite(F, &Call, accessLetter(Use.Access),
+                                     Api.ObjectType, Use.Operation);
+    bracket(Call, Call.getArgOperand(Use.ArgIndex), Use.Access == ApiAccess::Write,
+            Site);
+    if (Use.Access == ApiAccess::Element)
+      markElementAccesses(F, Call, Api, Use);
+  }
+
+  // Loads and stores through the element reference a call returned (also
+  // through field addresses of it) are reads and writes of that element.
+  void markElementAccesses(Function &F, CallBase &Call, const ApiCallee &Api,
+                           const ApiObjectUse &Use) {
+    SmallVector<Instruction *, 4> Accesses;
+    SmallVector<Value *, 4> Work{&Call};
+    while (!Work.empty()) {
+      Value *V = Work.pop_back_val();
+      for (User *U : V->users()) {
+        if (auto *Load = dyn_cast<LoadInst>(U)) {
+          if (Load->getPointerOperand() == V)
+            Accesses.push_back(Load);
+        } else if (auto *Store = dyn_cast<StoreInst>(U)) {
+          if (Store->getPointerOperand() == V)
+            Accesses.push_back(Store);
+        } else if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U)) {
+          Work.push_back(U);
+        }
+      }
+    }
+    for (Instruction *Access : Accesses) {
+      bool IsWrite = isa<StoreInst>(Access);
+      uint64_t Site = Sites.addApiSite(
+          F, Access, IsWrite ? 'w' : 'r', Api.ObjectType,
+          Use.Operation + (IsWrite ? " (element write)" : " (element read)"));
+      bracket(*Access, &Call, IsWrite, Site);
+    }
+  }
+
+  // __snag_api_begin(Object, IsWrite, Site) before `At` and
+  // __snag_api_end(Object, Site) after it, on every path out of it.
+  void bracket(Instruction &At, Value *Object, bool IsWrite, uint64_t Site) {
+    IRBuilder<> IRB(&At);
     IRB.CreateCall(Hooks.apiBegin(),
-                   {Object,
-                    ConstantInt::get(Hooks.i32Ty(),
-                                     Api.Access == ApiAccess::Write ? 1 : 0),
+                   {IRB.CreatePointerCast(Object, Hooks.bytePtrTy()),
+                    ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0),
                     ConstantInt::get(Hooks.siteTy(), Site)});
 
     auto EmitEnd = [&](Instruction *Before) {
       IRBuilder<> EndIRB(Before);
-      EndIRB.SetCurrentDebugLocation(Call.getDebugLoc());
+      EndIRB.SetCurrentDebugLocation(At.getDebugLoc());
       EndIRB.CreateCall(Hooks.apiEnd(),
-                        {EndIRB.CreatePointerCast(This, Hooks.bytePtrTy()),
+                        {EndIRB.CreatePointerCast(Object, Hooks.bytePtrTy()),
                          ConstantInt::get(Hooks.siteTy(), Site)});
     };
 
-    auto *Invoke = dyn_cast<InvokeInst>(&Call);
+    auto *Invoke = dyn_cast<InvokeInst>(&At);
     if (!Invoke) {
-      EmitEnd(Call.getNextNode());
+      EmitEnd(At.getNextNode());
       return;
     }
     // An invoke continues in two places. Each gets a block of its own (the
@@ -162,7 +270,7 @@ private:
   RuntimeHooks Hooks;
   SiteTable Sites;
   OptOut Exclusions;
-  DenseMap<const Function *, std::optional<ApiCallee>> CalleeCache;
+  std::map<const Function *, std::optional<ApiCallee>> CalleeCache;
 };
 
 } // namespace

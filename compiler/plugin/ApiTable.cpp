@@ -89,6 +89,27 @@ SmallVector<StringRef, 8> splitScope(StringRef Scope) {
   return Components;
 }
 
+// "int, std::vector<int, std::allocator<int> > const&" -> its two types.
+std::vector<std::string> splitParameters(StringRef List) {
+  std::vector<std::string> Out;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= List.size(); ++I) {
+    char C = I < List.size() ? List[I] : ',';
+    if (C == '<' || C == '(' || C == '[')
+      ++Depth;
+    else if (C == '>' || C == ')' || C == ']')
+      --Depth;
+    else if (C == ',' && Depth == 0) {
+      StringRef Type = List.slice(Start, I).trim();
+      if (!Type.empty())
+        Out.push_back(Type.str());
+      Start = I + 1;
+    }
+  }
+  return Out;
+}
+
 } // namespace
 
 std::string normalizeScope(StringRef Scope) {
@@ -131,6 +152,11 @@ std::optional<DemangledMember> demangleMember(StringRef MangledName) {
   Result.Class = normalizeScope(Scope.get());
   Result.Member = Base.get();
   Result.IsCtorOrDtor = Demangler.isCtorOrDtor();
+  Result.Scope = Scope.get();
+  DemangledString Parameters(Demangler.getFunctionParameters(nullptr, nullptr));
+  StringRef List = Parameters ? StringRef(Parameters.get()) : StringRef();
+  if (List.consume_front("(") && List.consume_back(")"))
+    Result.Parameters = splitParameters(List);
   return Result;
 }
 
@@ -144,18 +170,27 @@ void ApiTable::parse(StringRef Text, StringRef Origin) {
     SplitString(Line, Words); // any run of blanks separates fields
     if (Words.empty())
       continue;
+    // A conversion operator's name has a blank in it: "operator bool".
+    std::string Conversion;
+    if (Words.size() == 4 && Words[1] == "operator") {
+      Conversion = ("operator " + Words[2]).str();
+      Words = {Words[0], Conversion, Words[3]};
+    }
     if (Words.size() != 3)
       tableError(Origin, LineNo,
-                 "expected '<class> <member> read|write', got '" +
+                 "expected '<class> <member> read|write|element', got '" +
                      Lines[Index].trim() + "'");
     ApiAccess Access;
     if (Words[2] == "read")
       Access = ApiAccess::Read;
     else if (Words[2] == "write")
       Access = ApiAccess::Write;
+    else if (Words[2] == "element")
+      Access = ApiAccess::Element;
     else
       tableError(Origin, LineNo,
-                 "access must be 'read' or 'write', got '" + Words[2] + "'");
+                 "access must be 'read', 'write' or 'element', got '" +
+                     Words[2] + "'");
     std::string Class = normalizeScope(Words[0]);
     if (Class.empty())
       tableError(Origin, LineNo, "empty class name");

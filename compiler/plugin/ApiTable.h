@@ -9,10 +9,14 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace snag {
 
-enum class ApiAccess { Read, Write };
+// How a member call uses the object. Element: the call only reads the
+// container, and loads and stores through the reference it returns read and
+// write that element (std::array's operator[]).
+enum class ApiAccess { Read, Write, Element };
 
 class ApiTable {
 public:
@@ -45,6 +49,11 @@ struct DemangledMember {
   std::string Class;  // normalized enclosing scope, e.g. "std::basic_string"
   std::string Member; // base name without template arguments, e.g. "append"
   bool IsCtorOrDtor = false;
+  // The enclosing scope as the demangler prints it, with template
+  // arguments: "std::vector<int, std::allocator<int> >".
+  std::string Scope;
+  // The parameter types, e.g. {"std::vector<int, std::allocator<int> > const&"}.
+  std::vector<std::string> Parameters;
 };
 
 // Splits an Itanium-mangled function name; nullopt for anything that is not

@@ -197,6 +197,17 @@ uint64_t SiteTable::addSite(const Function &F, const Instruction *At,
   return Site.Id;
 }
 
+uint64_t SiteTable::addApiSite(const Function &F, const Instruction *At,
+                               char Access, StringRef ObjectType,
+                               StringRef Operation) {
+  uint64_t Id = addSite(F, At, SNAG_SITE_API, InlineFrames::Omit);
+  SiteRecord &Site = Sites.back();
+  Site.ApiAccess = Access;
+  Site.ApiObject = sanitize(ObjectType);
+  Site.ApiOperation = sanitize(Operation);
+  return Id;
+}
+
 uint64_t SiteTable::inlineSite(const Function &F, const DILocation *InlinedAt) {
   if (!InlinedAt)
     return 0;
@@ -270,7 +281,9 @@ void SiteTable::recordInModule() const {
               Number(32, Site.Line), Number(32, Site.Column),
               MDString::get(Ctx, Site.File),
               MDString::get(Ctx, Site.LinkageName),
-              Number(32, Site.Ordinal)}));
+              Number(32, Site.Ordinal), Number(8, Site.ApiAccess),
+              MDString::get(Ctx, Site.ApiObject),
+              MDString::get(Ctx, Site.ApiOperation)}));
   }
 }
 
@@ -292,6 +305,9 @@ SiteTable::takeRecordedSites(Module &M) {
     Site.File = cast<MDString>(Node->getOperand(4))->getString().str();
     Site.LinkageName = cast<MDString>(Node->getOperand(5))->getString().str();
     Site.Ordinal = Number(Node, 6);
+    Site.ApiAccess = static_cast<char>(Number(Node, 7));
+    Site.ApiObject = cast<MDString>(Node->getOperand(8))->getString().str();
+    Site.ApiOperation = cast<MDString>(Node->getOperand(9))->getString().str();
     Result.push_back(std::move(Site));
   }
   M.eraseNamedMetadata(Records);
@@ -311,6 +327,10 @@ std::string SiteTable::render() const {
     if (Site.Parent)
       SiteOut << '\t' << format_hex_no_prefix(Site.Parent, 16);
     SiteOut << '\n';
+    if (Site.ApiAccess)
+      SiteOut << "A\t" << format_hex_no_prefix(Site.Id, 16) << '\t'
+              << Site.ApiAccess << '\t' << Site.ApiObject << '\t'
+              << Site.ApiOperation << '\n';
   }
   SiteOut.flush();
 

@@ -35,6 +35,11 @@ struct SiteRecord {
   uint64_t Parent = 0;
   // The ordinal of the id formula (docs/site-table.md).
   unsigned Ordinal = 0;
+  // API sites only (the A line): 'r' or 'w', the object's type as the user
+  // writes it and the operation, e.g. "std::vector<int>" and "push_back".
+  char ApiAccess = 0;
+  std::string ApiObject;
+  std::string ApiOperation;
 };
 
 // FNV-1a, 64 bits.
@@ -55,6 +60,13 @@ public:
   uint64_t addSite(const llvm::Function &F, const llvm::Instruction *At,
                    snag_site_kind Kind,
                    InlineFrames Inlining = InlineFrames::Describe);
+
+  // An API site (kind SNAG_SITE_API) at `At`, not yet inlined, with what its
+  // A line says: the access ('r' or 'w'), the object's type and the
+  // operation.
+  uint64_t addApiSite(const llvm::Function &F, const llvm::Instruction *At,
+                      char Access, llvm::StringRef ObjectType,
+                      llvm::StringRef Operation);
 
   // The SNAG_SITE_INLINE site of `InlinedAt`, an inlinedAt location of code
   // in function `F`, together with the sites of its own inlinedAt chain (its

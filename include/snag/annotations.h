@@ -22,6 +22,9 @@ void snag_annotate_ignore_reads_begin(void);
 void snag_annotate_ignore_reads_end(void);
 void snag_annotate_ignore_writes_begin(void);
 void snag_annotate_ignore_writes_end(void);
+void snag_annotate_thread_unsafe_begin(const volatile void *object, int is_write,
+                                       const char *operation);
+void snag_annotate_thread_unsafe_end(const volatile void *object);
 
 #ifdef __cplusplus
 }
@@ -38,6 +41,50 @@ void snag_annotate_ignore_writes_end(void);
 #define SNAG_IGNORE_READS_END() snag_annotate_ignore_reads_end()
 #define SNAG_IGNORE_WRITES_BEGIN() snag_annotate_ignore_writes_begin()
 #define SNAG_IGNORE_WRITES_END() snag_annotate_ignore_writes_end()
+
+/* Your own thread-unsafe classes, for `snag tsv`: the calls of a member that
+ * starts with SNAG_THREAD_UNSAFE_READ() or SNAG_THREAD_UNSAFE_WRITE() are
+ * reads or writes of *this, like the calls of std::vector's members. Two
+ * threads caught inside calls on the same object, one of them a write, are a
+ * thread-safety violation, reported at the callers' lines.
+ *
+ *   class Cache {
+ *    public:
+ *     int get(int key) const { SNAG_THREAD_UNSAFE_READ(); ... }
+ *     void put(int key, int value) { SNAG_THREAD_UNSAFE_WRITE(); ... }
+ *   };
+ *
+ * C code brackets the body itself; `name` names the operation in reports:
+ *
+ *   void ledger_add(struct ledger *l, int amount) {
+ *     SNAG_THREAD_UNSAFE_BEGIN(l, 1, "ledger_add");
+ *     ...
+ *     SNAG_THREAD_UNSAFE_END(l);
+ *   }
+ */
+#define SNAG_THREAD_UNSAFE_BEGIN(object, is_write, name) \
+  snag_annotate_thread_unsafe_begin(object, is_write, name)
+#define SNAG_THREAD_UNSAFE_END(object) snag_annotate_thread_unsafe_end(object)
+#ifdef __cplusplus
+namespace snag_annotations {
+/* Ends the annotated call when the member returns or throws. */
+class ThreadUnsafeCall {
+ public:
+  explicit ThreadUnsafeCall(const volatile void *object) : object_(object) {}
+  ~ThreadUnsafeCall() { snag_annotate_thread_unsafe_end(object_); }
+  ThreadUnsafeCall(const ThreadUnsafeCall &) = delete;
+  ThreadUnsafeCall &operator=(const ThreadUnsafeCall &) = delete;
+
+ private:
+  const volatile void *object_;
+};
+}  // namespace snag_annotations
+#define SNAG_THREAD_UNSAFE_CALL_(is_write)                                   \
+  snag_annotate_thread_unsafe_begin(this, is_write, __PRETTY_FUNCTION__);  \
+  ::snag_annotations::ThreadUnsafeCall snag_thread_unsafe_call_(this)
+#define SNAG_THREAD_UNSAFE_READ() SNAG_THREAD_UNSAFE_CALL_(0)
+#define SNAG_THREAD_UNSAFE_WRITE() SNAG_THREAD_UNSAFE_CALL_(1)
+#endif
 #else
 #define SNAG_HAPPENS_BEFORE(addr) ((void)0)
 #define SNAG_HAPPENS_AFTER(addr) ((void)0)
@@ -46,6 +93,10 @@ void snag_annotate_ignore_writes_end(void);
 #define SNAG_IGNORE_READS_END() ((void)0)
 #define SNAG_IGNORE_WRITES_BEGIN() ((void)0)
 #define SNAG_IGNORE_WRITES_END() ((void)0)
+#define SNAG_THREAD_UNSAFE_BEGIN(object, is_write, name) ((void)0)
+#define SNAG_THREAD_UNSAFE_END(object) ((void)0)
+#define SNAG_THREAD_UNSAFE_READ() ((void)0)
+#define SNAG_THREAD_UNSAFE_WRITE() ((void)0)
 #endif
 
 #endif /* SNAG_ANNOTATIONS_H */

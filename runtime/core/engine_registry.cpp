@@ -8,6 +8,7 @@ namespace snag {
 Engine *create_record_engine();
 Engine *create_race_engine();
 Engine *create_explore_engine();
+Engine *create_tsv_engine();
 
 namespace {
 struct EngineEntry {
@@ -19,6 +20,7 @@ const EngineEntry kEngines[] = {
     {"record", create_record_engine},
     {"race", create_race_engine},
     {"explore", create_explore_engine},
+    {"tsv", create_tsv_engine},
 };
 }  // namespace
 

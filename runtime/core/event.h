@@ -79,8 +79,9 @@ enum class EventKind : uint8_t {
   kAlloc,
   kFree,
 
-  // Calls to members of thread-unsafe classes (TSVD points): addr = object,
-  // flags = 1 for a write.
+  // Calls to members of thread-unsafe classes and MT-unsafe libc functions
+  // (TSVD points): addr = object, flags = ApiCallFlags (core/api_calls.h),
+  // value = the call's description when the site table has none.
   kApiBegin,
   kApiEnd,
 

@@ -33,7 +33,7 @@ struct FindingSide {
 
 struct FindingDetail {
   const char *key;
-  char value[96];
+  char value[160];
 };
 
 struct Finding {

@@ -91,6 +91,13 @@ void parse_module(Module &m) {
       if (fi < file_lines) s.file = files[fi];
       if (ni < name_lines) s.function = names[ni];
       if (n >= 8) s.parent = hex_to_u64(f[7]);
+    } else if (n >= 5 && f[0].size == 1 && f[0].data[0] == 'A' && m.count > 0 &&
+               m.sites[m.count - 1].id == hex_to_u64(f[1])) {
+      // An A line follows the S line of its API site.
+      SiteInfo &s = m.sites[m.count - 1];
+      s.api_write = f[2].size == 1 && f[2].data[0] == 'w';
+      s.api_object = f[3];
+      s.api_operation = f[4];
     }
     p = eol + 1;
   }

@@ -25,6 +25,11 @@ struct SiteInfo {
   TableString file;
   TableString function;
   snag_site_t parent = 0;  // the inlined call this site's code was inlined into
+  // API sites (the A line): whether the call writes, the object's type and
+  // the operation; empty for other sites.
+  bool api_write = false;
+  TableString api_object;
+  TableString api_operation;
 };
 
 void register_site_table(const char *table, size_t length);

@@ -16,6 +16,9 @@ namespace snag {
 using Tid = uint32_t;
 constexpr Tid kNoThread = ~Tid(0);
 constexpr int kEngineSlots = 4;
+// Which engine_data slot each engine uses, so that engines running together
+// (engine=explore+race) never share one.
+enum EngineSlot : int { kRaceSlot = 0, kTsvSlot = 1, kGuardSlot = 2, kExploreSlot = 3 };
 
 struct ThreadState {
   Tid tid = 0;

@@ -2,6 +2,8 @@
 // ThreadSanitizer's, so code annotated for ThreadSanitizer works unchanged.
 // Ignore ranges are per-thread counters checked by the access hooks; the
 // others become events for the engine.
+#include "core/api_calls.h"
+#include "core/sites.h"
 #include "intercept/real.h"
 
 using namespace snag;
@@ -64,3 +66,66 @@ SNAG_INTERFACE void AnnotateIgnoreWritesBegin(const char *, int) {
 SNAG_INTERFACE void AnnotateIgnoreWritesEnd(const char *, int) { snag_annotate_ignore_writes_end(); }
 SNAG_INTERFACE void __tsan_acquire(void *addr) { snag_annotate_happens_after(addr); }
 SNAG_INTERFACE void __tsan_release(void *addr) { snag_annotate_happens_before(addr); }
+
+// Members of the program's own thread-unsafe classes
+// (SNAG_THREAD_UNSAFE_READ/WRITE, SNAG_THREAD_UNSAFE_BEGIN/END): TSVD points
+// like the members of std:: containers. The call the user wrote is the one
+// into the annotated member, so the event's site is the caller's line: the
+// first frame, going outwards from the annotation, that is not in the
+// member itself (an inline site when the member was inlined, else the call
+// site that entered it). `size` is the shadow-stack depth below that frame.
+namespace {
+
+bool same_function(const SiteInfo &a, const SiteInfo &b) {
+  if (a.function.size != b.function.size) return false;
+  for (uint32_t i = 0; i < a.function.size; ++i)
+    if (a.function.data[i] != b.function.data[i]) return false;
+  return true;
+}
+
+void annotated_call_site(ThreadState &t, snag_site_t inner, snag_site_t *site, uint32_t *depth) {
+  *site = inner;
+  *depth = t.shadow.depth;
+  SiteInfo member;
+  if (!find_site(inner, &member)) return;
+  SiteInfo frame = member;
+  // Inlined: a parent in another function is the member's call.
+  while (frame.parent) {
+    snag_site_t parent = frame.parent;
+    if (!find_site(parent, &frame)) return;
+    if (!same_function(frame, member)) {
+      *site = parent;
+      return;
+    }
+  }
+  // Not inlined: the member's own frame was entered from the caller's call.
+  uint32_t d = t.shadow.depth;
+  if (d > 0 && d <= ShadowStack::kCapacity && t.shadow.frames) {
+    *site = t.shadow.frames[d - 1].call_site;
+    *depth = d - 1;
+  }
+}
+
+}  // namespace
+
+SNAG_INTERFACE void snag_annotate_thread_unsafe_begin(const volatile void *object, int is_write,
+                                                      const char *operation) {
+  if (!g_wants_api_calls) return;
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e{EventKind::kApiBegin};
+  e.addr = reinterpret_cast<uintptr_t>(object);
+  e.flags = kApiAnnotated | (is_write ? uint32_t(kApiWrite) : 0u);
+  e.value = reinterpret_cast<uintptr_t>(operation ? operation : "annotated call");
+  annotated_call_site(*t, caller_site(), &e.site, &e.size);
+  emit(t, e);
+}
+
+SNAG_INTERFACE void snag_annotate_thread_unsafe_end(const volatile void *object) {
+  if (!g_wants_api_calls) return;
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e{EventKind::kApiEnd};
+  e.addr = reinterpret_cast<uintptr_t>(object);
+  emit(t, e);
+}

@@ -35,6 +35,7 @@ check_site_table() {
       if ($6 >= files || $7 >= names) fail("S line before its F or N line")
       if (seen[$2]++) fail("duplicate site id")
       kind[$2] = $3
+      last_site = $2
       # The optional parent: an inline site (kind 8) listed earlier.
       if (NF == 8) {
         if (length($8) != 16 || $8 !~ /^[0-9a-f]+$/) fail("bad parent field")
@@ -42,6 +43,11 @@ check_site_table() {
         if (kind[$8] != 8) fail("parent is not an inline site")
         parent_of_some[$8] = 1
       }
+      next
+    }
+    # An API site'"'"'s access, object type and operation, right after its S line.
+    $1 == "A" {
+      if (NF != 5 || $2 != last_site || kind[$2] != 7 || ($3 != "r" && $3 != "w") || $4 == "" || $5 == "") fail("bad A line")
       next
     }
     { fail("unknown line") }

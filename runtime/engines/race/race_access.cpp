@@ -100,7 +100,7 @@ void RaceEngine::record(ThreadState &t, RaceThread &rt, const Variable &v, const
 // else (and accesses that span granules) takes the slow path.
 void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                            snag_site_t site) {
-  auto *rt = static_cast<RaceThread *>(t.engine_data[0]);
+  auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   bool write = (flags & kAccessWrite) != 0;
   if (SNAG_LIKELY(rt && size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0)) {
     if (ShadowPage *page = find_shadow_page(addr)) {

@@ -34,12 +34,12 @@ RaceEngine::RaceEngine() {
 }
 
 RaceThread &RaceEngine::thread_data(ThreadState &t) {
-  auto *rt = static_cast<RaceThread *>(t.engine_data[0]);
+  auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   if (SNAG_UNLIKELY(!rt)) {
     // A thread whose creation the runtime did not see starts unordered.
     rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
     rt->clock.set(t.tid, rt->now);
-    t.engine_data[0] = rt;
+    t.engine_data[kRaceSlot] = rt;
   }
   return *rt;
 }
@@ -171,7 +171,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       auto *crt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
       crt->clock.assign(rt.clock);
       crt->clock.set(child->tid, crt->now);
-      child->engine_data[0] = crt;
+      child->engine_data[kRaceSlot] = crt;
       tick(rt, t.tid);
       break;
     }
@@ -180,7 +180,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       break;
     case EventKind::kThreadJoin:
       if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))
-        if (auto *crt = static_cast<RaceThread *>(child->engine_data[0])) rt.clock.merge(crt->clock);
+        if (auto *crt = static_cast<RaceThread *>(child->engine_data[kRaceSlot])) rt.clock.merge(crt->clock);
       break;
     case EventKind::kLockAcquired:
       acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);

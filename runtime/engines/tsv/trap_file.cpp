@@ -1,0 +1,164 @@
+#include "engines/tsv/trap_file.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/internal_alloc.h"
+#include "core/platform.h"
+#include "core/text_buffer.h"
+#include "engines/tsv/trap_set.h"
+
+namespace snag::tsv {
+
+namespace {
+
+constexpr char kHeader[] = "snag-tsv-traps 1";
+// A trap file never needs more: the trap set holds at most 16384 pairs.
+constexpr size_t kMaxFileSize = 4 << 20;
+
+struct Line {
+  const char *start;
+  size_t length;
+  bool starts_with(const char *prefix) const {
+    size_t n = cstr_len(prefix);
+    if (n > length) return false;
+    for (size_t i = 0; i < n; ++i)
+      if (start[i] != prefix[i]) return false;
+    return true;
+  }
+  bool equals(const char *text) const { return cstr_len(text) == length && starts_with(text); }
+};
+
+// 16 lowercase hex digits.
+bool parse_site(const char *p, snag_site_t *out) {
+  uint64_t v = 0;
+  for (int i = 0; i < 16; ++i) {
+    char c = p[i];
+    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (digit < 0) return false;
+    v = v << 4 | static_cast<uint64_t>(digit);
+  }
+  *out = v;
+  return v != 0;
+}
+
+// "pair <16 hex> <16 hex> dangerous|ordered"
+bool parse_pair(const Line &line, snag_site_t *a, snag_site_t *b, bool *dangerous) {
+  constexpr size_t kFixed = 5 + 16 + 1 + 16 + 1;
+  if (line.length < kFixed || !line.starts_with("pair ") || line.start[21] != ' ' ||
+      line.start[38] != ' ')
+    return false;
+  if (!parse_site(line.start + 5, a) || !parse_site(line.start + 22, b)) return false;
+  Line state = {line.start + kFixed, line.length - kFixed};
+  *dangerous = state.equals("dangerous");
+  return *dangerous || state.equals("ordered");
+}
+
+class TrapSetLoader final : public TrapFileReader {
+ public:
+  void pair(snag_site_t a, snag_site_t b, bool dangerous) override {
+    if (dangerous) add_dangerous_pair(a, b);
+    else mark_ordered(a, b);
+  }
+};
+
+void report(const char *path, const char *what) {
+  char message[512] = "tsv: trap file ";
+  copy_text(message + cstr_len(message), 300, path);
+  copy_text(message + cstr_len(message), 200, what);
+  print_error(message);
+}
+
+}  // namespace
+
+bool parse_trap_file(const char *text, size_t length, TrapFileReader &reader, const char **error) {
+  const char *p = text, *end = text + length;
+  int number = 0;
+  while (p < end) {
+    const char *eol = p;
+    while (eol < end && *eol != '\n') ++eol;
+    Line line = {p, static_cast<size_t>(eol - p)};
+    p = eol + 1;
+    ++number;
+    if (number == 1) {
+      if (!line.equals(kHeader)) {
+        *error = "does not start with 'snag-tsv-traps 1'";
+        return false;
+      }
+      continue;
+    }
+    if (line.length == 0 || line.start[0] == '#' || line.starts_with("program ")) continue;
+    snag_site_t a, b;
+    bool dangerous;
+    if (!parse_pair(line, &a, &b, &dangerous)) {
+      *error = "has a malformed line";
+      return false;
+    }
+    reader.pair(a, b, dangerous);
+  }
+  if (number == 0) {
+    *error = "is empty";
+    return false;
+  }
+  return true;
+}
+
+void load_trap_file(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // the first run: nothing learned yet
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > static_cast<off_t>(kMaxFileSize)) {
+    close(fd);
+    report(path, " is not a trap file; starting without it");
+    return;
+  }
+  size_t size = static_cast<size_t>(st.st_size);
+  char *text = static_cast<char *>(internal_alloc(size + 1));
+  size_t got = 0;
+  while (got < size) {
+    ssize_t n = read(fd, text + got, size - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  close(fd);
+  TrapSetLoader loader;
+  const char *error = nullptr;
+  if (!parse_trap_file(text, got, loader, &error)) {
+    char what[128] = " ";
+    copy_text(what + 1, sizeof what - 1, error);
+    copy_text(what + cstr_len(what), 60, "; ignoring the rest");
+    report(path, what);
+  }
+  internal_free(text);
+}
+
+void save_trap_file(const char *path, const char *program, uint32_t decay_percent) {
+  constexpr uint32_t kMaxPairs = 1 << 14;
+  auto *pairs = internal_new_array<LastingPair>(kMaxPairs);
+  uint32_t count = copy_lasting_pairs(pairs, kMaxPairs, decay_percent);
+  TextBuffer b;
+  b.add(kHeader).add('\n');
+  b.add("program ").add(program).add('\n');
+  for (uint32_t i = 0; i < count; ++i) {
+    b.add("pair ").add_hex(pairs[i].a, 16).add(' ').add_hex(pairs[i].b, 16);
+    b.add(pairs[i].dangerous ? " dangerous\n" : " ordered\n");
+  }
+  internal_free(pairs);
+
+  char temporary[4096];
+  copy_text(temporary, sizeof temporary - 16, path);
+  copy_text(temporary + cstr_len(temporary), 16, ".tmp");
+  int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    report(path, " cannot be written");
+    return;
+  }
+  write_all(fd, b.data(), b.size());
+  close(fd);
+  if (rename(temporary, path) != 0) report(path, " cannot be replaced");
+}
+
+}  // namespace snag::tsv
