@@ -2,6 +2,7 @@
 
 #include "report/dedup.h"
 #include "report/elf_file.h"
+#include "report/library_races.h"
 #include "report/rank.h"
 #include "report/resolve.h"
 #include "report/site_table.h"
@@ -27,6 +28,7 @@ std::vector<report::Finding> load_findings(std::istream &in, const std::string &
                          " malformed line(s) in the site table");
     }
     report::ResolveStats stats = report::resolve(findings, table);
+    report::describe_library_races(findings, table);
     if (stats.unresolved > 0 && table.empty()) {
       warnings.push_back(program + " has no site table; " + std::to_string(stats.unresolved) +
                          " frame(s) stay unresolved");

@@ -7,10 +7,13 @@ namespace snag::report {
 
 namespace {
 
-// Prefixes keep a resolved position and a raw site id from ever comparing equal.
+// The side's own line (its first frame outside the toolchain's headers), so
+// that the raw races one pair of push_back calls makes inside libstdc++ are
+// one finding. Prefixes keep a resolved position and a raw site id from ever
+// comparing equal.
 std::string frame_key(const Side &side) {
   if (side.stack.empty()) return "none:";
-  const Frame &top = side.stack.front();
+  const Frame &top = *side_primary_frame(side);
   if (top.has_location()) return "loc:" + top.location();
   if (!top.site.empty()) return "site:" + top.site;
   return "function:" + top.function;

@@ -53,11 +53,15 @@ bool in_system_header(const Frame &f) {
 
 }  // namespace
 
-const Frame *Finding::primary_frame() const {
-  if (sides.empty() || sides.front().stack.empty()) return nullptr;
-  for (const Frame &f : sides.front().stack)
+const Frame *side_primary_frame(const Side &side) {
+  if (side.stack.empty()) return nullptr;
+  for (const Frame &f : side.stack)
     if (f.has_location() && !in_system_header(f)) return &f;
-  return &sides.front().stack.front();
+  return &side.stack.front();
+}
+
+const Frame *Finding::primary_frame() const {
+  return sides.empty() ? nullptr : side_primary_frame(sides.front());
 }
 
 const ThreadInfo *Finding::thread_info(int64_t id) const {

@@ -123,6 +123,10 @@ struct Finding {
   bool operator==(const Finding &) const = default;
 };
 
+// The first frame of `side` outside the toolchain's headers (else its
+// innermost frame), or null for an empty stack: the program's own line.
+const Frame *side_primary_frame(const Side &side);
+
 // Converts one finding to its JSON object. Optional fields that are absent or
 // hold their default are left out; `count` is written only when above 1.
 nlohmann::json to_json(const Finding &finding);

@@ -56,6 +56,7 @@ std::optional<uint64_t> parse_site_id(std::string_view text) {
 SiteTable SiteTable::parse(std::string_view text) {
   SiteTable table;
   std::optional<Module> module;  // none until the first M line
+  uint64_t last_site = 0;        // the latest S line's id, for its A line
 
   // Each record is checked completely before it is used, so a malformed line
   // never leaves half of its effect behind.
@@ -99,7 +100,16 @@ SiteTable SiteTable::parse(std::string_view text) {
       // The same id in two modules (an inline function compiled into both) is
       // the same source position, so keeping the first is enough.
       table.sites_.try_emplace(*id, Site{*kind, name->second.first, name->second.second,
-                                         file->second, *line_number, *column, *parent});
+                                         file->second, *line_number, *column, *parent, {}});
+      last_site = *id;
+      return true;
+    }
+    if (f[0] == "A") {
+      // Right after its API site's S line.
+      auto id = f.size() == 5 ? parse_site_id(f[1]) : std::nullopt;
+      if (!id || *id != last_site || (f[2] != "r" && f[2] != "w") || f[3].empty() || f[4].empty())
+        return false;
+      table.sites_[*id].api = ApiCall{f[2] == "w", std::string(f[3]), std::string(f[4])};
       return true;
     }
     return false;
@@ -135,6 +145,15 @@ const Site *SiteTable::find(uint64_t id) const {
 const Site *SiteTable::find(std::string_view hex_id) const {
   std::optional<uint64_t> id = parse_site_id(hex_id);
   return id ? find(*id) : nullptr;
+}
+
+std::vector<const ApiCall *> SiteTable::api_calls_at(const std::string &file, int64_t line,
+                                                     int64_t column) const {
+  std::vector<const ApiCall *> calls;
+  for (const auto &[id, site] : sites_)
+    if (site.api && site.line == line && site.column == column && site.file == file)
+      calls.push_back(&*site.api);
+  return calls;
 }
 
 }  // namespace snag::report

@@ -10,10 +10,21 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace snag::report {
 
 inline constexpr std::string_view kSiteTableSection = "snag_sites";
+
+// What an API site's A line says: a call to a member of a thread-unsafe
+// class (or a copy of such an object) at this site.
+struct ApiCall {
+  bool write = false;
+  std::string object;     // the object's type as the user writes it: "std::vector<int>"
+  std::string operation;  // "push_back"
+
+  bool operator==(const ApiCall &) const = default;
+};
 
 struct Site {
   uint32_t kind = 0;  // enum snag_site_kind
@@ -23,6 +34,7 @@ struct Site {
   int64_t line = 0;
   int64_t column = 0;
   uint64_t parent = 0;  // the inlined call this site sits in (0: none)
+  std::optional<ApiCall> api;  // API sites only
 
   bool operator==(const Site &) const = default;
 };
@@ -52,6 +64,12 @@ class SiteTable {
 
   const Site *find(uint64_t id) const;
   const Site *find(std::string_view hex_id) const;
+
+  // The API calls marked at this source position (several when a line holds
+  // more than one call of a thread-unsafe member at the same column, as for
+  // `a = b` of two containers).
+  std::vector<const ApiCall *> api_calls_at(const std::string &file, int64_t line,
+                                            int64_t column) const;
 
   size_t size() const { return sites_.size(); }
   bool empty() const { return sites_.empty(); }

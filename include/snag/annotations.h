@@ -23,7 +23,7 @@ void snag_annotate_ignore_reads_end(void);
 void snag_annotate_ignore_writes_begin(void);
 void snag_annotate_ignore_writes_end(void);
 void snag_annotate_thread_unsafe_begin(const volatile void *object, int is_write,
-                                       const char *operation);
+                                       const char *name);
 void snag_annotate_thread_unsafe_end(const volatile void *object);
 
 #ifdef __cplusplus
@@ -54,16 +54,17 @@ void snag_annotate_thread_unsafe_end(const volatile void *object);
  *     void put(int key, int value) { SNAG_THREAD_UNSAFE_WRITE(); ... }
  *   };
  *
- * C code brackets the body itself; `name` names the operation in reports:
+ * C code brackets the body itself; `type_name` names the object's type in
+ * reports, and the function is the operation:
  *
  *   void ledger_add(struct ledger *l, int amount) {
- *     SNAG_THREAD_UNSAFE_BEGIN(l, 1, "ledger_add");
+ *     SNAG_THREAD_UNSAFE_BEGIN(l, 1, "struct ledger");
  *     ...
  *     SNAG_THREAD_UNSAFE_END(l);
  *   }
  */
-#define SNAG_THREAD_UNSAFE_BEGIN(object, is_write, name) \
-  snag_annotate_thread_unsafe_begin(object, is_write, name)
+#define SNAG_THREAD_UNSAFE_BEGIN(object, is_write, type_name) \
+  snag_annotate_thread_unsafe_begin(object, is_write, type_name)
 #define SNAG_THREAD_UNSAFE_END(object) snag_annotate_thread_unsafe_end(object)
 #ifdef __cplusplus
 namespace snag_annotations {
@@ -93,7 +94,7 @@ class ThreadUnsafeCall {
 #define SNAG_IGNORE_READS_END() ((void)0)
 #define SNAG_IGNORE_WRITES_BEGIN() ((void)0)
 #define SNAG_IGNORE_WRITES_END() ((void)0)
-#define SNAG_THREAD_UNSAFE_BEGIN(object, is_write, name) ((void)0)
+#define SNAG_THREAD_UNSAFE_BEGIN(object, is_write, type_name) ((void)0)
 #define SNAG_THREAD_UNSAFE_END(object) ((void)0)
 #define SNAG_THREAD_UNSAFE_READ() ((void)0)
 #define SNAG_THREAD_UNSAFE_WRITE() ((void)0)

@@ -11,7 +11,10 @@ namespace snag {
 enum ApiCallFlags : uint32_t {
   kApiWrite = 1 << 0,      // the call may change the object
   kApiLibc = 1 << 1,       // value: a LibcCall*
-  kApiAnnotated = 1 << 2,  // value: the member's name (__PRETTY_FUNCTION__ or the user's)
+  // value: __PRETTY_FUNCTION__ of an annotated C++ member, or the type name
+  // a C annotation gives (the operation is then the annotated function,
+  // whose site is addr2).
+  kApiAnnotated = 1 << 2,
 };
 
 // A libc function that uses hidden state (intercept/libc_unsafe.cpp).

@@ -73,7 +73,8 @@ SNAG_INTERFACE void __tsan_release(void *addr) { snag_annotate_happens_before(ad
 // into the annotated member, so the event's site is the caller's line: the
 // first frame, going outwards from the annotation, that is not in the
 // member itself (an inline site when the member was inlined, else the call
-// site that entered it). `size` is the shadow-stack depth below that frame.
+// site that entered it). `size` is the shadow-stack depth below that frame;
+// `addr2` the annotation's own site, in the member.
 namespace {
 
 bool same_function(const SiteInfo &a, const SiteInfo &b) {
@@ -116,8 +117,9 @@ SNAG_INTERFACE void snag_annotate_thread_unsafe_begin(const volatile void *objec
   Event e{EventKind::kApiBegin};
   e.addr = reinterpret_cast<uintptr_t>(object);
   e.flags = kApiAnnotated | (is_write ? uint32_t(kApiWrite) : 0u);
-  e.value = reinterpret_cast<uintptr_t>(operation ? operation : "annotated call");
-  annotated_call_site(*t, caller_site(), &e.site, &e.size);
+  e.value = reinterpret_cast<uintptr_t>(operation ? operation : "object");
+  e.addr2 = caller_site();  // inside the annotated function: names the operation
+  annotated_call_site(*t, e.addr2, &e.site, &e.size);
   emit(t, e);
 }
 

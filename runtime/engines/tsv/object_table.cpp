@@ -11,7 +11,7 @@ namespace {
 
 struct RecentCall {
   snag_site_t site;
-  uint32_t time;
+  uint64_t time;
   Tid thread;
   bool write;
   bool concurrent;
@@ -76,7 +76,7 @@ bool claim(Entry &e, uintptr_t object) {
 }  // namespace
 
 void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t shadow_depth,
-                uint32_t now, uint32_t window_ms, uint32_t window_calls, CallStart *out) {
+                uint64_t now, uint64_t window_ns, uint32_t window_calls, CallStart *out) {
   out->slot = -1;
   out->conflict_count = 0;
   out->near_miss_count = 0;
@@ -103,7 +103,7 @@ void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t sha
   uint32_t count = e.recent_count < window_calls ? e.recent_count : window_calls;
   for (uint32_t i = 0; i < count; ++i) {
     const RecentCall &r = e.recent[(e.recent_next + kMaxRecentCalls - 1 - i) % kMaxRecentCalls];
-    if (r.thread == call.thread || !(r.write || call.write()) || now - r.time > window_ms ||
+    if (r.thread == call.thread || !(r.write || call.write()) || now - r.time > window_ns ||
         !(r.concurrent || call.concurrent))
       continue;
     if (r.site && call.site) out->near_misses[out->near_miss_count++] = {r.site, r.thread, r.time};

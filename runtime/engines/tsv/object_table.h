@@ -21,6 +21,7 @@ struct Call {
   snag_site_t site = 0;      // the user's call (0: unknown)
   uint32_t flags = 0;        // ApiCallFlags (core/api_calls.h)
   uintptr_t description = 0; // LibcCall* or annotated name, per flags
+  snag_site_t inner_site = 0; // annotated calls: the annotation, in the annotated function
   Tid thread = kNoThread;
   bool concurrent = false;   // made in a concurrent phase (more than one thread active)
   bool write() const;
@@ -47,7 +48,7 @@ struct CallStart {
   struct NearMiss {
     snag_site_t site;
     Tid thread;
-    uint32_t time;
+    uint64_t time;  // now_ns() when it started
   };
   int near_miss_count = 0;
   NearMiss near_misses[kMaxRecentCalls];
@@ -56,10 +57,10 @@ struct CallStart {
 // Registers `call` on `object` (made by thread `t`, whose shadow stack below
 // `shadow_depth` is the call's calling context), looks for calls in
 // progress by other threads that conflict with it and for recent calls that
-// nearly did: within `window_ms` of `now`, among the last `window_calls`
-// calls, with one of the two made in a concurrent phase.
+// nearly did: within `window_ns` of `now` (now_ns()), among the last
+// `window_calls` calls, with one of the two made in a concurrent phase.
 void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t shadow_depth,
-                uint32_t now, uint32_t window_ms, uint32_t window_calls, CallStart *out);
+                uint64_t now, uint64_t window_ns, uint32_t window_calls, CallStart *out);
 
 // Marks the call at `slot` as held in a delay (or no longer).
 void set_delayed(uintptr_t object, int slot, bool delayed);

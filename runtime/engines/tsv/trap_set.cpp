@@ -101,7 +101,7 @@ void set_state(PairSlot &p, PairState state) {
 // Delays at the site caught nothing so often that its chance reached 0.
 bool retired(snag_site_t site, uint32_t decay_percent) {
   SiteSlot *s = find_site_slot(site);
-  return s && 990 <= static_cast<int64_t>(decay_percent) * 10 *
+  return s && 1000 <= static_cast<int64_t>(decay_percent) * 10 *
                          s->failed.load(std::memory_order_relaxed);
 }
 
@@ -134,8 +134,8 @@ bool mark_found(snag_site_t a, snag_site_t b) {
 uint32_t delay_chance(snag_site_t site, uint32_t decay_percent) {
   SiteSlot *s = find_site_slot(site);
   if (!s || s->live_pairs.load(std::memory_order_relaxed) <= 0) return 0;
-  int32_t chance = 990 - static_cast<int32_t>(decay_percent) * 10 *
-                             s->failed.load(std::memory_order_relaxed);
+  int32_t chance = 1000 - static_cast<int32_t>(decay_percent) * 10 *
+                              s->failed.load(std::memory_order_relaxed);
   return chance > 0 ? static_cast<uint32_t>(chance) : 0;
 }
 

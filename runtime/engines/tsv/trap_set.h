@@ -2,8 +2,9 @@
 // worth a delay), pairs whose delays showed them ordered by happens-before
 // (never delayed again), and pairs where a violation was caught (not delayed
 // again in this run). A site is delayed with a probability that starts at
-// 99% and loses `decay_percent` points per delay that caught nothing; at 0
-// its pairs are retired. Lookups are lock-free; changes take one lock.
+// 100% (TSVD's reference code: a pair from the trap file is always delayed
+// the first time) and loses `decay_percent` points per delay that caught
+// nothing; at 0 its pairs are retired. Lookups are lock-free; changes take one lock.
 #pragma once
 
 #include <stdint.h>

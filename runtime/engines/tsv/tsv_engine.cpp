@@ -36,13 +36,14 @@ struct OpenCall {
   int slot;  // in the object's table entry; -1 when untracked
 };
 
+// Times are now_ns() values.
 struct TsvThread {
-  uint32_t start_ms;         // when the thread started
-  uint32_t last_call_ms;     // when its previous TSVD call started
+  uint64_t created_ns;       // when its parent created it
+  uint64_t last_call_ns;     // when its previous TSVD call started (or it started)
   snag_site_t blocked_by;    // the delayed site its recent silence followed
   uint32_t blocked_calls;    // calls left that happen after `blocked_by`
   uint32_t delayed_ms;       // delay injected into this thread so far
-  uint32_t phase_ms;         // when it last wrote to the phase history
+  uint64_t phase_ms;         // the millisecond it last wrote to the phase history
   uint64_t random;           // xorshift state
   static constexpr int kMaxOpen = 32;
   uint32_t open_count;       // may exceed kMaxOpen; deeper calls are untracked
@@ -51,7 +52,7 @@ struct TsvThread {
   static constexpr int kMaxJoined = 8;
   uint32_t joined_next;
   Tid joined[kMaxJoined];
-  uint32_t joined_ms[kMaxJoined];
+  uint64_t joined_ns[kMaxJoined];
 };
 
 // The concurrent-phase history (paper 000, 3.4.3): the threads that made the
@@ -65,7 +66,7 @@ std::atomic<Tid> g_phase[kMaxPhase];
 // it (a forked child leaves it alone), at most every 100 ms while running.
 int g_owner_pid;
 const char *g_program = "program";
-std::atomic<uint32_t> g_trap_file_saved_ms;
+std::atomic<uint64_t> g_trap_file_saved_ns;
 std::atomic<bool> g_trap_set_changed;
 SpinLock g_save_lock;  // one writer of the temporary file at a time
 
@@ -73,7 +74,7 @@ TsvThread &thread_data(ThreadState &t) {
   auto *tt = static_cast<TsvThread *>(t.engine_data[kTsvSlot]);
   if (SNAG_UNLIKELY(!tt)) {
     tt = static_cast<TsvThread *>(internal_alloc(sizeof(TsvThread)));
-    tt->start_ms = tt->last_call_ms = now_ms();
+    tt->last_call_ns = now_ns();
     tt->random = (run_seed() + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t(t.tid) + 1) * 0xbf58476d1ce4e5b9ull;
     if (!tt->random) tt->random = 1;
     t.engine_data[kTsvSlot] = tt;
@@ -90,10 +91,11 @@ uint32_t next_random(TsvThread &tt) {
   return static_cast<uint32_t>(x >> 32);
 }
 
-bool in_concurrent_phase(TsvThread &tt, Tid me, uint32_t now) {
+bool in_concurrent_phase(TsvThread &tt, Tid me, uint64_t now) {
   uint32_t n = params().phase_calls;
-  if (tt.phase_ms != now + 1) {
-    tt.phase_ms = now + 1;
+  uint64_t ms = now / kNsPerMs + 1;
+  if (tt.phase_ms != ms) {
+    tt.phase_ms = ms;
     g_phase[g_phase_next.fetch_add(1, std::memory_order_relaxed) % n].store(
         me + 1, std::memory_order_relaxed);
   }
@@ -104,19 +106,19 @@ bool in_concurrent_phase(TsvThread &tt, Tid me, uint32_t now) {
   return false;
 }
 
-void save_trap_file_now(uint32_t now) {
+void save_trap_file_now(uint64_t now) {
   if (!params().trap_file || getpid() != g_owner_pid) return;
   SpinLockGuard guard(g_save_lock);
-  g_trap_file_saved_ms.store(now, std::memory_order_relaxed);
+  g_trap_file_saved_ns.store(now, std::memory_order_relaxed);
   g_trap_set_changed.store(false, std::memory_order_relaxed);
   save_trap_file(params().trap_file, g_program, params().decay_percent);
 }
 
 // The trap file follows the trap set while the program runs, so a program
 // that crashes or is killed still leaves what it learned.
-void maybe_save_trap_file(uint32_t now) {
+void maybe_save_trap_file(uint64_t now) {
   if (!g_trap_set_changed.load(std::memory_order_relaxed)) return;
-  if (now - g_trap_file_saved_ms.load(std::memory_order_relaxed) < 100) return;
+  if (now - g_trap_file_saved_ns.load(std::memory_order_relaxed) < 100 * kNsPerMs) return;
   save_trap_file_now(now);
 }
 
@@ -125,18 +127,18 @@ void maybe_save_trap_file(uint32_t now) {
 // created `t`, or `t` joined `other` after it. The runtime sees these
 // events anyway; using them spares the delays TSVD would spend learning
 // what is certain.
-bool ordered_by_threads(const ThreadState &t, const TsvThread &tt, Tid other, uint32_t time) {
-  if (t.parent == other && time <= tt.start_ms) return true;
+bool ordered_by_threads(const ThreadState &t, const TsvThread &tt, Tid other, uint64_t time) {
+  if (t.parent == other && time < tt.created_ns) return true;
   for (int i = 0; i < TsvThread::kMaxJoined; ++i)
-    if (tt.joined[i] == other + 1 && time <= tt.joined_ms[i]) return true;
+    if (tt.joined[i] == other + 1 && time < tt.joined_ns[i]) return true;
   return false;
 }
 
 // Paper 000, 3.4.4: after a long silence that overlapped another thread's
 // delay, this thread's next calls are ordered after the delayed site.
-void infer_happens_before(TsvThread &tt, Tid me, snag_site_t site, uint32_t now) {
-  uint32_t min_gap = params().delay_ms * params().hb_percent / 100;
-  if (snag_site_t blocker = blocking_delay(me, tt.last_call_ms, now, min_gap)) {
+void infer_happens_before(TsvThread &tt, Tid me, snag_site_t site, uint64_t now) {
+  uint64_t min_gap = uint64_t(params().delay_ms) * kNsPerMs * params().hb_percent / 100;
+  if (snag_site_t blocker = blocking_delay(me, tt.last_call_ns, now, min_gap)) {
     tt.blocked_by = blocker;
     tt.blocked_calls = params().hb_calls;
   }
@@ -162,29 +164,31 @@ void maybe_delay(TsvThread &tt, Tid me, uintptr_t object, int slot, snag_site_t 
   if (chance == 0 || next_random(tt) % 1000 >= chance) return;
   tt.delayed_ms += p.delay_ms;
   set_delayed(object, slot, true);
-  int handle = delay_started(site, me, now_ms());
+  int handle = delay_started(site, me, now_ns());
   sleep_ms(p.delay_ms);
-  delay_ended(handle, now_ms());
+  delay_ended(handle, now_ns());
   set_delayed(object, slot, false);
   if (!was_caught(object, slot)) delay_failed(site);
 }
 
 void call_begins(ThreadState &t, const Event &e) {
   TsvThread &tt = thread_data(t);
-  uint32_t now = now_ms();
+  uint64_t now = now_ns();
   Call call;
   call.site = e.site;
   call.flags = e.flags;
   call.description = static_cast<uintptr_t>(e.value);
+  if (e.flags & kApiAnnotated) call.inner_site = e.addr2;
   call.thread = t.tid;
   call.concurrent = in_concurrent_phase(tt, t.tid, now);
   infer_happens_before(tt, t.tid, call.site, now);
-  tt.last_call_ms = now;
+  tt.last_call_ns = now;
 
   // Annotated members name the depth of their caller's frame (e.size).
   uint32_t depth = (e.flags & kApiAnnotated) ? e.size : t.shadow.depth;
   CallStart start;
-  start_call(e.addr, call, t, depth, now, params().near_miss_ms, params().near_miss_calls, &start);
+  start_call(e.addr, call, t, depth, now, uint64_t(params().near_miss_ms) * kNsPerMs,
+             params().near_miss_calls, &start);
   if (tt.open_count < TsvThread::kMaxOpen) tt.open[tt.open_count] = {e.addr, start.slot};
   ++tt.open_count;
 
@@ -267,16 +271,20 @@ class TsvEngine final : public Engine {
       case EventKind::kApiEnd:
         call_ends(t, e);
         break;
-      case EventKind::kThreadStart: {
-        TsvThread &tt = thread_data(t);
-        tt.start_ms = tt.last_call_ms = now_ms();
+      case EventKind::kThreadCreate:
+        // In the parent, before the child exists: what the parent did so
+        // far happens before everything the child does.
+        if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))
+          thread_data(*child).created_ns = now_ns();
         break;
-      }
+      case EventKind::kThreadStart:
+        thread_data(t).last_call_ns = now_ns();
+        break;
       case EventKind::kThreadJoin: {
         TsvThread &tt = thread_data(t);
         uint32_t i = tt.joined_next++ % TsvThread::kMaxJoined;
         tt.joined[i] = static_cast<Tid>(e.value) + 1;
-        tt.joined_ms[i] = now_ms();
+        tt.joined_ns[i] = now_ns();
         break;
       }
       case EventKind::kThreadExit:
@@ -289,7 +297,7 @@ class TsvEngine final : public Engine {
     return {};
   }
 
-  void on_exit(int) override { save_trap_file_now(now_ms()); }
+  void on_exit(int) override { save_trap_file_now(now_ns()); }
 };
 
 }  // namespace

@@ -10,12 +10,12 @@ namespace snag::tsv {
 namespace {
 
 TsvParams g_params;
-uint64_t g_start_ms;
+uint64_t g_start_ns;
 
-uint64_t monotonic_ms() {
+uint64_t monotonic_ns() {
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000 + static_cast<uint64_t>(ts.tv_nsec) / 1000000;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000 + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 // A whole number in [min, max] from SNAG_OPTIONS, or the default.
@@ -47,10 +47,9 @@ void load_params() {
   p.max_thread_delay_ms = bounded("max_thread_delay_ms", p.max_thread_delay_ms, 0, 3600000);
   p.trap_file = options().get("trap_file");
   g_params = p;
-  g_start_ms = monotonic_ms();
+  g_start_ns = monotonic_ns();
 }
 
-// Counted from start-up, so it wraps only after 49 days of running.
-uint32_t now_ms() { return static_cast<uint32_t>(monotonic_ms() - g_start_ms); }
+uint64_t now_ns() { return monotonic_ns() - g_start_ns; }
 
 }  // namespace snag::tsv

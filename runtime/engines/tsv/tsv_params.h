@@ -22,9 +22,10 @@ struct TsvParams {
 const TsvParams &params();
 void load_params();
 
-// Milliseconds since start-up, from the coarse monotonic clock
-// (a few nanoseconds through the vDSO; its few-millisecond resolution is
-// plenty for 100 ms windows).
-uint32_t now_ms();
+// Nanoseconds since start-up, from the monotonic clock (vDSO, no system
+// call). Fine-grained, because whether a call came before a thread was
+// created is decided by comparing two of these.
+uint64_t now_ns();
+constexpr uint64_t kNsPerMs = 1000000;
 
 }  // namespace snag::tsv

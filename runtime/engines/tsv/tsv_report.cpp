@@ -1,20 +1,14 @@
 #include "engines/tsv/tsv_report.h"
 
-#include "core/api_calls.h"
+#include "engines/tsv/call_names.h"
+
 #include "core/findings.h"
 #include "core/platform.h"
-#include "core/sites.h"
 #include "core/text_buffer.h"
 
 namespace snag::tsv {
 
 namespace {
-
-void copy_table_string(char *out, size_t capacity, TableString s) {
-  size_t n = s.size < capacity - 1 ? s.size : capacity - 1;
-  copy_bytes(out, s.data, n);
-  out[n] = 0;
-}
 
 // "push_back (write) on std::vector<int>" and the like.
 void describe(TextBuffer &b, const CallName &name, const Call &call) {
@@ -38,62 +32,6 @@ void fill_side(Finding &f, const char *role, const Call &call, const CallName &n
 }
 
 }  // namespace
-
-void split_annotated_name(const char *name, CallName *out) {
-  // The function's name ends at the first '(' outside template arguments;
-  // it starts after the last blank before that (the return type).
-  int depth = 0;
-  const char *open = nullptr, *start = name;
-  for (const char *p = name; *p && !open; ++p) {
-    if (*p == '<') ++depth;
-    else if (*p == '>') --depth;
-    else if (depth == 0 && *p == ' ') start = p + 1;
-    else if (depth == 0 && *p == '(') open = p;
-  }
-  const char *end = open ? open : name + cstr_len(name);
-  if (start >= end) start = name;
-  // The last "::" outside template arguments separates class and member.
-  const char *split = nullptr;
-  depth = 0;
-  for (const char *p = start; p + 1 < end; ++p) {
-    if (*p == '<') ++depth;
-    else if (*p == '>') --depth;
-    else if (depth == 0 && p[0] == ':' && p[1] == ':') split = p;
-  }
-  auto copy_range = [](char *dst, size_t capacity, const char *from, const char *to) {
-    size_t n = static_cast<size_t>(to - from);
-    if (n > capacity - 1) n = capacity - 1;
-    copy_bytes(dst, from, n);
-    dst[n] = 0;
-  };
-  if (split) {
-    copy_range(out->object, sizeof out->object, start, split);
-    copy_range(out->operation, sizeof out->operation, split + 2, end);
-  } else {
-    copy_text(out->object, sizeof out->object, "annotated object");
-    copy_range(out->operation, sizeof out->operation, start, end);
-  }
-}
-
-void name_call(const Call &call, CallName *out) {
-  copy_text(out->object, sizeof out->object, "object");
-  copy_text(out->operation, sizeof out->operation, "call");
-  if (call.flags & kApiLibc) {
-    auto *libc = reinterpret_cast<const LibcCall *>(call.description);
-    copy_text(out->object, sizeof out->object, libc->object);
-    copy_text(out->operation, sizeof out->operation, libc->operation);
-    return;
-  }
-  if (call.flags & kApiAnnotated) {
-    split_annotated_name(reinterpret_cast<const char *>(call.description), out);
-    return;
-  }
-  SiteInfo info;
-  if (find_site(call.site, &info) && info.api_object.size) {
-    copy_table_string(out->object, sizeof out->object, info.api_object);
-    copy_table_string(out->operation, sizeof out->operation, info.api_operation);
-  }
-}
 
 void report_violation(uintptr_t object, const Call &current, const StackTrace &current_stack,
                       const Conflict &conflict) {

@@ -28,7 +28,7 @@ TEST(SiteTable, ParsesConcatenatedModules) {
 
   const Site *write = table.find("9a3b1c0d2e4f5061");
   ASSERT_NE(write, nullptr);
-  EXPECT_EQ(*write, (Site{1, "worker(int*)", "_Z6workerPi", "/src/a.cc", 12, 7}));
+  EXPECT_EQ(*write, (Site{1, "worker(int*)", "_Z6workerPi", "/src/a.cc", 12, 7, 0, {}}));
   EXPECT_EQ(site_kind_name(write->kind), "write");
 
   const Site *api = table.find(0x0123456789abcdefull);
@@ -118,6 +118,34 @@ TEST(SiteTable, ABinaryWithoutTheSectionGivesAnEmptyTable) {
 
 TEST(SiteTable, ANonElfFileIsAnError) {
   EXPECT_THROW(SiteTable::from_binary(SNAG_TEST_DATA_DIR "/hello.sh"), ElfError);
+}
+
+}  // namespace
+}  // namespace snag::report
+
+namespace snag::report {
+namespace {
+
+TEST(SiteTable, ReadsTheALinesOfApiSites) {
+  SiteTable table = SiteTable::parse(
+      "M\t1\ta.o\n"
+      "F\t0\t/src/a.cc\n"
+      "N\t0\tworker()\t_Z6workerv\n"
+      "S\t00000000000000a1\t7\t12\t7\t0\t0\n"
+      "A\t00000000000000a1\tw\tstd::vector<int>\tpush_back\n"
+      "S\t00000000000000a2\t7\t12\t7\t0\t0\n"
+      "A\t00000000000000a2\tr\tstd::vector<int>\toperator= (argument)\n"
+      "S\t00000000000000a3\t1\t13\t2\t0\t0\n"
+      "A\t00000000000000a1\tw\tstd::vector<int>\tpush_back\n"  // not after its S line
+      "A\t00000000000000a3\tx\tstd::vector<int>\tpush_back\n");
+  EXPECT_EQ(table.malformed_lines(), 2u);
+  const Site *push = table.find(0xa1);
+  ASSERT_NE(push, nullptr);
+  ASSERT_TRUE(push->api);
+  EXPECT_EQ(*push->api, (ApiCall{true, "std::vector<int>", "push_back"}));
+  EXPECT_FALSE(table.find(0xa3)->api);
+  EXPECT_EQ(table.api_calls_at("/src/a.cc", 12, 7).size(), 2u);
+  EXPECT_TRUE(table.api_calls_at("/src/a.cc", 13, 2).empty());
 }
 
 }  // namespace
