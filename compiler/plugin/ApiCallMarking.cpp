@@ -44,8 +44,8 @@ bool isStaticMember(const Function &Callee) {
   return SP && (SP->getFlags() & DINode::FlagStaticMember);
 }
 
-// The standard library's own functions (std::__uninitialized_copy_a, ...)
-// copy and move objects as part of their implementation.
+// The standard library's own functions and classes: namespace std and
+// libstdc++'s __gnu_cxx.
 bool isStandardLibraryScope(StringRef Class) {
   return Class == "std" || Class.startswith("std::") || Class == "__gnu_cxx" ||
          Class.startswith("__gnu_cxx::");
@@ -73,10 +73,15 @@ public:
 
 private:
   // Functions of a listed class (and anything nested in one) call other
-  // members as part of the library's implementation.
+  // members as part of the library's implementation, and so do the
+  // standard library's own functions (std::operator== on two strings,
+  // std::hash, the algorithms): the program's calls are the TSVD points,
+  // as in the paper, and marking the library's inner calls would cost a
+  // hook on every character comparison.
   bool isLibraryInternal(const Function &F) const {
     std::optional<DemangledMember> Name = demangleMember(F.getName());
-    return Name && isInsideListedClass(Table, Name->Class);
+    return Name &&
+           (isInsideListedClass(Table, Name->Class) || isStandardLibraryScope(Name->Class));
   }
 
   // Matches `Callee` against the table; cached per callee.
@@ -150,10 +155,6 @@ private:
   }
 
   bool markFunction(Function &F) {
-    // The library's own free functions copy objects of listed classes as
-    // part of their work; only the user's copies are TSVD points.
-    std::optional<DemangledMember> Self = demangleMember(F.getName());
-    bool InLibrary = Self && isStandardLibraryScope(Self->Class);
     SmallVector<std::pair<CallBase *, const ApiCallee *>, 16> Calls;
     for (Instruction &I : instructions(F)) {
       auto *Call = dyn_cast<CallBase>(&I);
@@ -170,8 +171,6 @@ private:
         continue;
       const std::optional<ApiCallee> &Api = lookupCallee(*Callee);
       if (!Api)
-        continue;
-      if (InLibrary && demangleMember(Callee->getName())->IsCtorOrDtor)
         continue;
       Calls.push_back({Call, &*Api});
     }

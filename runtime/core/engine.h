@@ -32,6 +32,13 @@ struct Verdict {
 using AccessHook = void (*)(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                             snag_site_t site);
 
+// A call of a member of a thread-unsafe class, marked by the compiler
+// (kApiBegin/kApiEnd without a description): the object, ApiCallFlags and
+// the call's site. Like AccessHook, a plain function so the hooks reach it
+// directly; it runs outside RuntimeScope, so an engine enters one itself
+// before doing anything that may reach an interceptor.
+using ApiHook = void (*)(ThreadState &t, uintptr_t object, uint32_t flags, snag_site_t site);
+
 class Engine {
  public:
   // Set by the engine when it wants memory accesses; the access hooks return
@@ -40,8 +47,13 @@ class Engine {
   AccessHook access_hook = nullptr;
   // Likewise for calls to members of thread-unsafe classes (kApiBegin/End):
   // they sit in the tightest loops (vector::operator[]), so engines that do
-  // not use them must not pay for them.
+  // not use them must not pay for them. An engine that wants them may also
+  // take the compiler-marked ones through the hooks below, without an Event
+  // (the core uses them when this is the only engine that wants API calls);
+  // libc calls and annotations always come as events.
   bool wants_api_calls = false;
+  ApiHook api_begin_hook = nullptr;
+  ApiHook api_end_hook = nullptr;
 
   virtual const char *name() const = 0;
 

@@ -1,6 +1,7 @@
 // The functions the compiler pass calls (include/snag/abi.h). The access
 // hooks are the hottest code in the runtime: one branch when the engine does
 // not want accesses, otherwise one call into the engine.
+#include "core/api_calls.h"
 #include "core/runtime.h"
 #include "core/sites.h"
 #include "snag/abi.h"
@@ -95,22 +96,17 @@ SNAG_INTERFACE void __snag_func_exit() {
 }
 
 SNAG_INTERFACE void __snag_api_begin(void *object, uint32_t is_write, snag_site_t site) {
-  if (SNAG_LIKELY(!g_wants_api_calls)) return;
+  ApiHook hook = g_api_begin_hook;
+  if (SNAG_LIKELY(!hook)) return;
   ThreadState *t = observing_thread();
   if (!t) return;
-  Event e{EventKind::kApiBegin};
-  e.addr = reinterpret_cast<uintptr_t>(object);
-  e.flags = is_write;
-  e.site = site;
-  emit(t, e);
+  hook(*t, reinterpret_cast<uintptr_t>(object), is_write ? uint32_t(kApiWrite) : 0u, site);
 }
 
 SNAG_INTERFACE void __snag_api_end(void *object, snag_site_t site) {
-  if (SNAG_LIKELY(!g_wants_api_calls)) return;
+  ApiHook hook = g_api_end_hook;
+  if (SNAG_LIKELY(!hook)) return;
   ThreadState *t = observing_thread();
   if (!t) return;
-  Event e{EventKind::kApiEnd};
-  e.addr = reinterpret_cast<uintptr_t>(object);
-  e.site = site;
-  emit(t, e);
+  hook(*t, reinterpret_cast<uintptr_t>(object), 0, site);
 }

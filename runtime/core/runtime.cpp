@@ -91,6 +91,23 @@ void start(const char *options_text) {
   g_started = true;
 }
 
+// Compiler-marked API calls as events, for engines without API hooks or
+// when several engines want them.
+void emit_api_begin(ThreadState &t, uintptr_t object, uint32_t flags, snag_site_t site) {
+  Event e{EventKind::kApiBegin};
+  e.addr = object;
+  e.flags = flags;
+  e.site = site;
+  emit(&t, e);
+}
+
+void emit_api_end(ThreadState &t, uintptr_t object, uint32_t, snag_site_t site) {
+  Event e{EventKind::kApiEnd};
+  e.addr = object;
+  e.site = site;
+  emit(&t, e);
+}
+
 // Several engines want accesses: each sees every one, in engine order.
 void dispatch_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                      snag_site_t site) {
@@ -122,23 +139,31 @@ Engine *g_engines[kMaxEngines];
 int g_engine_count = 0;
 AccessHook g_access_hook = nullptr;
 bool g_wants_api_calls = false;
+ApiHook g_api_begin_hook = nullptr;
+ApiHook g_api_end_hook = nullptr;
 bool g_started = false;
 
 Engine *leading_engine() { return g_engine_count ? g_engines[g_engine_count - 1] : nullptr; }
 
 void update_engine_hooks() {
-  int with_hooks = 0;
+  int with_hooks = 0, api = 0;
   AccessHook only = nullptr;
-  bool api = false;
+  Engine *api_engine = nullptr;
   for (int i = 0; i < g_engine_count; ++i) {
     if (g_engines[i]->access_hook) {
       ++with_hooks;
       only = g_engines[i]->access_hook;
     }
-    api |= g_engines[i]->wants_api_calls;
+    if (g_engines[i]->wants_api_calls) {
+      ++api;
+      api_engine = g_engines[i];
+    }
   }
   g_access_hook = with_hooks > 1 ? dispatch_access : only;
-  g_wants_api_calls = api;
+  g_wants_api_calls = api > 0;
+  bool direct = api == 1 && api_engine->api_begin_hook && api_engine->api_end_hook;
+  g_api_begin_hook = api == 0 ? nullptr : direct ? api_engine->api_begin_hook : emit_api_begin;
+  g_api_end_hook = api == 0 ? nullptr : direct ? api_engine->api_end_hook : emit_api_end;
 }
 
 void ensure_started() { start_once(getenv("SNAG_OPTIONS")); }

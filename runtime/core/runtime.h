@@ -18,8 +18,12 @@ extern int g_engine_count;
 // What the compiler hooks call for a memory access: the one engine's hook
 // when one engine wants accesses, a dispatcher when several do, else null.
 extern AccessHook g_access_hook;
-// Whether some engine wants kApiBegin/kApiEnd.
+// Whether some engine wants kApiBegin/kApiEnd, and what the compiler's API
+// hooks call (null when no engine wants them): the engine's own hook, or a
+// dispatcher that emits events.
 extern bool g_wants_api_calls;
+extern ApiHook g_api_begin_hook;
+extern ApiHook g_api_end_hook;
 // True once the runtime has started and until the process exits.
 extern bool g_started;
 

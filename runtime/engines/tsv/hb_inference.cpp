@@ -9,8 +9,8 @@ namespace {
 struct Delay {
   snag_site_t site;
   Tid thread;
-  uint64_t start;
-  uint64_t end;  // 0 while the delay lasts
+  uint32_t start;
+  uint32_t end;  // 0 while the delay lasts
 };
 
 // The most recent delays; older ones cannot explain a silence any more.
@@ -21,19 +21,19 @@ SpinLock g_lock;
 
 }  // namespace
 
-int delay_started(snag_site_t site, Tid thread, uint64_t now) {
+int delay_started(snag_site_t site, Tid thread, uint32_t now) {
   SpinLockGuard guard(g_lock);
   int handle = static_cast<int>(g_next++ % kDelays);
   g_delays[handle] = {site, thread, now, 0};
   return handle;
 }
 
-void delay_ended(int handle, uint64_t now) {
+void delay_ended(int handle, uint32_t now) {
   SpinLockGuard guard(g_lock);
   g_delays[handle].end = now > g_delays[handle].start ? now : g_delays[handle].start + 1;
 }
 
-snag_site_t blocking_delay(Tid thread, uint64_t since, uint64_t now, uint64_t min_gap) {
+snag_site_t blocking_delay(Tid thread, uint32_t since, uint32_t now, uint32_t min_gap) {
   if (now - since < min_gap) return 0;
   SpinLockGuard guard(g_lock);
   const Delay *best = nullptr;

@@ -14,14 +14,14 @@
 namespace snag::tsv {
 
 // Records that `thread` starts a delay at `site`; returns its handle.
-// Times are now_ns() values.
-int delay_started(snag_site_t site, Tid thread, uint64_t now);
+// Times are now_ms() values.
+int delay_started(snag_site_t site, Tid thread, uint32_t now);
 // Records that the delay `handle` ended.
-void delay_ended(int handle, uint64_t now);
+void delay_ended(int handle, uint32_t now);
 
 // The site of the most recently finished delay by another thread than
 // `thread` that overlapped its silence from `since` to `now`, when that
 // silence lasted at least `min_gap`; 0 if none.
-snag_site_t blocking_delay(Tid thread, uint64_t since, uint64_t now, uint64_t min_gap);
+snag_site_t blocking_delay(Tid thread, uint32_t since, uint32_t now, uint32_t min_gap);
 
 }  // namespace snag::tsv

@@ -1,7 +1,10 @@
 #include "engines/tsv/object_table.h"
 
+#include <atomic>
+
 #include "core/api_calls.h"
 #include "core/internal_alloc.h"
+#include "core/spinlock.h"
 
 namespace snag::tsv {
 
@@ -9,13 +12,37 @@ bool Call::write() const { return flags & kApiWrite; }
 
 namespace {
 
-struct RecentCall {
-  snag_site_t site;
-  uint64_t time;
-  Tid thread;
-  bool write;
-  bool concurrent;
+// A thread's latest read or write, packed so that each half is one atomic
+// word: meta = time in ms (28 bits) | epoch (14 bits) | thread (20 bits) |
+// concurrent | valid. Times and epochs wrap; they are compared modulo their
+// width, which is right while less than 2^27 ms (37 hours) or 2^13 thread
+// creations and joins separate two calls that are compared.
+struct LatestCall {
+  std::atomic<snag_site_t> site;
+  std::atomic<uint64_t> meta;
 };
+
+// One thread's slot: its latest read and its latest write.
+struct LatestCalls {
+  LatestCall read, write;
+};
+
+constexpr uint64_t kTimeBits = 28, kEpochBits = 14, kThreadBits = 20;
+constexpr uint64_t kTimeMask = (1ull << kTimeBits) - 1;
+constexpr uint64_t kEpochMask = (1ull << kEpochBits) - 1;
+constexpr uint64_t kThreadMask = (1ull << kThreadBits) - 1;
+constexpr uint64_t kValidBit = 1, kConcurrentBit = 2;
+
+uint64_t pack(uint32_t time, uint32_t epoch, Tid thread, bool concurrent) {
+  return (time & kTimeMask) << 36 | (epoch & kEpochMask) << 22 | (thread & kThreadMask) << 2 |
+         (concurrent ? kConcurrentBit : 0) | kValidBit;
+}
+uint32_t time_of(uint64_t meta) { return static_cast<uint32_t>(meta >> 36); }
+uint32_t epoch_of(uint64_t meta) { return static_cast<uint32_t>((meta >> 22) & kEpochMask); }
+Tid thread_of(uint64_t meta) { return static_cast<Tid>((meta >> 2) & kThreadMask); }
+uint32_t elapsed(uint32_t now, uint32_t then) {
+  return static_cast<uint32_t>((now - then) & kTimeMask);
+}
 
 struct ActiveCall {
   Call call;
@@ -26,13 +53,13 @@ struct ActiveCall {
   bool caught;
 };
 
-struct Entry {
-  SpinLock lock;
-  uintptr_t object;
-  uint8_t recent_next;
-  uint8_t recent_count;
-  uint8_t active_count;
-  RecentCall recent[kMaxRecentCalls];
+// The header is read by every call and written almost never, so it has a
+// cache line to itself.
+struct alignas(64) Entry {
+  std::atomic<uintptr_t> object;
+  std::atomic<uint32_t> registered;  // calls in `active`; nearly always 0
+  SpinLock lock;                     // guards `active`
+  alignas(64) LatestCalls latest[kLatestCallSlots];  // by thread id modulo the slots
   ActiveCall active[kMaxActiveCalls];
 };
 
@@ -40,17 +67,17 @@ constexpr int kTableBits = 15;
 constexpr uint64_t kTableSize = 1ull << kTableBits;
 
 // Mapped on first use: the pages of entries never used are never touched.
-Entry *g_table;
+std::atomic<Entry *> g_table;
 SpinLock g_table_lock;
 
 Entry &entry_for(uintptr_t object) {
-  Entry *table = __atomic_load_n(&g_table, __ATOMIC_ACQUIRE);
+  Entry *table = g_table.load(std::memory_order_acquire);
   if (SNAG_UNLIKELY(!table)) {
     SpinLockGuard guard(g_table_lock);
-    table = g_table;
+    table = g_table.load(std::memory_order_relaxed);
     if (!table) {
       table = static_cast<Entry *>(map_pages(sizeof(Entry) * kTableSize));
-      __atomic_store_n(&g_table, table, __ATOMIC_RELEASE);
+      g_table.store(table, std::memory_order_release);
     }
   }
   uint64_t hash = (static_cast<uint64_t>(object) >> 3) * 0x9e3779b97f4a7c15ull;
@@ -61,32 +88,24 @@ bool conflicting(const Call &a, const Call &b) {
   return a.thread != b.thread && (a.write() || b.write());
 }
 
-// Takes the entry for `object`, evicting another object's history when no
-// call is in progress on it. Returns false when the entry is busy with
-// another object's calls.
+// Makes the entry `object`'s, dropping another object's history, unless a
+// call of that object is registered. Returns whether the entry is the
+// object's.
 bool claim(Entry &e, uintptr_t object) {
-  if (e.object == object) return true;
-  if (e.active_count > 0) return false;
-  e.object = object;
-  e.recent_count = 0;
-  e.recent_next = 0;
+  if (e.object.load(std::memory_order_relaxed) == object) return true;
+  if (e.registered.load(std::memory_order_acquire) > 0) return false;
+  e.object.store(object, std::memory_order_relaxed);
+  for (LatestCalls &l : e.latest) {
+    l.read.meta.store(0, std::memory_order_relaxed);
+    l.write.meta.store(0, std::memory_order_relaxed);
+  }
   return true;
 }
 
-}  // namespace
-
-void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t shadow_depth,
-                uint64_t now, uint64_t window_ns, uint32_t window_calls, CallStart *out) {
-  out->slot = -1;
-  out->conflict_count = 0;
-  out->near_miss_count = 0;
-  Entry &e = entry_for(object);
-  SpinLockGuard guard(e.lock);
-  if (!claim(e, object)) return;
-
-  // Caught red-handed: another thread is inside a conflicting call on this
-  // object right now. Its calling context is stable while it is inside
-  // (its end hook needs this lock), so it is copied here.
+// Caught red-handed: another thread is inside a conflicting registered call
+// on this object right now. Its calling context is stable while it is
+// inside (its end needs this lock), so it is copied here.
+void catch_conflicts(Entry &e, const Call &call, CallStart *out) {
   for (ActiveCall &a : e.active) {
     if (!a.used || !conflicting(a.call, call) || out->conflict_count == kMaxConflicts) continue;
     Conflict &c = out->conflicts[out->conflict_count++];
@@ -98,48 +117,95 @@ void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t sha
     capture_stack(context, a.call.site, &c.other_stack);
     a.caught = true;
   }
+}
 
-  // Near misses: recent conflicting calls by other threads.
-  uint32_t count = e.recent_count < window_calls ? e.recent_count : window_calls;
-  for (uint32_t i = 0; i < count; ++i) {
-    const RecentCall &r = e.recent[(e.recent_next + kMaxRecentCalls - 1 - i) % kMaxRecentCalls];
-    if (r.thread == call.thread || !(r.write || call.write()) || now - r.time > window_ns ||
-        !(r.concurrent || call.concurrent))
-      continue;
-    if (r.site && call.site) out->near_misses[out->near_miss_count++] = {r.site, r.thread, r.time};
-  }
-  e.recent[e.recent_next] = {call.site, now, call.thread, call.write(), call.concurrent};
-  e.recent_next = static_cast<uint8_t>((e.recent_next + 1) % kMaxRecentCalls);
-  if (e.recent_count < kMaxRecentCalls) ++e.recent_count;
-
-  for (int i = 0; i < kMaxActiveCalls; ++i) {
-    ActiveCall &a = e.active[i];
-    if (a.used) continue;
-    a = {call, &t, shadow_depth, true, false, false};
-    ++e.active_count;
-    out->slot = i;
+void near_miss(const LatestCall &l, bool write, const Call &call, uint32_t now,
+               uint32_t window_ms, CallStart *out) {
+  uint64_t meta = l.meta.load(std::memory_order_relaxed);
+  if (!(meta & kValidBit) || !(write || call.write())) return;
+  Tid thread = thread_of(meta);
+  if (thread == (call.thread & kThreadMask) || elapsed(now, time_of(meta)) > window_ms ||
+      !((meta & kConcurrentBit) || call.concurrent))
     return;
+  snag_site_t site = l.site.load(std::memory_order_relaxed);
+  if (site && call.site) out->near_misses[out->near_miss_count++] = {site, thread, epoch_of(meta)};
+}
+
+void find_near_misses(Entry &e, const Call &call, uint32_t now, uint32_t window_ms,
+                      CallStart *out) {
+  for (const LatestCalls &l : e.latest) {
+    near_miss(l.write, true, call, now, window_ms, out);
+    near_miss(l.read, false, call, now, window_ms, out);
   }
+}
+
+// The thread's latest read or write, rewritten at most once per clock tick
+// (a later call in the same tick keeps the earlier one's site), so a thread
+// calling in a loop leaves the line shared.
+void record_latest(Entry &e, const Call &call, uint32_t now) {
+  LatestCalls &slot = e.latest[call.thread % kLatestCallSlots];
+  LatestCall &l = call.write() ? slot.write : slot.read;
+  uint64_t meta = pack(now, call.epoch, call.thread, call.concurrent);
+  if (l.meta.load(std::memory_order_relaxed) == meta) return;
+  l.site.store(call.site, std::memory_order_relaxed);
+  l.meta.store(meta, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t shadow_depth,
+                uint32_t now, uint32_t window_ms, bool register_call, bool look_for_near_misses,
+                CallStart *out) {
+  out->slot = -1;
+  out->conflict_count = 0;
+  out->near_miss_count = 0;
+  Entry &e = entry_for(object);
+  if (!claim(e, object)) return;
+  bool registered = e.registered.load(std::memory_order_acquire) > 0;
+  if (!register_call && !registered && !look_for_near_misses) return;
+  if (register_call || registered) {
+    SpinLockGuard guard(e.lock);
+    if (e.object.load(std::memory_order_relaxed) == object) {
+      catch_conflicts(e, call, out);
+      for (int i = 0; register_call && i < kMaxActiveCalls; ++i) {
+        ActiveCall &a = e.active[i];
+        if (a.used) continue;
+        a = {call, &t, shadow_depth, true, false, false};
+        e.registered.fetch_add(1, std::memory_order_release);
+        out->slot = i;
+        break;
+      }
+    }
+  }
+  if (!look_for_near_misses) return;
+  find_near_misses(e, call, now, window_ms, out);
+  record_latest(e, call, now);
+}
+
+bool has_registered_calls(uintptr_t object) {
+  Entry &e = entry_for(object);
+  return e.registered.load(std::memory_order_acquire) > 0 &&
+         e.object.load(std::memory_order_relaxed) == object;
 }
 
 void set_delayed(uintptr_t object, int slot, bool delayed) {
   Entry &e = entry_for(object);
   SpinLockGuard guard(e.lock);
-  if (e.object == object && e.active[slot].used) e.active[slot].delayed = delayed;
+  if (e.active[slot].used) e.active[slot].delayed = delayed;
 }
 
 bool was_caught(uintptr_t object, int slot) {
   Entry &e = entry_for(object);
   SpinLockGuard guard(e.lock);
-  return e.object == object && e.active[slot].used && e.active[slot].caught;
+  return e.active[slot].used && e.active[slot].caught;
 }
 
 void end_call(uintptr_t object, int slot) {
   Entry &e = entry_for(object);
   SpinLockGuard guard(e.lock);
-  if (e.object != object || !e.active[slot].used) return;
+  if (!e.active[slot].used) return;
   e.active[slot].used = false;
-  --e.active_count;
+  e.registered.fetch_sub(1, std::memory_order_release);
 }
 
 }  // namespace snag::tsv

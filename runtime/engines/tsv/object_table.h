@@ -1,16 +1,25 @@
-// What the tsv engine remembers per object: the calls in progress on it
-// (who is inside which member right now — the "traps" of TSVD, which catch a
-// conflicting call red-handed) and its few most recent calls (for near
-// misses). Objects are kept in a fixed, direct-mapped table keyed by
-// address; each entry has its own small lock, held for a few dozen
-// instructions. Two objects that map to the same entry share it only while
-// neither has a call in progress: the older one's history is dropped, which
-// costs a near miss at worst, never a false report.
+// What the tsv engine remembers per object, built so that the common call —
+// at a site no near miss ever involved — writes nothing shared:
+//
+//   - the latest read and the latest write of each thread on the object
+//     (site, time, epoch), for near misses; a thread rewrites a record at
+//     most once per clock tick (a few milliseconds), so a thread calling in
+//     a loop leaves the entry's cache lines shared;
+//   - the calls in progress at dangerous sites (TSVD's traps, delayed or
+//     not), registered under the entry's lock; every call checks one shared
+//     counter and looks at them only when it is not zero, so a conflicting
+//     call walks into a trap and is caught red-handed.
+//
+// Objects live in a fixed, direct-mapped table keyed by address. Two
+// objects that map to one entry share it only while no call is registered
+// on it: the older one's history is dropped, which costs a near miss at
+// worst, never a false report. History records are written without a lock;
+// a torn record can at worst make a pair dangerous that is not, costing a
+// delay, never a report.
 #pragma once
 
 #include <stdint.h>
 
-#include "core/spinlock.h"
 #include "core/stack.h"
 #include "core/thread_state.h"
 
@@ -24,6 +33,7 @@ struct Call {
   snag_site_t inner_site = 0; // annotated calls: the annotation, in the annotated function
   Tid thread = kNoThread;
   bool concurrent = false;   // made in a concurrent phase (more than one thread active)
+  uint32_t epoch = 0;        // thread creations and joins before it (see ordered_by_threads)
   bool write() const;
 };
 
@@ -35,41 +45,49 @@ struct Conflict {
   StackTrace other_stack;
 };
 
-constexpr int kMaxRecentCalls = 8;
+constexpr int kLatestCallSlots = 8;
 constexpr int kMaxActiveCalls = 6;
 constexpr int kMaxConflicts = 2;
 
 // What starting a call found on its object.
 struct CallStart {
-  int slot = -1;  // this call's place among the object's calls in progress (-1: untracked)
+  int slot = -1;  // the call's registration (-1: not registered)
   int conflict_count = 0;
   Conflict conflicts[kMaxConflicts];
-  // Recent calls by other threads that nearly conflicted.
+  // Latest calls by other threads that nearly conflicted.
   struct NearMiss {
     snag_site_t site;
-    Tid thread;
-    uint64_t time;  // now_ns() when it started
+    Tid thread;     // modulo 2^20
+    uint32_t epoch;  // modulo 2^14
   };
   int near_miss_count = 0;
-  NearMiss near_misses[kMaxRecentCalls];
+  NearMiss near_misses[2 * kLatestCallSlots];
 };
 
-// Registers `call` on `object` (made by thread `t`, whose shadow stack below
-// `shadow_depth` is the call's calling context), looks for calls in
-// progress by other threads that conflict with it and for recent calls that
-// nearly did: within `window_ns` of `now` (now_ns()), among the last
-// `window_calls` calls, with one of the two made in a concurrent phase.
+// Starts `call` on `object` at `now_ms`: catches conflicting calls
+// registered by other threads; with `look_for_near_misses`, finds near
+// misses (conflicting latest calls of other threads within `window_ms`, one
+// of the two made in a concurrent phase) and records the call as its
+// thread's latest; with `register_call`, registers it, made by thread `t`
+// whose shadow stack below `shadow_depth` is its calling context, until
+// end_call. (The caller skips the near misses of a call it made already in
+// this clock tick: it would find the same ones.)
 void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t shadow_depth,
-                uint64_t now, uint64_t window_ns, uint32_t window_calls, CallStart *out);
+                uint32_t now_ms, uint32_t window_ms, bool register_call, bool look_for_near_misses,
+                CallStart *out);
 
-// Marks the call at `slot` as held in a delay (or no longer).
+// Whether some call is registered on `object` (one load, usually from a
+// shared cache line).
+bool has_registered_calls(uintptr_t object);
+
+// Marks the registered call at `slot` as held in a delay (or no longer).
 void set_delayed(uintptr_t object, int slot, bool delayed);
 
-// Whether another thread's call conflicted with the call at `slot` since it
-// started.
+// Whether another thread's call conflicted with the registered call at
+// `slot` since it started.
 bool was_caught(uintptr_t object, int slot);
 
-// Removes the call at `slot` of `object`.
+// Removes the registered call at `slot` of `object`.
 void end_call(uintptr_t object, int slot);
 
 }  // namespace snag::tsv

@@ -36,23 +36,30 @@ struct OpenCall {
   int slot;  // in the object's table entry; -1 when untracked
 };
 
-// Times are now_ns() values.
+// Times are now_ms() values; epochs count thread creations and joins.
 struct TsvThread {
-  uint64_t created_ns;       // when its parent created it
-  uint64_t last_call_ns;     // when its previous TSVD call started (or it started)
+  uint32_t created_epoch;    // the epoch its parent created it in
+  uint32_t last_call_ms;     // when its previous TSVD call started (or it started)
   snag_site_t blocked_by;    // the delayed site its recent silence followed
   uint32_t blocked_calls;    // calls left that happen after `blocked_by`
   uint32_t delayed_ms;       // delay injected into this thread so far
-  uint64_t phase_ms;         // the millisecond it last wrote to the phase history
+  uint32_t phase_ms;         // the millisecond it last looked at the phase history
+  bool phase_concurrent;     // what it saw then
   uint64_t random;           // xorshift state
   static constexpr int kMaxOpen = 32;
   uint32_t open_count;       // may exceed kMaxOpen; deeper calls are untracked
   OpenCall open[kMaxOpen];
+  // The calls it made in the current clock tick, by a hash of (object,
+  // site, access): one of them again in the same tick finds no new near
+  // miss, so it skips the search (a loop of calls costs a few loads).
+  static constexpr int kSeen = 32;
+  uint32_t seen_tick;
+  uint64_t seen[kSeen];
   // The threads it joined most recently, and when.
   static constexpr int kMaxJoined = 8;
   uint32_t joined_next;
   Tid joined[kMaxJoined];
-  uint64_t joined_ns[kMaxJoined];
+  uint32_t joined_epoch[kMaxJoined];
 };
 
 // The concurrent-phase history (paper 000, 3.4.3): the threads that made the
@@ -66,7 +73,12 @@ std::atomic<Tid> g_phase[kMaxPhase];
 // it (a forked child leaves it alone), at most every 100 ms while running.
 int g_owner_pid;
 const char *g_program = "program";
-std::atomic<uint64_t> g_trap_file_saved_ns;
+std::atomic<uint32_t> g_trap_file_saved_ms;
+
+// Epochs order calls against thread creations and joins exactly, where the
+// coarse clock cannot: each creation and join starts a new epoch, and a
+// call records the epoch it was made in.
+std::atomic<uint32_t> g_epoch;
 std::atomic<bool> g_trap_set_changed;
 SpinLock g_save_lock;  // one writer of the temporary file at a time
 
@@ -74,7 +86,7 @@ TsvThread &thread_data(ThreadState &t) {
   auto *tt = static_cast<TsvThread *>(t.engine_data[kTsvSlot]);
   if (SNAG_UNLIKELY(!tt)) {
     tt = static_cast<TsvThread *>(internal_alloc(sizeof(TsvThread)));
-    tt->last_call_ns = now_ns();
+    tt->last_call_ms = now_ms();
     tt->random = (run_seed() + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t(t.tid) + 1) * 0xbf58476d1ce4e5b9ull;
     if (!tt->random) tt->random = 1;
     t.engine_data[kTsvSlot] = tt;
@@ -91,54 +103,66 @@ uint32_t next_random(TsvThread &tt) {
   return static_cast<uint32_t>(x >> 32);
 }
 
-bool in_concurrent_phase(TsvThread &tt, Tid me, uint64_t now) {
+// Looked at once per millisecond per thread: a thread calling in a tight
+// loop reads and writes the shared history rarely.
+bool in_concurrent_phase(TsvThread &tt, Tid me, uint32_t now) {
+  uint32_t ms = now + 1;  // 0: never looked
+  if (tt.phase_ms == ms) return tt.phase_concurrent;
+  tt.phase_ms = ms;
   uint32_t n = params().phase_calls;
-  uint64_t ms = now / kNsPerMs + 1;
-  if (tt.phase_ms != ms) {
-    tt.phase_ms = ms;
-    g_phase[g_phase_next.fetch_add(1, std::memory_order_relaxed) % n].store(
-        me + 1, std::memory_order_relaxed);
-  }
+  g_phase[g_phase_next.fetch_add(1, std::memory_order_relaxed) % n].store(
+      me + 1, std::memory_order_relaxed);
+  tt.phase_concurrent = false;
   for (uint32_t i = 0; i < n; ++i) {
     Tid other = g_phase[i].load(std::memory_order_relaxed);
-    if (other != 0 && other != me + 1) return true;
+    if (other != 0 && other != me + 1) tt.phase_concurrent = true;
   }
-  return false;
+  return tt.phase_concurrent;
 }
 
-void save_trap_file_now(uint64_t now) {
+void save_trap_file_now(uint32_t now) {
   if (!params().trap_file || getpid() != g_owner_pid) return;
   SpinLockGuard guard(g_save_lock);
-  g_trap_file_saved_ns.store(now, std::memory_order_relaxed);
+  g_trap_file_saved_ms.store(now, std::memory_order_relaxed);
   g_trap_set_changed.store(false, std::memory_order_relaxed);
   save_trap_file(params().trap_file, g_program, params().decay_percent);
 }
 
 // The trap file follows the trap set while the program runs, so a program
 // that crashes or is killed still leaves what it learned.
-void maybe_save_trap_file(uint64_t now) {
+void maybe_save_trap_file(uint32_t now) {
   if (!g_trap_set_changed.load(std::memory_order_relaxed)) return;
-  if (now - g_trap_file_saved_ns.load(std::memory_order_relaxed) < 100 * kNsPerMs) return;
+  if (now - g_trap_file_saved_ms.load(std::memory_order_relaxed) < 100) return;
   save_trap_file_now(now);
 }
 
-// A near miss between a call of thread `other` at `time` and a call of `t`
-// that thread creation or join orders: `other` made its call before it
-// created `t`, or `t` joined `other` after it. The runtime sees these
-// events anyway; using them spares the delays TSVD would spend learning
-// what is certain.
-bool ordered_by_threads(const ThreadState &t, const TsvThread &tt, Tid other, uint64_t time) {
-  if (t.parent == other && time < tt.created_ns) return true;
+// Whether epoch `a` came before epoch `b` (both modulo 2^14, as the object
+// table keeps them).
+bool epoch_before(uint32_t a, uint32_t b) {
+  uint32_t distance = (b - a) & ((1u << 14) - 1);
+  return distance != 0 && distance < (1u << 13);
+}
+
+// A near miss between a call of thread `other` (its id modulo 2^20) in
+// `epoch` and a call of `t` that thread creation or join orders: `other`
+// made its call before it created `t`, or `t` joined `other` after it. The
+// runtime sees these events anyway; using them spares the delays TSVD would
+// spend learning what is certain.
+bool ordered_by_threads(const ThreadState &t, const TsvThread &tt, Tid other, uint32_t epoch) {
+  constexpr Tid kMask = (1u << 20) - 1;
+  if ((t.parent & kMask) == other && epoch_before(epoch, tt.created_epoch)) return true;
   for (int i = 0; i < TsvThread::kMaxJoined; ++i)
-    if (tt.joined[i] == other + 1 && time < tt.joined_ns[i]) return true;
+    if (tt.joined[i] && ((tt.joined[i] - 1) & kMask) == other &&
+        epoch_before(epoch, tt.joined_epoch[i]))
+      return true;
   return false;
 }
 
 // Paper 000, 3.4.4: after a long silence that overlapped another thread's
 // delay, this thread's next calls are ordered after the delayed site.
-void infer_happens_before(TsvThread &tt, Tid me, snag_site_t site, uint64_t now) {
-  uint64_t min_gap = uint64_t(params().delay_ms) * kNsPerMs * params().hb_percent / 100;
-  if (snag_site_t blocker = blocking_delay(me, tt.last_call_ns, now, min_gap)) {
+void infer_happens_before(TsvThread &tt, Tid me, snag_site_t site, uint32_t now) {
+  uint32_t min_gap = params().delay_ms * params().hb_percent / 100;
+  if (snag_site_t blocker = blocking_delay(me, tt.last_call_ms, now, min_gap)) {
     tt.blocked_by = blocker;
     tt.blocked_calls = params().hb_calls;
   }
@@ -157,44 +181,51 @@ void sleep_ms(uint32_t ms) {
 
 // Holds the thread at its dangerous call, so a conflicting call by another
 // thread can walk into the trap (paper 000, Figure 5).
-void maybe_delay(TsvThread &tt, Tid me, uintptr_t object, int slot, snag_site_t site) {
+void maybe_delay(TsvThread &tt, Tid me, uintptr_t object, int slot, snag_site_t site,
+                 uint32_t chance) {
   const TsvParams &p = params();
-  if (!site || slot < 0 || tt.delayed_ms + p.delay_ms > p.max_thread_delay_ms) return;
-  uint32_t chance = delay_chance(site, p.decay_percent);
-  if (chance == 0 || next_random(tt) % 1000 >= chance) return;
+  if (slot < 0 || tt.delayed_ms + p.delay_ms > p.max_thread_delay_ms) return;
+  if (next_random(tt) % 1000 >= chance) return;
   tt.delayed_ms += p.delay_ms;
   set_delayed(object, slot, true);
-  int handle = delay_started(site, me, now_ns());
+  int handle = delay_started(site, me, now_ms());
   sleep_ms(p.delay_ms);
-  delay_ended(handle, now_ns());
+  delay_ended(handle, now_ms());
   set_delayed(object, slot, false);
   if (!was_caught(object, slot)) delay_failed(site);
 }
 
-void call_begins(ThreadState &t, const Event &e) {
-  TsvThread &tt = thread_data(t);
-  uint64_t now = now_ns();
-  Call call;
-  call.site = e.site;
-  call.flags = e.flags;
-  call.description = static_cast<uintptr_t>(e.value);
-  if (e.flags & kApiAnnotated) call.inner_site = e.addr2;
-  call.thread = t.tid;
-  call.concurrent = in_concurrent_phase(tt, t.tid, now);
-  infer_happens_before(tt, t.tid, call.site, now);
-  tt.last_call_ns = now;
+// Whether the thread made this call (object, site, access) earlier in the
+// tick `now`; remembers it.
+bool seen_this_tick(TsvThread &tt, uintptr_t object, const Call &call, uint32_t now) {
+  if (tt.seen_tick != now + 1) {
+    tt.seen_tick = now + 1;
+    fill_bytes(tt.seen, 0, sizeof tt.seen);
+  }
+  uint64_t key = (uint64_t(object) * 0x9e3779b97f4a7c15ull) ^ call.site ^ call.write();
+  key |= 1;  // never 0, the empty slot
+  uint64_t &slot = tt.seen[(key >> 40) % TsvThread::kSeen];
+  if (slot == key) return true;
+  slot = key;
+  return false;
+}
 
-  // Annotated members name the depth of their caller's frame (e.size).
-  uint32_t depth = (e.flags & kApiAnnotated) ? e.size : t.shadow.depth;
+// Everything else about a call that starts: near misses, conflicts, a
+// delay. `depth` is the shadow-stack depth of the call's context.
+void call_begins_slowly(ThreadState &t, TsvThread &tt, uintptr_t object, Call &call,
+                        uint32_t depth, uint32_t now, uint32_t chance, bool seen) {
+  RuntimeScope scope(&t);
+  call.concurrent = in_concurrent_phase(tt, t.tid, now);
+  call.epoch = g_epoch.load(std::memory_order_relaxed);
+  infer_happens_before(tt, t.tid, call.site, now);
+
   CallStart start;
-  start_call(e.addr, call, t, depth, now, uint64_t(params().near_miss_ms) * kNsPerMs,
-             params().near_miss_calls, &start);
-  if (tt.open_count < TsvThread::kMaxOpen) tt.open[tt.open_count] = {e.addr, start.slot};
-  ++tt.open_count;
+  start_call(object, call, t, depth, now, params().near_miss_ms, chance > 0, !seen, &start);
+  tt.open[tt.open_count - 1].slot = start.slot;
 
   for (int i = 0; i < start.near_miss_count; ++i) {
     const CallStart::NearMiss &miss = start.near_misses[i];
-    if (ordered_by_threads(t, tt, miss.thread, miss.time)) continue;
+    if (ordered_by_threads(t, tt, miss.thread, miss.epoch)) continue;
     if (add_dangerous_pair(miss.site, call.site))
       g_trap_set_changed.store(true, std::memory_order_relaxed);
   }
@@ -209,33 +240,84 @@ void call_begins(ThreadState &t, const Event &e) {
       const Conflict &c = start.conflicts[i];
       // One report per pair of sites and run; unknown sites always report.
       if (!call.site || !c.other.site || mark_found(call.site, c.other.site)) {
-        report_violation(e.addr, call, *stack, c);
+        report_violation(object, call, *stack, c);
         g_trap_set_changed.store(true, std::memory_order_relaxed);
       }
     }
     internal_free(stack);
   }
   maybe_save_trap_file(now);
-  maybe_delay(tt, t.tid, e.addr, start.slot, call.site);
+  if (chance > 0) maybe_delay(tt, t.tid, object, start.slot, call.site, chance);
+}
+
+// A TSVD point starts. The common case — the thread made this very call
+// earlier in this clock tick, at a site no dangerous pair includes, on an
+// object with no call registered — costs a few loads and no shared write.
+void call_begins(ThreadState &t, uintptr_t object, Call &call, uint32_t depth) {
+  TsvThread &tt = thread_data(t);
+  uint32_t now = now_ms();
+  if (tt.open_count < TsvThread::kMaxOpen) tt.open[tt.open_count] = {object, -1};
+  ++tt.open_count;
+  // Calls at dangerous sites are registered (traps), delayed or not.
+  uint32_t chance = call.site ? delay_chance(call.site, params().decay_percent) : 0;
+  bool seen = seen_this_tick(tt, object, call, now);
+  bool quiet = seen && chance == 0 && tt.blocked_calls == 0 && !has_registered_calls(object);
+  if (SNAG_LIKELY(quiet) || tt.open_count > TsvThread::kMaxOpen) {
+    tt.last_call_ms = now;
+    return;
+  }
+  call_begins_slowly(t, tt, object, call, depth, now, chance, seen);
+  tt.last_call_ms = now;
+}
+
+void api_begin_hook(ThreadState &t, uintptr_t object, uint32_t flags, snag_site_t site) {
+  Call call;
+  call.site = site;
+  call.flags = flags;
+  call.thread = t.tid;
+  call_begins(t, object, call, t.shadow.depth);
+}
+
+// Libc calls and annotated members: with a description, and annotations
+// name the depth of their caller's frame (e.size) and the annotation's own
+// site (e.addr2).
+void call_begins(ThreadState &t, const Event &e) {
+  Call call;
+  call.site = e.site;
+  call.flags = e.flags;
+  call.description = static_cast<uintptr_t>(e.value);
+  if (e.flags & kApiAnnotated) call.inner_site = e.addr2;
+  call.thread = t.tid;
+  call_begins(t, e.addr, call, (e.flags & kApiAnnotated) ? e.size : t.shadow.depth);
 }
 
 // Calls nest, so the call ending is normally the innermost one; it is
 // looked up by object in case a call began before the engine saw the
 // thread or ended without its hook.
-void call_ends(ThreadState &t, const Event &e) {
+void call_ends(ThreadState &t, uintptr_t object) {
   TsvThread &tt = thread_data(t);
   if (tt.open_count > TsvThread::kMaxOpen) {  // deeper than tracked: untracked
     --tt.open_count;
     return;
   }
+  uint32_t top = tt.open_count - 1;
+  if (SNAG_LIKELY(tt.open_count > 0 && tt.open[top].object == object && tt.open[top].slot < 0)) {
+    tt.open_count = top;
+    return;
+  }
   for (uint32_t i = tt.open_count; i-- > 0;) {
-    if (tt.open[i].object != e.addr) continue;
-    if (tt.open[i].slot >= 0) end_call(e.addr, tt.open[i].slot);
+    if (tt.open[i].object != object) continue;
+    if (tt.open[i].slot >= 0) {
+      RuntimeScope scope(&t);
+      end_call(object, tt.open[i].slot);
+    }
     for (uint32_t j = i + 1; j < tt.open_count; ++j) tt.open[j - 1] = tt.open[j];
     --tt.open_count;
     return;
   }
 }
+
+void api_end_hook(ThreadState &t, uintptr_t object, uint32_t, snag_site_t) { call_ends(t, object); }
 
 // The file name of the running program, for the trap file's program line.
 void note_program_name() {
@@ -251,7 +333,11 @@ void note_program_name() {
 
 class TsvEngine final : public Engine {
  public:
-  TsvEngine() { wants_api_calls = true; }
+  TsvEngine() {
+    wants_api_calls = true;
+    api_begin_hook = tsv::api_begin_hook;
+    api_end_hook = tsv::api_end_hook;
+  }
 
   const char *name() const override { return "tsv"; }
 
@@ -269,22 +355,22 @@ class TsvEngine final : public Engine {
         call_begins(t, e);
         break;
       case EventKind::kApiEnd:
-        call_ends(t, e);
+        call_ends(t, e.addr);
         break;
       case EventKind::kThreadCreate:
         // In the parent, before the child exists: what the parent did so
         // far happens before everything the child does.
         if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))
-          thread_data(*child).created_ns = now_ns();
+          thread_data(*child).created_epoch = g_epoch.fetch_add(1) + 1;
         break;
       case EventKind::kThreadStart:
-        thread_data(t).last_call_ns = now_ns();
+        thread_data(t).last_call_ms = now_ms();
         break;
       case EventKind::kThreadJoin: {
         TsvThread &tt = thread_data(t);
         uint32_t i = tt.joined_next++ % TsvThread::kMaxJoined;
         tt.joined[i] = static_cast<Tid>(e.value) + 1;
-        tt.joined_ns[i] = now_ns();
+        tt.joined_epoch[i] = g_epoch.fetch_add(1) + 1;
         break;
       }
       case EventKind::kThreadExit:
@@ -297,7 +383,7 @@ class TsvEngine final : public Engine {
     return {};
   }
 
-  void on_exit(int) override { save_trap_file_now(now_ns()); }
+  void on_exit(int) override { save_trap_file_now(now_ms()); }
 };
 
 }  // namespace

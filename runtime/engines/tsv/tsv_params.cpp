@@ -10,12 +10,12 @@ namespace snag::tsv {
 namespace {
 
 TsvParams g_params;
-uint64_t g_start_ns;
+uint64_t g_start_ms;
 
-uint64_t monotonic_ns() {
+uint64_t monotonic_ms() {
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000 + static_cast<uint64_t>(ts.tv_nsec);
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000 + static_cast<uint64_t>(ts.tv_nsec) / 1000000;
 }
 
 // A whole number in [min, max] from SNAG_OPTIONS, or the default.
@@ -39,7 +39,6 @@ void load_params() {
   TsvParams p;
   p.delay_ms = bounded("delay_ms", p.delay_ms, 1, 60000);
   p.near_miss_ms = bounded("near_miss_ms", p.near_miss_ms, 1, 60000);
-  p.near_miss_calls = bounded("near_miss_calls", p.near_miss_calls, 1, 8);
   p.phase_calls = bounded("phase_calls", p.phase_calls, 2, 64);
   p.hb_percent = bounded("hb_percent", p.hb_percent, 1, 100);
   p.hb_calls = bounded("hb_calls", p.hb_calls, 0, 1000);
@@ -47,9 +46,9 @@ void load_params() {
   p.max_thread_delay_ms = bounded("max_thread_delay_ms", p.max_thread_delay_ms, 0, 3600000);
   p.trap_file = options().get("trap_file");
   g_params = p;
-  g_start_ns = monotonic_ns();
+  g_start_ms = monotonic_ms();
 }
 
-uint64_t now_ns() { return monotonic_ns() - g_start_ns; }
+uint32_t now_ms() { return static_cast<uint32_t>(monotonic_ms() - g_start_ms); }
 
 }  // namespace snag::tsv

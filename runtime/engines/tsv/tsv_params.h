@@ -9,7 +9,6 @@ namespace snag::tsv {
 struct TsvParams {
   uint32_t delay_ms = 100;            // delay injected at a dangerous call
   uint32_t near_miss_ms = 100;        // T_nm: calls this close are a near miss
-  uint32_t near_miss_calls = 5;       // N_nm: recent calls remembered per object
   uint32_t phase_calls = 16;          // calls in the concurrent-phase history
   uint32_t hb_percent = 50;           // δ_hb: a gap of this % of a delay means "blocked by it"
   uint32_t hb_calls = 5;              // k_hb: calls of a blocked thread ordered after the delay
@@ -22,10 +21,11 @@ struct TsvParams {
 const TsvParams &params();
 void load_params();
 
-// Nanoseconds since start-up, from the monotonic clock (vDSO, no system
-// call). Fine-grained, because whether a call came before a thread was
-// created is decided by comparing two of these.
-uint64_t now_ns();
-constexpr uint64_t kNsPerMs = 1000000;
+// Milliseconds since start-up, from the coarse monotonic clock: a few
+// nanoseconds, where precise clocks cost tens under a hypervisor; its tick
+// of a few milliseconds is plenty for 100 ms windows. (What must be exact —
+// whether a call came before a thread was created — is decided by epochs,
+// not by time.)
+uint32_t now_ms();
 
 }  // namespace snag::tsv

@@ -129,11 +129,11 @@ TEST(ObjectTable, CatchesAConflictingCallInProgress) {
   t2.tid = 2;
   uintptr_t object = 0x7000;
   CallStart first, second, third;
-  start_call(object, call_by(1, 0xa, true), t1, 2, 1000, 100, 5, &first);
+  start_call(object, call_by(1, 0xa, true), t1, 2, 1000, 100, true, true, &first);
   ASSERT_GE(first.slot, 0);
   EXPECT_EQ(first.conflict_count, 0);
   set_delayed(object, first.slot, true);
-  start_call(object, call_by(2, 0xb, false), t2, 0, 2000, 100, 5, &second);
+  start_call(object, call_by(2, 0xb, false), t2, 0, 2000, 100, false, true, &second);
   ASSERT_EQ(second.conflict_count, 1);
   const Conflict &c = second.conflicts[0];
   EXPECT_EQ(c.other.thread, 1u);
@@ -145,20 +145,19 @@ TEST(ObjectTable, CatchesAConflictingCallInProgress) {
   EXPECT_EQ(c.other_stack.frames[1], 0x200ull);
   EXPECT_EQ(c.other_stack.frames[2], 0x100ull);
   EXPECT_TRUE(was_caught(object, first.slot));
-  end_call(object, second.slot);
+  EXPECT_EQ(second.slot, -1);  // not registered: no end_call
   end_call(object, first.slot);
-  // Nothing in progress any more: only a near miss.
-  start_call(object, call_by(2, 0xc, true), t2, 0, 3000, 100, 5, &third);
+  // Nothing registered any more: no conflict.
+  start_call(object, call_by(2, 0xc, true), t2, 0, 3000, 100, false, true, &third);
   EXPECT_EQ(third.conflict_count, 0);
-  end_call(object, third.slot);
 }
 
 TEST(ObjectTable, TwoReadsNeverConflictNorNearlyMiss) {
   ThreadState t1, t2;
   uintptr_t object = 0x8000;
   CallStart first, second;
-  start_call(object, call_by(1, 0xa, false), t1, 0, 1000, 100, 5, &first);
-  start_call(object, call_by(2, 0xb, false), t2, 0, 1001, 100, 5, &second);
+  start_call(object, call_by(1, 0xa, false), t1, 0, 1000, 100, true, true, &first);
+  start_call(object, call_by(2, 0xb, false), t2, 0, 1001, 100, true, true, &second);
   EXPECT_EQ(second.conflict_count, 0);
   EXPECT_EQ(second.near_miss_count, 0);
   end_call(object, first.slot);
@@ -166,29 +165,38 @@ TEST(ObjectTable, TwoReadsNeverConflictNorNearlyMiss) {
 }
 
 TEST(ObjectTable, NearMissesNeedTheWindowAndAConcurrentPhase) {
-  ThreadState t1, t2;
+  ThreadState t1, t2, t3;
   uintptr_t object = 0x9000;
-  CallStart a, b, c, d;
-  start_call(object, call_by(1, 0xa, true), t1, 0, 1000, 100, 5, &a);
-  end_call(object, a.slot);
-  start_call(object, call_by(2, 0xb, false), t2, 0, 1050, 100, 5, &b);
-  end_call(object, b.slot);
+  CallStart a, b, c, d, e;
+  Call first = call_by(1, 0xa, true);
+  first.epoch = 7;
+  start_call(object, first, t1, 0, 1000, 100, false, true, &a);
+  start_call(object, call_by(2, 0xb, false), t2, 0, 1050, 100, false, true, &b);
   ASSERT_EQ(b.near_miss_count, 1);
   EXPECT_EQ(b.near_misses[0].site, 0xaull);
   EXPECT_EQ(b.near_misses[0].thread, 1u);
-  start_call(object, call_by(2, 0xc, false), t2, 0, 1200, 100, 5, &c);  // too late
-  end_call(object, c.slot);
+  EXPECT_EQ(b.near_misses[0].epoch, 7u);
+  start_call(object, call_by(2, 0xc, false), t2, 0, 1200, 100, false, true, &c);  // too late
   EXPECT_EQ(c.near_miss_count, 0);
-  start_call(object, call_by(2, 0xe, true), t2, 0, 1300, 100, 5, &d);
-  end_call(object, d.slot);
-  CallStart e;
-  ThreadState t3;
+  start_call(object, call_by(2, 0xe, true), t2, 0, 1300, 100, false, true, &d);
   Call lonely = call_by(3, 0xf, true);
   lonely.concurrent = false;
   // 0xe (concurrent) is recent: a near miss even though this call was not.
-  start_call(object, lonely, t3, 0, 1310, 100, 5, &e);
-  end_call(object, e.slot);
-  EXPECT_EQ(e.near_miss_count, 1);
+  start_call(object, lonely, t3, 0, 1310, 100, false, true, &e);
+  ASSERT_EQ(e.near_miss_count, 1);
+  EXPECT_EQ(e.near_misses[0].site, 0xeull);
+}
+
+TEST(ObjectTable, AThreadKeepsItsLatestReadAndItsLatestWrite) {
+  ThreadState t1, t2;
+  uintptr_t object = 0xa000;
+  CallStart a, b, c;
+  start_call(object, call_by(1, 0xa, true), t1, 0, 1000, 100, false, true, &a);
+  start_call(object, call_by(1, 0xb, false), t1, 0, 1001, 100, false, true, &b);
+  // Another reader: only the write conflicts with it.
+  start_call(object, call_by(2, 0xc, false), t2, 0, 1002, 100, false, true, &c);
+  ASSERT_EQ(c.near_miss_count, 1);
+  EXPECT_EQ(c.near_misses[0].site, 0xaull);
 }
 
 TEST(CallNames, SplitsAPrettyFunctionIntoClassAndMember) {
