@@ -18,7 +18,12 @@ echo "\$ snag race $out/bank_account"
 "$bin/snag" race "$out/bank_account"
 echo "(snag exited with status $?: 66 means something was found)"
 
-section "Container misuse: two threads push_back to one std::vector"
+section "Container misuse: two threads push_back to one std::vector, caught red-handed"
+rm -f "$out/shared_vector.snag-traps"
+echo "\$ snag tsv --runs 2 $out/shared_vector"
+"$bin/snag" tsv --runs 2 "$out/shared_vector"
+
+section "The same bug as snag race sees it: one race between the two calls"
 echo "\$ snag race $out/shared_vector"
 "$bin/snag" race "$out/shared_vector"
 

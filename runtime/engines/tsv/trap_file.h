@@ -37,8 +37,16 @@ bool parse_trap_file(const char *text, size_t length, TrapFileReader &reader, co
 void load_trap_file(const char *path);
 
 // Writes the trap set's lasting pairs to `path` (through a temporary file
-// renamed over it, so a reader never sees half a file). `program` names the
-// program in the file.
-void save_trap_file(const char *path, const char *program, uint32_t decay_percent);
+// renamed over it, so a reader never sees half a file), and keeps the file
+// open to append to. `program` names the program in the file.
+void save_trap_file(const char *path, const char *program);
+
+// Appends one pair to the file save_trap_file wrote, at once, with one
+// write(2): a program that crashes or is killed right after leaves what it
+// learned. The descriptor sits at a high number, close-on-exec, and is
+// checked before each write: a program that closed it (daemons close every
+// descriptor) or reused its number gets the file reopened by path, never a
+// line in a file of its own.
+void append_trap_pair(snag_site_t a, snag_site_t b, bool dangerous);
 
 }  // namespace snag::tsv

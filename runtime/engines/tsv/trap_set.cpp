@@ -98,13 +98,6 @@ void set_state(PairSlot &p, PairState state) {
   p.state.store(state, std::memory_order_release);
 }
 
-// Delays at the site caught nothing so often that its chance reached 0.
-bool retired(snag_site_t site, uint32_t decay_percent) {
-  SiteSlot *s = find_site_slot(site);
-  return s && 1000 <= static_cast<int64_t>(decay_percent) * 10 *
-                         s->failed.load(std::memory_order_relaxed);
-}
-
 }  // namespace
 
 bool add_dangerous_pair(snag_site_t a, snag_site_t b) {
@@ -115,11 +108,14 @@ bool add_dangerous_pair(snag_site_t a, snag_site_t b) {
   return true;
 }
 
-void mark_ordered(snag_site_t a, snag_site_t b) {
+bool mark_ordered(snag_site_t a, snag_site_t b) {
   SpinLockGuard guard(g_lock);
   PairSlot *p = pair_slot(a, b, true);
-  if (p && p->state.load(std::memory_order_relaxed) != PairState::kFound)
-    set_state(*p, PairState::kOrdered);
+  if (!p) return false;
+  PairState state = p->state.load(std::memory_order_relaxed);
+  if (state == PairState::kFound || state == PairState::kOrdered) return false;
+  set_state(*p, PairState::kOrdered);
+  return true;
 }
 
 bool mark_found(snag_site_t a, snag_site_t b) {
@@ -143,17 +139,14 @@ void delay_failed(snag_site_t site) {
   if (SiteSlot *s = find_site_slot(site)) s->failed.fetch_add(1, std::memory_order_relaxed);
 }
 
-uint32_t copy_lasting_pairs(LastingPair *out, uint32_t max, uint32_t decay_percent) {
+uint32_t copy_lasting_pairs(LastingPair *out, uint32_t max) {
   SpinLockGuard guard(g_lock);
   uint32_t n = 0;
   for (const PairSlot &p : g_pairs) {
     PairState state = p.state.load(std::memory_order_relaxed);
     if (state == PairState::kEmpty || n == max) continue;
-    LastingPair pair = {p.a.load(std::memory_order_relaxed), p.b.load(std::memory_order_relaxed),
-                        state != PairState::kOrdered};
-    if (pair.dangerous && (retired(pair.a, decay_percent) || retired(pair.b, decay_percent)))
-      continue;
-    out[n++] = pair;
+    out[n++] = {p.a.load(std::memory_order_relaxed), p.b.load(std::memory_order_relaxed),
+                state != PairState::kOrdered};
   }
   return n;
 }

@@ -18,7 +18,6 @@
 #include "core/options.h"
 #include "core/platform.h"
 #include "core/runtime.h"
-#include "core/spinlock.h"
 #include "engines/tsv/hb_inference.h"
 #include "engines/tsv/object_table.h"
 #include "engines/tsv/trap_file.h"
@@ -69,18 +68,16 @@ constexpr uint32_t kMaxPhase = 64;
 std::atomic<uint32_t> g_phase_next;
 std::atomic<Tid> g_phase[kMaxPhase];
 
-// Where and for whom the trap file is written: only the process that read
-// it (a forked child leaves it alone), at most every 100 ms while running.
+// The program's name for the trap file, and the process that owns the file:
+// it rewrites it compactly at start and exit; every process (a forked child
+// too) appends what it learns as it learns it.
 int g_owner_pid;
 const char *g_program = "program";
-std::atomic<uint32_t> g_trap_file_saved_ms;
 
 // Epochs order calls against thread creations and joins exactly, where the
 // coarse clock cannot: each creation and join starts a new epoch, and a
 // call records the epoch it was made in.
 std::atomic<uint32_t> g_epoch;
-std::atomic<bool> g_trap_set_changed;
-SpinLock g_save_lock;  // one writer of the temporary file at a time
 
 TsvThread &thread_data(ThreadState &t) {
   auto *tt = static_cast<TsvThread *>(t.engine_data[kTsvSlot]);
@@ -120,20 +117,16 @@ bool in_concurrent_phase(TsvThread &tt, Tid me, uint32_t now) {
   return tt.phase_concurrent;
 }
 
-void save_trap_file_now(uint32_t now) {
-  if (!params().trap_file || getpid() != g_owner_pid) return;
-  SpinLockGuard guard(g_save_lock);
-  g_trap_file_saved_ms.store(now, std::memory_order_relaxed);
-  g_trap_set_changed.store(false, std::memory_order_relaxed);
-  save_trap_file(params().trap_file, g_program, params().decay_percent);
+void rewrite_trap_file() {
+  if (params().trap_file && getpid() == g_owner_pid) save_trap_file(params().trap_file, g_program);
 }
 
-// The trap file follows the trap set while the program runs, so a program
-// that crashes or is killed still leaves what it learned.
-void maybe_save_trap_file(uint32_t now) {
-  if (!g_trap_set_changed.load(std::memory_order_relaxed)) return;
-  if (now - g_trap_file_saved_ms.load(std::memory_order_relaxed) < 100) return;
-  save_trap_file_now(now);
+void learned_dangerous(snag_site_t a, snag_site_t b) {
+  if (add_dangerous_pair(a, b) && params().trap_file) append_trap_pair(a, b, true);
+}
+
+void learned_ordered(snag_site_t a, snag_site_t b) {
+  if (mark_ordered(a, b) && params().trap_file) append_trap_pair(a, b, false);
 }
 
 // Whether epoch `a` came before epoch `b` (both modulo 2^14, as the object
@@ -168,7 +161,7 @@ void infer_happens_before(TsvThread &tt, Tid me, snag_site_t site, uint32_t now)
   }
   if (tt.blocked_calls > 0 && site) {
     --tt.blocked_calls;
-    mark_ordered(tt.blocked_by, site);
+    learned_ordered(tt.blocked_by, site);
   }
 }
 
@@ -225,9 +218,7 @@ void call_begins_slowly(ThreadState &t, TsvThread &tt, uintptr_t object, Call &c
 
   for (int i = 0; i < start.near_miss_count; ++i) {
     const CallStart::NearMiss &miss = start.near_misses[i];
-    if (ordered_by_threads(t, tt, miss.thread, miss.epoch)) continue;
-    if (add_dangerous_pair(miss.site, call.site))
-      g_trap_set_changed.store(true, std::memory_order_relaxed);
+    if (!ordered_by_threads(t, tt, miss.thread, miss.epoch)) learned_dangerous(miss.site, call.site);
   }
 
   if (start.conflict_count > 0) {
@@ -239,14 +230,11 @@ void call_begins_slowly(ThreadState &t, TsvThread &tt, uintptr_t object, Call &c
     for (int i = 0; i < start.conflict_count; ++i) {
       const Conflict &c = start.conflicts[i];
       // One report per pair of sites and run; unknown sites always report.
-      if (!call.site || !c.other.site || mark_found(call.site, c.other.site)) {
+      if (!call.site || !c.other.site || mark_found(call.site, c.other.site))
         report_violation(object, call, *stack, c);
-        g_trap_set_changed.store(true, std::memory_order_relaxed);
-      }
     }
     internal_free(stack);
   }
-  maybe_save_trap_file(now);
   if (chance > 0) maybe_delay(tt, t.tid, object, start.slot, call.site, chance);
 }
 
@@ -346,6 +334,7 @@ class TsvEngine final : public Engine {
     g_owner_pid = getpid();
     note_program_name();
     if (params().trap_file) load_trap_file(params().trap_file);
+    rewrite_trap_file();
     thread_data(main_thread);
   }
 
@@ -383,7 +372,7 @@ class TsvEngine final : public Engine {
     return {};
   }
 
-  void on_exit(int) override { save_trap_file_now(now_ms()); }
+  void on_exit(int) override { rewrite_trap_file(); }
 };
 
 }  // namespace
