@@ -3,14 +3,15 @@
 
     bench/tsv_bench.py [BUILD_DIR] [--repeat N] [--only NAME ...]
 
-Builds every bench/tsv/*.cc three ways (native, snag-c++, -fsanitize=thread)
-into a temporary directory and runs them interleaved, N times each (default
-3), taking the median wall time. `snag tsv` runs twice per repetition on a
-fresh trap file: run 1 learns the dangerous pairs (and pays for the delays
-that teach it which pairs are ordered), run 2 starts from the trap file run 1
-left. Prints one table: slowdown against native, and how many reports each
-tool printed (ThreadSanitizer's "WARNING:" blocks; snag's findings after
-deduplication).
+Builds every bench/tsv/*.cc four ways (native; snag-c++ with the default
+instrumentation, which every engine can use; snag-c++ -fsnag-instrument=api,
+the lean build only `snag tsv` needs; -fsanitize=thread) into a temporary
+directory and runs them interleaved, N times each (default 3), taking the
+median wall time. `snag tsv` runs twice per repetition on a fresh trap file:
+run 1 learns the dangerous pairs (and pays for the delays that teach it which
+pairs are ordered), run 2 starts from the trap file run 1 left. Prints one
+table: slowdown against native, and how many reports each tool printed
+(ThreadSanitizer's "WARNING:" blocks; snag's findings after deduplication).
 """
 import argparse
 import os
@@ -36,6 +37,8 @@ def build(name, kind, snag_cxx, out_dir):
         cmd = ["clang++-14", *FLAGS, "-pthread", src, "-o", out]
     elif kind == "tsan":
         cmd = ["clang++-14", *FLAGS, "-fsanitize=thread", src, "-o", out]
+    elif kind == "api":
+        cmd = [snag_cxx, "-fsnag-instrument=api", *FLAGS, src, "-o", out]
     else:
         cmd = [snag_cxx, *FLAGS, src, "-o", out]
     subprocess.run(cmd, check=True)
@@ -72,8 +75,8 @@ def main():
     try:
         rows = []
         for name in names:
-            binaries = {k: build(name, k, snag_cxx, tmp) for k in ("native", "tsan", "snag")}
-            times = {"native": [], "tsan": [], "run1": [], "run2": []}
+            binaries = {k: build(name, k, snag_cxx, tmp) for k in ("native", "tsan", "snag", "api")}
+            times = {"native": [], "tsan": [], "run1": [], "run2": [], "api1": [], "api2": []}
             reports = {"tsan": set(), "snag": set()}
             tsan_env = dict(os.environ, TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0")
             for _ in range(args.repeat):
@@ -82,37 +85,39 @@ def main():
                 t, r = timed([binaries["tsan"]], tsan_env)
                 times["tsan"].append(t)
                 reports["tsan"].add(r.stderr.count("WARNING: ThreadSanitizer"))
-                traps = os.path.join(tmp, name + ".snag-traps")
-                if os.path.exists(traps):
-                    os.remove(traps)
-                for run in ("run1", "run2"):
-                    t, r = timed([snag, "tsv", "--trap-file", traps, binaries["snag"]])
-                    if r.returncode not in (0, 66):
-                        print(r.stderr, file=sys.stderr)
-                        sys.exit(f"tsv_bench: snag tsv {name} exited {r.returncode}")
-                    times[run].append(t)
-                    reports["snag"].add(findings_of(r))
+                for build_kind, runs in (("snag", ("run1", "run2")), ("api", ("api1", "api2"))):
+                    traps = os.path.join(tmp, f"{name}.{build_kind}.snag-traps")
+                    if os.path.exists(traps):
+                        os.remove(traps)
+                    for run in runs:
+                        t, r = timed([snag, "tsv", "--trap-file", traps, binaries[build_kind]])
+                        if r.returncode not in (0, 66):
+                            print(r.stderr, file=sys.stderr)
+                            sys.exit(f"tsv_bench: snag tsv {name} exited {r.returncode}")
+                        times[run].append(t)
+                        reports["snag"].add(findings_of(r))
             native = statistics.median(times["native"])
             row = {"name": name, "native": native}
-            for k in ("tsan", "run1", "run2"):
+            for k in ("tsan", "run1", "run2", "api1", "api2"):
                 row[k] = statistics.median(times[k]) / native
             row["tsan_reports"] = "-".join(str(x) for x in sorted(reports["tsan"]))
             row["snag_reports"] = "-".join(str(x) for x in sorted(reports["snag"]))
             rows.append(row)
             print(f"tsv_bench: {name} done", file=sys.stderr)
 
-        header = (f"{'workload':<16}{'native(s)':>10}{'tsan x':>9}{'tsv run1 x':>12}"
-                  f"{'tsv run2 x':>12}{'tsan reports':>14}{'tsv findings':>14}")
-        print(header)
+        keys = ("tsan", "run1", "run2", "api1", "api2")
+        print(f"{'':<26}{'':>9}{'full build':>24}{'api build':>24}")
+        print(f"{'workload':<16}{'native(s)':>10}{'tsan x':>9}{'run 1 x':>12}{'run 2 x':>12}"
+              f"{'run 1 x':>12}{'run 2 x':>12}{'tsan reports':>14}{'tsv findings':>14}")
         for r in rows:
-            print(f"{r['name']:<16}{r['native']:>10.2f}{r['tsan']:>9.2f}{r['run1']:>12.2f}"
-                  f"{r['run2']:>12.2f}{r['tsan_reports']:>14}{r['snag_reports']:>14}")
+            print(f"{r['name']:<16}{r['native']:>10.2f}" + "".join(
+                f"{r[k]:>{9 if k == 'tsan' else 12}.2f}" for k in keys) +
+                  f"{r['tsan_reports']:>14}{r['snag_reports']:>14}")
         clean = [r for r in rows if not r["name"].endswith("_bug")]
         if clean:
-            def geo(key):
-                return statistics.geometric_mean([r[key] for r in clean])
-            print(f"{'geomean (bug-free)':<26}{geo('tsan'):>9.2f}{geo('run1'):>12.2f}"
-                  f"{geo('run2'):>12.2f}")
+            print(f"{'geomean (bug-free)':<26}" + "".join(
+                f"{statistics.geometric_mean([r[k] for r in clean]):>{9 if k == 'tsan' else 12}.2f}"
+                for k in keys))
         print(f"({args.repeat} repetitions, median wall time; tsv times include the snag command; "
               f"{os.cpu_count()} cores)")
     finally:
