@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/internal_alloc.h"
+#include "core/kept_file.h"
 #include "core/options.h"
 #include "core/platform.h"
 #include "core/sites.h"
@@ -22,7 +23,7 @@ namespace {
 enum class Sink { kTextStderr, kJsonStderr, kJsonFd };
 
 Sink g_sink = Sink::kTextStderr;
-int g_fd = 2;
+KeptFile g_findings_file;  // with Sink::kJsonFd
 uint64_t g_seed;
 std::atomic<uint64_t> g_reported{0};
 std::atomic<uint64_t> g_suppressed{0};
@@ -275,7 +276,16 @@ void report_finding(Finding *f) {
   else write_json(b, *f);
   {
     SpinLockGuard guard(g_write_lock);
-    b.write_to(g_fd);
+    if (g_sink != Sink::kJsonFd) {
+      b.write_to(2);
+    } else if (!g_findings_file.write(b.data(), b.size())) {
+      // The findings file is gone for good: stderr rather than nothing.
+      print_error("the findings file is gone; reporting on stderr");
+      g_sink = Sink::kTextStderr;
+      b.clear();
+      write_text(b, *f);
+      b.write_to(2);
+    }
   }
   g_last_engine.store(f->engine, std::memory_order_relaxed);
   g_last_kind.store(f->kind, std::memory_order_relaxed);
@@ -296,19 +306,17 @@ void findings_init() {
   suppressions_init();
   g_seed = o.has("seed") ? o.get_u64("seed", 0) : clock_seed();
   if (const char *path = o.get("findings")) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) {
-      print_error("cannot open the findings file from SNAG_OPTIONS; reporting on stderr");
-    } else {
-      g_fd = fd;
+    if (g_findings_file.open(path, true)) {
       g_sink = Sink::kJsonFd;
       return;
     }
-  }
-  if (o.has("findings_fd")) {
-    g_fd = static_cast<int>(o.get_u64("findings_fd", 2));
-    g_sink = Sink::kJsonFd;
-    return;
+    print_error("cannot open the findings file from SNAG_OPTIONS; reporting on stderr");
+  } else if (o.has("findings_fd")) {
+    if (g_findings_file.adopt(static_cast<int>(o.get_u64("findings_fd", 2)))) {
+      g_sink = Sink::kJsonFd;
+      return;
+    }
+    print_error("SNAG_OPTIONS: findings_fd is not an open descriptor; reporting on stderr");
   }
   const char *format = o.get("format", "text");
   g_sink = cstr_eq(format, "json") ? Sink::kJsonStderr : Sink::kTextStderr;

@@ -8,7 +8,7 @@
 
 #include "core/internal_alloc.h"
 #include "core/platform.h"
-#include "core/spinlock.h"
+#include "core/kept_file.h"
 #include "core/text_buffer.h"
 #include "engines/tsv/trap_set.h"
 
@@ -138,50 +138,11 @@ void load_trap_file(const char *path) {
 
 namespace {
 
-// The appending descriptor and what it must be.
-struct Appender {
-  SpinLock lock;
-  int fd = -1;
-  dev_t device;
-  ino_t inode;
-  char path[4096];
-};
-Appender g_appender;
+KeptFile g_appender;  // the trap file, for appending
 
 void format_pair(TextBuffer &b, snag_site_t first, snag_site_t second, bool dangerous) {
   b.add("pair ").add_hex(first, 16).add(' ').add_hex(second, 16);
   b.add(dangerous ? " dangerous\n" : " ordered\n");
-}
-
-// Whether the descriptor is still the file it was opened for. Called with
-// the appender's lock held.
-bool appender_is_ours() {
-  struct stat st;
-  return g_appender.fd >= 0 && fstat(g_appender.fd, &st) == 0 && st.st_dev == g_appender.device &&
-         st.st_ino == g_appender.inode;
-}
-
-// Opens `path` to append, moved to a high descriptor number out of the
-// program's way. Called with the appender's lock held.
-void open_appender(const char *path) {
-  if (appender_is_ours()) close(g_appender.fd);
-  g_appender.fd = -1;
-  int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) return;
-  int high = fcntl(fd, F_DUPFD_CLOEXEC, 900);
-  if (high >= 0) {
-    close(fd);
-    fd = high;
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    close(fd);
-    return;
-  }
-  g_appender.fd = fd;
-  g_appender.device = st.st_dev;
-  g_appender.inode = st.st_ino;
-  if (path != g_appender.path) copy_text(g_appender.path, sizeof g_appender.path, path);
 }
 
 }  // namespace
@@ -207,21 +168,14 @@ void save_trap_file(const char *path, const char *program) {
   write_all(fd, b.data(), b.size());
   close(fd);
   if (rename(temporary, path) != 0) report(path, " cannot be replaced");
-  SpinLockGuard guard(g_appender.lock);
-  open_appender(path);
+  g_appender.open(path, false);
 }
 
 void append_trap_pair(snag_site_t a, snag_site_t b, bool dangerous) {
+  if (!g_appender.is_open()) return;
   TextBuffer line;
   format_pair(line, a, b, dangerous);
-  SpinLockGuard guard(g_appender.lock);
-  if (!g_appender.path[0]) return;
-  if (!appender_is_ours()) {
-    g_appender.fd = -1;  // the program closed or reused it: leave it alone
-    open_appender(g_appender.path);
-    if (g_appender.fd < 0) return;
-  }
-  write_all(g_appender.fd, line.data(), line.size());
+  g_appender.write(line.data(), line.size());
 }
 
 }  // namespace snag::tsv

@@ -42,11 +42,9 @@ void load_trap_file(const char *path);
 void save_trap_file(const char *path, const char *program);
 
 // Appends one pair to the file save_trap_file wrote, at once, with one
-// write(2): a program that crashes or is killed right after leaves what it
-// learned. The descriptor sits at a high number, close-on-exec, and is
-// checked before each write: a program that closed it (daemons close every
-// descriptor) or reused its number gets the file reopened by path, never a
-// line in a file of its own.
+// write(2) (a KeptFile, safe from what the program does to its
+// descriptors): a program that crashes or is killed right after leaves what
+// it learned.
 void append_trap_pair(snag_site_t a, snag_site_t b, bool dangerous);
 
 }  // namespace snag::tsv
