@@ -37,7 +37,8 @@ constexpr uint64_t kMaxJobs = 256;
 constexpr uint64_t kMaxPctDepth = 100;
 
 constexpr const char *kReportOutputHelp =
-    "write the report to FILE (default: text to stderr, json and sarif to stdout)";
+    "write the report to FILE (default: text to stderr; json and sarif to stdout, the program's "
+    "own output then going to stderr)";
 
 std::string top_level_help() {
   std::string out = fmt::format(

@@ -64,6 +64,11 @@ report::RunInfo describe_run(const std::string &engine, const std::vector<std::s
   } else if (result.signaled) {
     run.notes.push_back("program terminated by signal " + describe_signal(result.signal));
   }
+  if (result.leftovers) {
+    run.notes.push_back(
+        "processes the program started were still running when snag stopped waiting for them; "
+        "what they find from now on is not in this report");
+  }
   return run;
 }
 
@@ -78,6 +83,9 @@ ProgramRun run_under_engine(const Engine &engine, const Options &options, const 
   request.environment = environment_with(
       "SNAG_OPTIONS", snag_options_for(engine, options, findings_file, events, extra));
   request.timeout_seconds = options.timeout_seconds;
+  // A machine-readable report on stdout stays parseable: the program's own
+  // output goes to stderr instead.
+  request.stdout_to_stderr = options.output.empty() && options.format != "text";
 
   ProgramRun run;
   try {

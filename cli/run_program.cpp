@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -67,7 +68,12 @@ std::vector<char *> c_strings(const std::vector<std::string> &strings) {
 
 // Runs in the child between fork and exec: only async-signal-safe calls.
 [[noreturn]] void exec_child(const RunRequest &request, char *const *argv, char *const *envp,
-                             const sigset_t &original_mask, bool take_terminal, int error_pipe) {
+                             const sigset_t &original_mask, bool take_terminal, int error_pipe,
+                             pid_t snag_pid) {
+  // If snag dies (SIGKILL, a CI timeout), the program must not run on
+  // unwatched; the check closes the window in which snag died before this.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != snag_pid) _exit(127);
   setpgid(0, 0);
   if (take_terminal) tcsetpgrp(STDIN_FILENO, getpid());
   sigprocmask(SIG_SETMASK, &original_mask, nullptr);
@@ -87,6 +93,7 @@ std::vector<char *> c_strings(const std::vector<std::string> &strings) {
       if (null_fd > STDERR_FILENO) close(null_fd);
     }
   }
+  if (request.stdout_to_stderr && !request.null_output) dup2(STDERR_FILENO, STDOUT_FILENO);
   execve(request.path.c_str(), argv, envp);
   int error = errno;
   (void)!write(error_pipe, &error, sizeof error);
@@ -145,6 +152,7 @@ pid_t start_program(const RunRequest &request, const WaitedSignals &signals, boo
   if (pipe2(error_pipe, O_CLOEXEC) != 0) {
     throw std::runtime_error(std::string("cannot create a pipe: ") + strerror(errno));
   }
+  pid_t snag_pid = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     int error = errno;
@@ -154,7 +162,7 @@ pid_t start_program(const RunRequest &request, const WaitedSignals &signals, boo
   }
   if (pid == 0) {
     exec_child(request, argv.data(), envp.data(), signals.original_mask(), take_terminal,
-               error_pipe[1]);
+               error_pipe[1], snag_pid);
   }
   // Also from the parent, so the group exists before we signal it, whichever
   // of the two runs first.
@@ -202,6 +210,24 @@ void stop(Child &child, Clock::time_point now) {
   child.deadline = now + kKillGrace;
 }
 
+// Processes the program left behind (a daemonized child, a worker it did
+// not wait for) still belong to its process group. snag is their subreaper,
+// so they are reparented to it and reaped here; it waits for the group to
+// empty, up to `grace` seconds, so their findings reach the report. Returns
+// whether some were still there at the end.
+bool wait_for_leftovers(pid_t group, double grace) {
+  Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(grace));
+  for (;;) {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    if (kill(-group, 0) != 0) return false;
+    if (Clock::now() >= deadline) return true;
+    timespec pause{0, 20 * 1000 * 1000};
+    nanosleep(&pause, nullptr);
+  }
+}
+
 // Collects the children that ended; returns how many did.
 size_t reap(std::vector<Child> &children, bool take_terminal) {
   size_t ended = 0;
@@ -246,6 +272,8 @@ RunResult run_program(const RunRequest &request) { return run_programs({request}
 std::vector<RunResult> run_programs(const std::vector<RunRequest> &requests,
                                     const RunWatcher &watch) {
   WaitedSignals signals;
+  // Orphans of the programs are reparented to snag (see wait_for_leftovers).
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   bool take_terminal = requests.size() == 1 && owns_terminal();
   std::vector<Child> children;
   children.reserve(requests.size());
@@ -329,8 +357,12 @@ std::vector<RunResult> run_programs(const std::vector<RunRequest> &requests,
   if (take_terminal) tcsetpgrp(STDIN_FILENO, getpgrp());
 
   std::vector<RunResult> results;
-  for (Child &child : children) {
+  for (size_t i = 0; i < children.size(); ++i) {
+    Child &child = children[i];
     RunResult &result = child.result;
+    // A program that was killed or stopped takes its group with it.
+    if (!result.timed_out && !result.stopped)
+      result.leftovers = wait_for_leftovers(child.pid, requests[i].leftover_grace_seconds);
     if (WIFSIGNALED(child.status)) {
       result.signaled = true;
       result.signal = WTERMSIG(child.status);

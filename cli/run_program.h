@@ -24,6 +24,12 @@ struct RunRequest {
   bool disable_aslr = false;
   bool null_stdin = false;   // stdin from /dev/null instead of inherited
   bool null_output = false;  // stdout and stderr to /dev/null instead of inherited
+  // The program's stdout goes to snag's stderr, keeping snag's stdout for a
+  // machine-readable report.
+  bool stdout_to_stderr = false;
+  // After the program exits, how long to wait for processes it left behind
+  // (in its process group) to end, so that their findings are reported too.
+  double leftover_grace_seconds = 10;
 };
 
 struct RunResult {
@@ -34,6 +40,7 @@ struct RunResult {
   bool timed_out = false;  // snag killed it after the timeout
   bool stopped = false;    // snag stopped it because the RunWatcher asked
   int forwarded_signal = 0;  // the last signal sent to snag (Ctrl-C, ...) and passed on to it
+  bool leftovers = false;  // processes of the program still ran when snag stopped waiting
 
   // The status a shell would report: exit status, or 128+signal.
   int shell_status() const { return signaled ? 128 + signal : exit_status; }

@@ -43,5 +43,14 @@ TEST(Reliability, AMissingFindingsDescriptorFallsBackToStderr) {
   EXPECT_NE(r.err.find("WARNING: snag: data race"), std::string::npos) << r.err;
 }
 
+TEST(Reliability, AChildThatOutlivesItsParentStillReports) {
+  RunResult r = run_command({std::string(SNAG_BIN_DIR) + "/snag", "race", "--format", "json",
+                             program_path("orphan_race")});
+  ASSERT_EQ(r.exit_status, 66) << r.err;
+  auto findings = nlohmann::json::parse(r.out)["findings"];
+  ASSERT_EQ(findings.size(), 1u) << r.out;
+  EXPECT_EQ(findings[0]["sides"][0]["stack"][0]["line"], marker_line("orphan_race.c", "race"));
+}
+
 }  // namespace
 }  // namespace snag::e2e
