@@ -6,6 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <regex>
+
 #include <fmt/format.h>
 
 #include "decisions.h"
@@ -108,6 +110,13 @@ class Fields {
 
 }  // namespace
 
+// "sync", "accesses" or "vars/K1,K2,..." with hex K (records.cpp in the
+// explore engine writes them).
+bool is_scheduling_points(const std::string &points) {
+  static const std::regex kForm("sync|accesses|vars/[0-9a-f]{1,16}(,[0-9a-f]{1,16})*");
+  return std::regex_match(points, kForm);
+}
+
 std::string default_points(bool preempt_on_access) {
   return preempt_on_access ? "accesses" : "sync";
 }
@@ -191,6 +200,10 @@ ReplayFile replay_file_from_json(const json &document, const std::string &name) 
   r.max_steps = f.number("options.max_steps");
   r.points =
       f.has("options.points") ? f.string("options.points") : default_points(r.preempt_on_access);
+  // The value reaches SNAG_OPTIONS: only the forms the runtime writes, so a
+  // crafted file cannot smuggle in other keys.
+  if (!is_scheduling_points(r.points))
+    f.mistyped("options.points", "sync, accesses or vars/ and comma-separated hex variables");
   r.bug.kind = f.string("bug.kind");
   r.bug.message = f.string("bug.message");
   r.bug.location = f.string("bug.location");

@@ -22,6 +22,21 @@ constexpr int kMaxSuppressions = 256;
 Suppression *g_rules;
 int g_rule_count;
 
+// ThreadSanitizer's types and the kinds of snag's findings (docs/findings.md);
+// any of them may end in _top.
+const char *const kKnownTypes[] = {
+    "race",  "thread",   "called_from_lib",         "mutex",
+    "signal", "deadlock", "thread-safety-violation", "atomicity-violation",
+    "order-violation", "assertion-failure", "crash", "hang", "data-race"};
+
+bool known_type(const char *type) {
+  size_t n = cstr_len(type);
+  if (n > 4 && cstr_eq(type + n - 4, "_top")) n -= 4;
+  for (const char *known : kKnownTypes)
+    if (cstr_len(known) == n && cstr_starts_with(type, known)) return true;
+  return false;
+}
+
 bool equals(const char *a, size_t n, const char *b) {
   return cstr_len(b) == n && cstr_starts_with(a, b);
 }
@@ -93,10 +108,19 @@ void parse(char *text, size_t size) {
       if (!*colon || colon == p || colon[1] == 0 || g_rule_count == kMaxSuppressions) {
         print_error("suppressions: ignoring a malformed line (expected type:pattern)");
       } else {
-        Suppression &s = g_rules[g_rule_count++];
         *colon = 0;
-        copy_text(s.type, sizeof s.type, p);
-        copy_text(s.pattern, sizeof s.pattern, colon + 1);
+        if (!known_type(p)) {
+          char message[200] = "suppressions: ignoring a line of unknown type '";
+          copy_text(message + cstr_len(message), 40, p);
+          copy_text(message + cstr_len(message), 120,
+                    "' (known: race, race_top, thread, called_from_lib, deadlock, and the kinds "
+                    "of findings)");
+          print_error(message);
+        } else {
+          Suppression &s = g_rules[g_rule_count++];
+          copy_text(s.type, sizeof s.type, p);
+          copy_text(s.pattern, sizeof s.pattern, colon + 1);
+        }
       }
     }
     p = eol + 1;

@@ -52,5 +52,17 @@ TEST(Reliability, AChildThatOutlivesItsParentStillReports) {
   EXPECT_EQ(findings[0]["sides"][0]["stack"][0]["line"], marker_line("orphan_race.c", "race"));
 }
 
+TEST(Reliability, ASuppressionOfUnknownTypeIsReported) {
+  std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                     "/snag_unknown_suppression.txt";
+  std::ofstream(path) << "rcae:bump\n";
+  RunResult r = run_command({program_path("closes_descriptors")},
+                            {"SNAG_OPTIONS=engine=race:suppressions=" + path});
+  EXPECT_EQ(r.exit_status, 66) << r.err;  // the race is not suppressed...
+  EXPECT_NE(r.err.find("suppressions: ignoring a line of unknown type 'rcae'"), std::string::npos)
+      << r.err;  // ...and the user is told why
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace snag::e2e

@@ -190,6 +190,13 @@ TEST_F(ReplayFileTest, MistypedFields) {
             prefix + "\"options.with_race\" should be true or false");
   EXPECT_EQ(error_after([](json &d) { d["options"]["points"] = json::array(); }),
             prefix + "\"options.points\" should be a string");
+  // Its value goes into SNAG_OPTIONS: nothing but the runtime's own forms.
+  for (const char *smuggled : {"sync:engine=none", "accesses findings=/tmp/x", "vars/12,zz", ""})
+    EXPECT_EQ(error_after([&](json &d) { d["options"]["points"] = smuggled; }),
+              prefix +
+                  "\"options.points\" should be sync, accesses or vars/ and comma-separated hex "
+                  "variables")
+        << smuggled;
   EXPECT_EQ(error_after([](json &d) { d["program"] = "/bin/prog"; }),
             prefix + "\"program\" should be an object");
   EXPECT_EQ(error_after([](json &d) { d["program"]["fnv1a64"] = "XYZ"; }),
