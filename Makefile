@@ -5,7 +5,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
 CONFIG  ?= RelWithDebInfo
 
-.PHONY: all deps configure build demo test install bench clean
+.PHONY: all deps configure build demo test install bench fuzz clean
 
 all: build
 
@@ -31,6 +31,9 @@ install: build
 
 bench: build
 	@bench/run.sh $(BUILD)
+
+fuzz: build
+	cmake --build $(BUILD) --target fuzz
 
 clean:
 	rm -rf $(BUILD)

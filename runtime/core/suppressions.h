@@ -23,7 +23,4 @@ void suppressions_init();
 // True when `f` matches a suppression.
 bool is_suppressed(const Finding &f);
 
-// Exposed for tests: ThreadSanitizer's template matching.
-bool template_match(const char *pattern, const char *text, size_t text_len);
-
 }  // namespace snag
