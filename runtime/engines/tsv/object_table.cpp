@@ -27,7 +27,8 @@ struct LatestCalls {
   LatestCall read, write;
 };
 
-constexpr uint64_t kTimeBits = 28, kEpochBits = 14, kThreadBits = 20;
+constexpr uint64_t kTimeBits = 28, kEpochBits = kNearMissEpochBits,
+                   kThreadBits = kNearMissThreadBits;
 constexpr uint64_t kTimeMask = (1ull << kTimeBits) - 1;
 constexpr uint64_t kEpochMask = (1ull << kEpochBits) - 1;
 constexpr uint64_t kThreadMask = (1ull << kThreadBits) - 1;

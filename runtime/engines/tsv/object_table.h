@@ -46,6 +46,9 @@ struct Conflict {
 };
 
 constexpr int kLatestCallSlots = 8;
+// Near misses carry a thread's id and a call's epoch in this many low bits.
+constexpr uint32_t kNearMissThreadBits = 20;
+constexpr uint32_t kNearMissEpochBits = 14;
 constexpr int kMaxActiveCalls = 6;
 constexpr int kMaxConflicts = 2;
 
@@ -57,8 +60,8 @@ struct CallStart {
   // Latest calls by other threads that nearly conflicted.
   struct NearMiss {
     snag_site_t site;
-    Tid thread;     // modulo 2^20
-    uint32_t epoch;  // modulo 2^14
+    Tid thread;      // modulo 2^kNearMissThreadBits
+    uint32_t epoch;  // modulo 2^kNearMissEpochBits
   };
   int near_miss_count = 0;
   NearMiss near_misses[2 * kLatestCallSlots];

@@ -32,7 +32,7 @@ namespace {
 // A call the thread is inside, to end it at kApiEnd.
 struct OpenCall {
   uintptr_t object;
-  int slot;  // in the object's table entry; -1 when untracked
+  int slot;  // its registration on the object (object_table.h); -1: not registered
 };
 
 // Times are now_ms() values; epochs count thread creations and joins.
@@ -54,7 +54,8 @@ struct TsvThread {
   static constexpr int kSeen = 32;
   uint32_t seen_tick;
   uint64_t seen[kSeen];
-  // The threads it joined most recently, and when.
+  // The threads it joined most recently (id + 1; 0: none), and the epochs
+  // the joins started.
   static constexpr int kMaxJoined = 8;
   uint32_t joined_next;
   Tid joined[kMaxJoined];
@@ -129,20 +130,20 @@ void learned_ordered(snag_site_t a, snag_site_t b) {
   if (mark_ordered(a, b) && params().trap_file) append_trap_pair(a, b, false);
 }
 
-// Whether epoch `a` came before epoch `b` (both modulo 2^14, as the object
-// table keeps them).
+// Whether epoch `a` came before epoch `b`, both modulo 2^kNearMissEpochBits
+// as near misses carry them.
 bool epoch_before(uint32_t a, uint32_t b) {
-  uint32_t distance = (b - a) & ((1u << 14) - 1);
-  return distance != 0 && distance < (1u << 13);
+  uint32_t distance = (b - a) & ((1u << kNearMissEpochBits) - 1);
+  return distance != 0 && distance < (1u << (kNearMissEpochBits - 1));
 }
 
-// A near miss between a call of thread `other` (its id modulo 2^20) in
+// A near miss between a call of thread `other` (its id, truncated) in
 // `epoch` and a call of `t` that thread creation or join orders: `other`
 // made its call before it created `t`, or `t` joined `other` after it. The
 // runtime sees these events anyway; using them spares the delays TSVD would
 // spend learning what is certain.
 bool ordered_by_threads(const ThreadState &t, const TsvThread &tt, Tid other, uint32_t epoch) {
-  constexpr Tid kMask = (1u << 20) - 1;
+  constexpr Tid kMask = (1u << kNearMissThreadBits) - 1;
   if ((t.parent & kMask) == other && epoch_before(epoch, tt.created_epoch)) return true;
   for (int i = 0; i < TsvThread::kMaxJoined; ++i)
     if (tt.joined[i] && ((tt.joined[i] - 1) & kMask) == other &&
