@@ -41,8 +41,13 @@ uint64_t pack(uint32_t time, uint32_t epoch, Tid thread, bool concurrent) {
 uint32_t time_of(uint64_t meta) { return static_cast<uint32_t>(meta >> 36); }
 uint32_t epoch_of(uint64_t meta) { return static_cast<uint32_t>((meta >> 22) & kEpochMask); }
 Tid thread_of(uint64_t meta) { return static_cast<Tid>((meta >> 2) & kThreadMask); }
+// How far apart two times are, in either direction: a thread reads the
+// clock when its call starts, so another thread's record may carry a later
+// tick than the reader's `now`.
 uint32_t elapsed(uint32_t now, uint32_t then) {
-  return static_cast<uint32_t>((now - then) & kTimeMask);
+  uint32_t forward = static_cast<uint32_t>((now - then) & kTimeMask);
+  uint32_t backward = static_cast<uint32_t>((then - now) & kTimeMask);
+  return forward < backward ? forward : backward;
 }
 
 struct ActiveCall {
@@ -89,18 +94,30 @@ bool conflicting(const Call &a, const Call &b) {
   return a.thread != b.thread && (a.write() || b.write());
 }
 
+// An entry's `object` while one thread empties its history for a new
+// object; no object lives at address 1.
+constexpr uintptr_t kClaiming = 1;
+
 // Makes the entry `object`'s, dropping another object's history, unless a
 // call of that object is registered. Returns whether the entry is the
-// object's.
+// object's. The history is emptied before the entry names the new object:
+// of two threads claiming it at once, the loser would otherwise wipe the
+// record the winner had just written (both threads' first calls on an
+// object meeting at a latch were missed that way).
 bool claim(Entry &e, uintptr_t object) {
-  if (e.object.load(std::memory_order_relaxed) == object) return true;
-  if (e.registered.load(std::memory_order_acquire) > 0) return false;
-  e.object.store(object, std::memory_order_relaxed);
-  for (LatestCalls &l : e.latest) {
-    l.read.meta.store(0, std::memory_order_relaxed);
-    l.write.meta.store(0, std::memory_order_relaxed);
+  for (;;) {
+    uintptr_t current = e.object.load(std::memory_order_acquire);
+    if (current == object) return true;
+    if (current == kClaiming) continue;  // a few stores away from done
+    if (e.registered.load(std::memory_order_acquire) > 0) return false;
+    if (!e.object.compare_exchange_weak(current, kClaiming, std::memory_order_acq_rel)) continue;
+    for (LatestCalls &l : e.latest) {
+      l.read.meta.store(0, std::memory_order_relaxed);
+      l.write.meta.store(0, std::memory_order_relaxed);
+    }
+    e.object.store(object, std::memory_order_release);
+    return true;
   }
-  return true;
 }
 
 // Caught red-handed: another thread is inside a conflicting registered call
@@ -179,8 +196,13 @@ void start_call(uintptr_t object, const Call &call, ThreadState &t, uint32_t sha
     }
   }
   if (!look_for_near_misses) return;
-  find_near_misses(e, call, now, window_ms, out);
+  // Write our call, then read the others' (a store-load pair on each side,
+  // fenced): of two threads calling at the same instant, at least one sees
+  // the other. Reading first let both miss each other exactly when their
+  // calls overlapped most.
   record_latest(e, call, now);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  find_near_misses(e, call, now, window_ms, out);
 }
 
 bool has_registered_calls(uintptr_t object) {

@@ -110,6 +110,11 @@ bool in_concurrent_phase(TsvThread &tt, Tid me, uint32_t now) {
   uint32_t n = params().phase_calls;
   g_phase[g_phase_next.fetch_add(1, std::memory_order_relaxed) % n].store(
       me + 1, std::memory_order_relaxed);
+  // Store, fence, load on each side: of two threads starting their first
+  // calls at the same instant, at least one sees the other and counts as
+  // concurrent (without it both could see an empty history and a real near
+  // miss was dropped).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   tt.phase_concurrent = false;
   for (uint32_t i = 0; i < n; ++i) {
     Tid other = g_phase[i].load(std::memory_order_relaxed);
