@@ -291,34 +291,30 @@ void report_finding(Finding *f) {
   g_last_kind.store(f->kind, std::memory_order_relaxed);
   internal_free(f);
   g_reported.fetch_add(1, std::memory_order_relaxed);
-  if (options().get_bool("halt_on_error", false)) {
+  if (options().flag("halt_on_error")) {
     findings_finish();
-    raw_syscall(SYS_exit_group, static_cast<long>(options().get_u64("exitcode", 66)));
+    raw_syscall(SYS_exit_group, static_cast<long>(options().number("exitcode")));
   }
 }
 
 void findings_init() {
   const Options &o = options();
-  // Read at exit or at the first finding; asked for now so that they do not
-  // count as unknown keys.
-  o.get("exitcode");
-  o.get("halt_on_error");
   suppressions_init();
-  g_seed = o.has("seed") ? o.get_u64("seed", 0) : clock_seed();
-  if (const char *path = o.get("findings")) {
+  g_seed = o.has("seed") ? o.number("seed") : clock_seed();
+  if (const char *path = o.text("findings")) {
     if (g_findings_file.open(path, true)) {
       g_sink = Sink::kJsonFd;
       return;
     }
     print_error("cannot open the findings file from SNAG_OPTIONS; reporting on stderr");
   } else if (o.has("findings_fd")) {
-    if (g_findings_file.adopt(static_cast<int>(o.get_u64("findings_fd", 2)))) {
+    if (g_findings_file.adopt(static_cast<int>(o.number("findings_fd")))) {
       g_sink = Sink::kJsonFd;
       return;
     }
     print_error("SNAG_OPTIONS: findings_fd is not an open descriptor; reporting on stderr");
   }
-  const char *format = o.get("format", "text");
+  const char *format = o.text("format");
   g_sink = cstr_eq(format, "json") ? Sink::kJsonStderr : Sink::kTextStderr;
 }
 

@@ -8,6 +8,44 @@ namespace {
 Options g_options;
 
 bool is_separator(char c) { return c == ':' || c == ' ' || c == '\t' || c == '\n'; }
+
+// One error line, built piece by piece and printed in one write.
+class Complaint {
+ public:
+  Complaint &operator<<(const char *piece) {
+    copy_text(text_ + cstr_len(text_), sizeof(text_) - cstr_len(text_), piece);
+    return *this;
+  }
+  Complaint &operator<<(uint64_t n) {
+    char digits[24];
+    int i = sizeof(digits) - 1;
+    digits[i] = 0;
+    do digits[--i] = char('0' + n % 10), n /= 10;
+    while (n);
+    return *this << digits + i;
+  }
+  ~Complaint() { print_error(text_); }
+
+ private:
+  char text_[512] = "SNAG_OPTIONS: ";
+};
+
+// A row every caller's key must have: asking for a key the table lacks is a
+// bug in the runtime, caught by the first test that reaches it.
+const OptionSpec &spec_of(const char *key) {
+  const OptionSpec *spec = find_option_spec(key);
+  if (!spec) fatal("internal error: an option missing from core/option_table.h was asked for");
+  return *spec;
+}
+
+void complain_about_value(const OptionSpec &spec, const char *value, const char *problem) {
+  Complaint c;
+  c << spec.name << "=" << value << " " << problem;
+  if (spec.type == OptionType::kCount && spec.max != kNoLimit) c << " (" << spec.min << ".." << spec.max << ")";
+  if (spec.type == OptionType::kChoice) c << " (" << spec.choices << ")";
+  if (spec.default_text) c << "; using the default, " << spec.default_text;
+  else c << "; leaving it unset";
+}
 }  // namespace
 
 Options &options() { return g_options; }
@@ -29,15 +67,10 @@ void Options::parse(const char *text) {
     char *key = p;
     while (*p && !is_separator(*p) && *p != '=') ++p;
     if (*p != '=') {
-      // Key without a value: skip to the next separator.
       while (*p && !is_separator(*p)) ++p;
       char saved = *p;
       *p = 0;
-      char message[256] = "SNAG_OPTIONS: ignoring '";
-      size_t n = cstr_len(message);
-      for (const char *k = key; *k && n < 200; ++k) message[n++] = *k;
-      copy_bytes(message + n, "' (expected key=value)", 23);
-      print_error(message);
+      Complaint() << "ignoring '" << key << "' (expected key=value)";
       *p = saved;
       continue;
     }
@@ -45,49 +78,47 @@ void Options::parse(const char *text) {
     char *value = p;
     while (*p && !is_separator(*p)) ++p;
     if (*p) *p++ = 0;
-    if (count_ < kMaxPairs) pairs_[count_++] = {key, value, false};
+    const OptionSpec *spec = find_option_spec(key);
+    if (!spec) {
+      Complaint() << "unknown key '" << key << "' ignored (snag --help-options lists the keys)";
+      continue;
+    }
+    if (const char *problem = option_value_problem(*spec, value)) {
+      complain_about_value(*spec, value, problem);
+      continue;
+    }
+    if (count_ < kMaxPairs) pairs_[count_++] = {key, value};
   }
 }
 
-const char *Options::get(const char *key, const char *fallback) const {
-  const char *found = fallback;
+const char *Options::value_of(const char *key) const {
+  spec_of(key);
+  const char *found = nullptr;
   for (int i = 0; i < count_; ++i)
-    if (cstr_eq(pairs_[i].key, key)) {
-      pairs_[i].used = true;
-      found = pairs_[i].value;
-    }
+    if (cstr_eq(pairs_[i].key, key)) found = pairs_[i].value;
   return found;
 }
 
-uint64_t Options::get_u64(const char *key, uint64_t fallback) const {
-  const char *v = get(key);
-  uint64_t out;
-  if (v && parse_u64(v, cstr_len(v), &out)) return out;
-  if (v) {
-    char message[256] = "SNAG_OPTIONS: not a number for ";
-    size_t n = cstr_len(message);
-    for (const char *k = key; *k && n < 250; ++k) message[n++] = *k;
-    message[n] = 0;
-    print_error(message);
-  }
-  return fallback;
+const char *Options::text(const char *key) const {
+  const char *value = value_of(key);
+  return value ? value : spec_of(key).default_text;
 }
 
-bool Options::get_bool(const char *key, bool fallback) const {
-  const char *v = get(key);
-  if (!v) return fallback;
-  return cstr_eq(v, "1") || cstr_eq(v, "true") || cstr_eq(v, "yes");
+uint64_t Options::number(const char *key) const {
+  const char *value = text(key);
+  uint64_t n = 0;
+  return value && parse_option_number(value, &n) ? n : 0;
 }
 
-void Options::warn_unused() const {
-  for (int i = 0; i < count_; ++i) {
-    if (pairs_[i].used) continue;
-    char message[256] = "SNAG_OPTIONS: unknown key '";
-    size_t n = cstr_len(message);
-    for (const char *k = pairs_[i].key; *k && n < 200; ++k) message[n++] = *k;
-    copy_bytes(message + n, "' ignored", 10);
-    print_error(message);
-  }
+bool Options::flag(const char *key) const {
+  const char *value = text(key);
+  return value && option_is_choice("1|true|yes", value);
+}
+
+uint64_t Options::seconds_ns(const char *key) const {
+  const char *value = text(key);
+  uint64_t ns = 0;
+  return value && parse_option_seconds(value, &ns) ? ns : 0;
 }
 
 }  // namespace snag

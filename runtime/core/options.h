@@ -1,34 +1,40 @@
-// SNAG_OPTIONS, parsed once at start-up into a fixed table (docs/options.md).
+// SNAG_OPTIONS, parsed once at start-up and checked against the option table
+// (core/option_table.h, which docs/options.md and `snag --help-options` show).
 #pragma once
 
 #include <stdint.h>
+
+#include "core/option_table.h"
 
 namespace snag {
 
 class Options {
  public:
-  // Parses `text` ("key=value" pairs separated by ':' or spaces). Malformed
-  // pairs are reported once on stderr and skipped.
+  // Parses `text` ("key=value" pairs separated by ':' or spaces). An unknown
+  // key, a pair without '=' and a value its key does not allow (a bad number,
+  // one out of range, an unknown choice) are each reported in one line on
+  // stderr and left out, so the default applies.
   void parse(const char *text);
 
-  // The value of `key`, or `fallback` when it is not set. When a key is given
-  // twice, the last value wins (the snag command appends its own settings).
-  const char *get(const char *key, const char *fallback = nullptr) const;
-  uint64_t get_u64(const char *key, uint64_t fallback) const;
-  bool get_bool(const char *key, bool fallback) const;
-  bool has(const char *key) const { return get(key) != nullptr; }
-
-  // Reports keys that no part of the runtime asked for (typos), once.
-  void warn_unused() const;
+  // The value of `key`, or its default from the table (nullptr when it has
+  // none). When a key is given twice the last value wins: the snag command
+  // appends its own settings to the user's.
+  const char *text(const char *key) const;
+  uint64_t number(const char *key) const;
+  bool flag(const char *key) const;
+  uint64_t seconds_ns(const char *key) const;
+  // Whether the key was set (its default does not count).
+  bool has(const char *key) const { return value_of(key) != nullptr; }
 
  private:
+  const char *value_of(const char *key) const;
+
   static constexpr int kMaxPairs = 64;
   static constexpr int kBufferSize = 4096;
   char buffer_[kBufferSize];
   struct Pair {
     const char *key;
     const char *value;
-    mutable bool used;
   } pairs_[kMaxPairs];
   // No initializers: the options are parsed in .preinit_array, before
   // dynamic initialization, which would otherwise reset them. Static storage

@@ -96,6 +96,7 @@ bool parse_u64(const char *s, size_t len, uint64_t *out) {
     else if (base == 16 && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
     else if (base == 16 && c >= 'A' && c <= 'F') digit = c - 'A' + 10;
     else return false;
+    if (value > (~uint64_t{0} - digit) / base) return false;  // would overflow
     value = value * base + digit;
   }
   *out = value;

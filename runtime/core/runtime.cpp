@@ -67,7 +67,7 @@ void start(const char *options_text) {
   options().parse(options_text);
   ThreadState *main_thread = current_thread();
   findings_init();
-  const char *requested = options().get("engine");
+  const char *requested = options().has("engine") ? options().text("engine") : nullptr;
   // The default engine may be absent from a build; only an explicit request
   // for an engine this build lacks deserves a message.
   if (requested) {
@@ -80,13 +80,12 @@ void start(const char *options_text) {
     for (int i = 0; i < g_engine_count; ++i) g_engines[i]->on_start(*main_thread);
   }
   update_engine_hooks();
-  if (options().get_bool("verbosity", false)) {
+  if (options().flag("verbosity")) {
     char message[160] = "runtime started, engine ";
     Engine *leader = leading_engine();
     copy_text(message + cstr_len(message), 100, leader ? leader->name() : "none");
     print_error(message);
   }
-  options().warn_unused();
   atexit(at_exit);
   g_started = true;
 }
@@ -191,7 +190,7 @@ int finish_process(int status) {
   }
   uint64_t found = findings_finish();
   if (found == 0) return 0;
-  return static_cast<int>(options().get_u64("exitcode", 66));
+  return static_cast<int>(options().number("exitcode"));
 }
 
 }  // namespace snag

@@ -65,7 +65,7 @@ bool rule_applies(const Suppression &s, const Finding &f) {
 }  // namespace
 
 void suppressions_init() {
-  const char *path = options().get("suppressions");
+  const char *path = options().text("suppressions");
   if (!path) return;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

@@ -64,5 +64,20 @@ TEST(Reliability, ASuppressionOfUnknownTypeIsReported) {
   std::remove(path.c_str());
 }
 
+// exitcode=999 used to end the program with status 231 (999 mod 256), and
+// an unknown key or a bad number passed without a word.
+TEST(Reliability, BadRuntimeOptionsAreRefusedInOneLineEach) {
+  RunResult r = run_command({program_path("closes_descriptors")},
+                            {"SNAG_OPTIONS=engine=race:exitcode=999:halt_on_eror=1:delay_ms=soon"});
+  EXPECT_EQ(r.exit_status, 66) << r.err;
+  EXPECT_NE(r.err.find("snag: SNAG_OPTIONS: exitcode=999 is out of range (0..255); using the default, 66\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("snag: SNAG_OPTIONS: unknown key 'halt_on_eror' ignored"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("snag: SNAG_OPTIONS: delay_ms=soon is not a whole number (1..60000); using the default, 100\n"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace snag::e2e

@@ -10,10 +10,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
   snag::Options &o = snag::options();
   o.parse(text.c_str());
-  for (const char *key : {"engine", "findings", "seed", "exitcode", "trap_file", "delay_ms"}) {
-    o.get(key);
-    o.get_u64(key, 7);
-    o.get_bool(key, false);
+  for (const snag::OptionSpec &spec : snag::kOptionSpecs) {
+    o.text(spec.name);
+    o.number(spec.name);
+    o.flag(spec.name);
+    o.seconds_ns(spec.name);
   }
   return 0;
 }

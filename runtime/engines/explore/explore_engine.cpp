@@ -71,7 +71,7 @@ bool parse_hex(const char *&p, uint64_t *out) {
 // The replayed schedule's scheduling points: "sync", "accesses" or
 // "vars/K1,K2" (records.cpp writes them).
 void parse_points(Plan &plan) {
-  const char *points = options().get("points", "sync");
+  const char *points = options().text("points");
   if (cstr_eq(points, "accesses")) {
     plan.access_points = AccessPoints::kAll;
   } else if (cstr_starts_with(points, "vars/")) {
@@ -96,11 +96,11 @@ void exit_point();
 // one thread runs at a time.
 void activate(ThreadState &t) {
   g_activated = true;
-  if (const char *path = options().get("replay")) {
+  if (const char *path = options().text("replay")) {
     results_map(false);
     g_plan.strategy = Strategy::kReplay;
     parse_points(g_plan);
-    if (!replay_log().load(path, options().get_bool("replay_lenient", false)))
+    if (!replay_log().load(path, options().flag("replay_lenient")))
       raw_syscall(SYS_exit_group, 2);
   } else {
     g_plan = fork_schedules();
@@ -406,12 +406,6 @@ class ExploreEngine final : public Engine {
   void on_start(ThreadState &) override {
     g_self = this;
     records_open();
-    // Asked now so they do not count as unknown keys; read at activation.
-    const Options &o = options();
-    for (const char *key : {"strategy", "schedules", "time_limit", "shard", "pct_depth",
-                            "preempt_on_access", "max_steps", "schedule_timeout",
-                            "replay", "replay_lenient", "points"})
-      o.get(key);
   }
 
   // After the observers' on_exit: their findings are all in.

@@ -32,7 +32,7 @@ void record_failed_schedule() {
 [[noreturn]] void end_failed_schedule() {
   record_failed_schedule();
   raw_syscall(SYS_exit_group,
-              in_forked_child() ? kFailedChildStatus : long(options().get_u64("exitcode", 66)));
+              in_forked_child() ? kFailedChildStatus : long(options().number("exitcode")));
   __builtin_unreachable();
 }
 

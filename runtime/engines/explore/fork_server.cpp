@@ -29,27 +29,10 @@ uint64_t now_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-// "2.5" -> 2500000000 ns; 0 when absent or malformed.
-uint64_t option_seconds_ns(const char *key, uint64_t fallback_ns) {
-  const char *text = options().get(key);
-  if (!text) return fallback_ns;
-  uint64_t whole = 0, fraction = 0, scale = 1;
-  const char *p = text;
-  while (*p >= '0' && *p <= '9') whole = whole * 10 + uint64_t(*p++ - '0');
-  if (*p == '.') {
-    ++p;
-    while (*p >= '0' && *p <= '9' && scale < 1000000000ull) {
-      fraction = fraction * 10 + uint64_t(*p++ - '0');
-      scale *= 10;
-    }
-  }
-  return whole * 1000000000ull + fraction * (1000000000ull / scale);
-}
-
 void parse_shard(uint64_t *index, uint64_t *count) {
   *index = 0;
   *count = 1;
-  const char *text = options().get("shard");
+  const char *text = options().text("shard");
   if (!text) return;
   const char *slash = text;
   while (*slash && *slash != '/') ++slash;
@@ -138,17 +121,17 @@ void stop_on_sigterm() {
 Plan fork_schedules() {
   const Options &o = options();
   Strategy strategy = Strategy::kPortfolio;
-  if (const char *name = o.get("strategy"))
+  if (const char *name = o.text("strategy"))
     if (!parse_strategy(name, &strategy) || strategy == Strategy::kReplay)
       print_error("explore: unknown strategy; using the portfolio"), strategy = Strategy::kPortfolio;
-  uint64_t budget = o.get_u64("schedules", 1000);
-  uint64_t time_limit = option_seconds_ns("time_limit", 0);
-  uint64_t schedule_timeout = option_seconds_ns("schedule_timeout", 10000000000ull);
+  uint64_t budget = o.number("schedules");
+  uint64_t time_limit = o.seconds_ns("time_limit");
+  uint64_t schedule_timeout = o.seconds_ns("schedule_timeout");
   uint64_t shard_index, shard_count;
   parse_shard(&shard_index, &shard_count);
   Planner planner;
-  planner.start(strategy, run_seed(), uint32_t(o.get_u64("pct_depth", 3)),
-                o.get_bool("preempt_on_access", false));
+  planner.start(strategy, run_seed(), uint32_t(o.number("pct_depth")),
+                o.flag("preempt_on_access"));
 
   results_map(true);
   stop_on_sigterm();
@@ -195,7 +178,7 @@ Plan fork_schedules() {
   summary.note = note;
   write_summary(summary);
   findings_finish();
-  raw_syscall(SYS_exit_group, failed ? long(o.get_u64("exitcode", 66)) : 0);
+  raw_syscall(SYS_exit_group, failed ? long(o.number("exitcode")) : 0);
   __builtin_unreachable();
 }
 

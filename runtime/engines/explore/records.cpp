@@ -43,7 +43,7 @@ void add_decisions(TextBuffer &b, const ScheduleResults &r) {
 }  // namespace
 
 void records_open() {
-  const char *path = options().get("explore_out");
+  const char *path = options().text("explore_out");
   if (!path) return;
   g_fd = static_cast<int>(raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>(path),
                                       O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));

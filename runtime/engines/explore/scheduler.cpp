@@ -41,7 +41,7 @@ void Scheduler::activate(ThreadState &main_thread, const Plan &plan) {
   if (!threads_) {
     threads_ = internal_new_array<ControlledThread *>(kMaxControlledThreads);
   }
-  max_steps_ = options().get_u64("max_steps", 200000);
+  max_steps_ = options().number("max_steps");
   chooser().start(plan);
   current_ = main_thread.tid;
   capacity_ = main_thread.tid + 1;

@@ -30,7 +30,7 @@ RaceEngine *g_race;
 
 RaceEngine::RaceEngine() {
   access_hook = &RaceEngine::on_access;
-  report_object_level_ = options().get_bool("report_object_level", false);
+  report_object_level_ = options().flag("report_object_level");
 }
 
 RaceThread &RaceEngine::thread_data(ThreadState &t) {

@@ -32,11 +32,11 @@ class RecordEngine final : public Engine {
  public:
   RecordEngine() {
     const Options &o = options();
-    if (o.get_bool("record_accesses", true)) access_hook = record_access;
+    if (o.flag("record_accesses")) access_hook = record_access;
     wants_api_calls = true;
-    report_on_ = o.get("report_on");
-    only_ = o.get("record_only");
-    if (const char *path = o.get("events")) {
+    report_on_ = o.text("report_on");
+    only_ = o.text("record_only");
+    if (const char *path = o.text("events")) {
       fd_ = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
       if (fd_ < 0) fd_ = 2;
     }

@@ -1,5 +1,5 @@
-// The tsv engine's settings (SNAG_OPTIONS keys, docs/options.md), with
-// TSVD's defaults (paper 000, section 3.4, and its reference code).
+// The tsv engine's settings, from SNAG_OPTIONS. Their defaults, TSVD's
+// (paper 000, section 3.4), and ranges are in core/option_table.h.
 #pragma once
 
 #include <stdint.h>
@@ -7,17 +7,17 @@
 namespace snag::tsv {
 
 struct TsvParams {
-  uint32_t delay_ms = 100;            // delay injected at a dangerous call
-  uint32_t near_miss_ms = 100;        // T_nm: calls this close are a near miss
-  uint32_t phase_calls = 16;          // calls in the concurrent-phase history
-  uint32_t hb_percent = 50;           // δ_hb: a gap of this % of a delay means "blocked by it"
-  uint32_t hb_calls = 5;              // k_hb: calls of a blocked thread ordered after the delay
-  uint32_t decay_percent = 10;        // probability lost per delay that caught nothing
-  uint32_t max_thread_delay_ms = 5000;  // delay budget of one thread
-  const char *trap_file = nullptr;    // dangerous pairs carried between runs
+  uint32_t delay_ms;                  // delay injected at a dangerous call
+  uint32_t near_miss_ms;              // T_nm: calls this close are a near miss
+  uint32_t phase_calls;               // calls in the concurrent-phase history
+  uint32_t hb_percent;                // δ_hb: a gap of this % of a delay means "blocked by it"
+  uint32_t hb_calls;                  // k_hb: calls of a blocked thread ordered after the delay
+  uint32_t decay_percent;             // probability lost per delay that caught nothing
+  uint32_t max_thread_delay_ms;       // delay budget of one thread
+  const char *trap_file;              // dangerous pairs carried between runs
 };
 
-// Read once at start-up; reports bad values on stderr and keeps the default.
+// Read once at start-up.
 const TsvParams &params();
 void load_params();
 

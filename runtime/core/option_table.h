@@ -1,0 +1,173 @@
+// Every SNAG_OPTIONS key the runtime knows, with its type, default, range
+// and help: the one table that parsing, validation, `snag --help-options`
+// and docs/options.md all come from, so they cannot disagree. Header-only and
+// dependency-free: the runtime (which cannot use the C++ library) and the
+// snag command both include it.
+#pragma once
+
+#include <stdint.h>
+
+namespace snag {
+
+enum class OptionType : uint8_t {
+  kText,     // any value without spaces or ':'
+  kChoice,   // one of `choices`, separated by '|'
+  kPath,     // a file name
+  kCount,    // a whole number in [min, max]
+  kFlag,     // 0/1 (also true/false, yes/no)
+  kSeconds,  // a decimal number of seconds, such as 2.5
+};
+
+struct OptionSpec {
+  const char *name;
+  OptionType type;
+  const char *default_text;  // as documented; nullptr = unset
+  uint64_t min;              // kCount only
+  uint64_t max;              // kCount only
+  const char *choices;       // kChoice only
+  const char *engine;        // which engine reads it ("all" = every engine)
+  const char *help;
+};
+
+inline constexpr uint64_t kNoLimit = ~uint64_t{0};
+
+// clang-format off
+inline constexpr OptionSpec kOptionSpecs[] = {
+  // name                 type                  default   min max        choices  engine     help
+  {"engine",              OptionType::kText,    "race",   0, 0,          nullptr, "all",     "which engine runs: race, tsv, explore, record (every event, for tests), none; several joined by '+' run together, the first leading (explore+race)"},
+  {"findings",            OptionType::kPath,    nullptr,  0, 0,          nullptr, "all",     "append findings as JSON lines to this file"},
+  {"findings_fd",         OptionType::kCount,   nullptr,  0, 1048575,    nullptr, "all",     "write findings as JSON lines to this open descriptor"},
+  {"format",              OptionType::kChoice,  "text",   0, 0,          "text|json", "all", "with neither findings nor findings_fd: text prints ThreadSanitizer-style reports on stderr, json prints JSON lines there"},
+  {"exitcode",            OptionType::kCount,   "66",     0, 255,        nullptr, "all",     "exit status of a program run alone that reported findings; 0 keeps the program's own status"},
+  {"halt_on_error",       OptionType::kFlag,    "0",      0, 0,          nullptr, "all",     "1: exit after the first finding"},
+  {"seed",                OptionType::kCount,   nullptr,  0, kNoLimit,   nullptr, "all",     "seed of every random choice (unset: taken from the clock); printed with the findings"},
+  {"suppressions",        OptionType::kPath,    nullptr,  0, 0,          nullptr, "all",     "a ThreadSanitizer-style suppressions file (race:, race_top:, called_from_lib:, thread:)"},
+  {"verbosity",           OptionType::kFlag,    "0",      0, 0,          nullptr, "all",     "1: print the runtime's start-up decisions on stderr"},
+  {"report_object_level", OptionType::kFlag,    "0",      0, 0,          nullptr, "race",    "1: report races RaceTrack saw only at object level too"},
+  {"delay_ms",            OptionType::kCount,   "100",    1, 60000,      nullptr, "tsv",     "delay injected at a call that nearly met a conflicting one"},
+  {"near_miss_ms",        OptionType::kCount,   "100",    1, 60000,      nullptr, "tsv",     "two conflicting calls this close are a near miss"},
+  {"phase_calls",         OptionType::kCount,   "16",     2, 64,         nullptr, "tsv",     "calls remembered per thread to tell a concurrent phase"},
+  {"hb_percent",          OptionType::kCount,   "50",     1, 100,        nullptr, "tsv",     "a thread whose call came this share of a delay late was blocked by it"},
+  {"hb_calls",            OptionType::kCount,   "5",      0, 1000,       nullptr, "tsv",     "calls of a blocked thread taken as ordered after the delay"},
+  {"decay_percent",       OptionType::kCount,   "10",     0, 100,        nullptr, "tsv",     "probability a trap loses after a delay that caught nothing"},
+  {"max_thread_delay_ms", OptionType::kCount,   "5000",   0, 3600000,    nullptr, "tsv",     "total delay one thread may be given"},
+  {"trap_file",           OptionType::kPath,    nullptr,  0, 0,          nullptr, "tsv",     "dangerous pairs of calls carried from run to run"},
+  {"strategy",            OptionType::kChoice,  "portfolio", 0, 0,       "random|pct|delay-bound|preempt-bound|vb|pctvb|portfolio", "explore", "how schedules are chosen"},
+  {"schedules",           OptionType::kCount,   "1000",   1, kNoLimit,   nullptr, "explore", "how many schedules this process runs at most"},
+  {"time_limit",          OptionType::kSeconds, "0",      0, 0,          nullptr, "explore", "seconds this process may explore (0: no limit)"},
+  {"shard",               OptionType::kText,    "0/1",    0, 0,          nullptr, "explore", "I/N: run only the schedules whose index is I modulo N"},
+  {"pct_depth",           OptionType::kCount,   "3",      1, 64,         nullptr, "explore", "PCT bug depth d (d-1 priority change points)"},
+  {"preempt_on_access",   OptionType::kFlag,    "0",      0, 0,          nullptr, "explore", "1: instrumented memory accesses are scheduling points too"},
+  {"max_steps",           OptionType::kCount,   "200000", 1, kNoLimit,   nullptr, "explore", "scheduling steps before a schedule counts as a hang"},
+  {"schedule_timeout",    OptionType::kSeconds, "10",     0, 0,          nullptr, "explore", "wall-clock seconds before a schedule is killed as a hang"},
+  {"explore_out",         OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "file the engine appends its records to"},
+  {"replay",              OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "a decisions file: run exactly this schedule, unforked"},
+  {"replay_lenient",      OptionType::kFlag,    "0",      0, 0,          nullptr, "explore", "1: when a recorded decision is impossible, keep the current thread instead of failing"},
+  {"points",              OptionType::kText,    "sync",   0, 0,          nullptr, "explore", "with replay: the scheduling points of the recorded schedule (sync, accesses, or a vb plan's variables)"},
+  {"events",              OptionType::kPath,    nullptr,  0, 0,          nullptr, "record",  "write the event stream to this file (default stderr)"},
+  {"record_accesses",     OptionType::kFlag,    "1",      0, 0,          nullptr, "record",  "0: leave plain reads and writes out of the event stream"},
+  {"record_only",         OptionType::kText,    nullptr,  0, 0,          nullptr, "record",  "a comma-separated list of event kinds to keep"},
+  {"report_on",           OptionType::kText,    nullptr,  0, 0,          nullptr, "record",  "report a finding at every event of this kind (tests the findings path)"},
+};
+// clang-format on
+
+inline constexpr int kOptionCount = int(sizeof(kOptionSpecs) / sizeof(kOptionSpecs[0]));
+
+inline bool option_name_is(const char *a, const char *b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+// The row of `name`, or nullptr for an unknown key.
+inline const OptionSpec *find_option_spec(const char *name) {
+  for (const OptionSpec &spec : kOptionSpecs)
+    if (option_name_is(spec.name, name)) return &spec;
+  return nullptr;
+}
+
+inline const char *option_type_name(OptionType type) {
+  switch (type) {
+    case OptionType::kText: return "text";
+    case OptionType::kChoice: return "choice";
+    case OptionType::kPath: return "path";
+    case OptionType::kCount: return "number";
+    case OptionType::kFlag: return "0|1";
+    case OptionType::kSeconds: return "seconds";
+  }
+  return "?";
+}
+
+// A whole decimal (or 0x-prefixed hex) number that fits in 64 bits.
+inline bool parse_option_number(const char *s, uint64_t *out) {
+  uint64_t value = 0, base = 10;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) base = 16, s += 2;
+  if (!*s) return false;
+  for (; *s; ++s) {
+    uint64_t digit;
+    if (*s >= '0' && *s <= '9') digit = uint64_t(*s - '0');
+    else if (base == 16 && *s >= 'a' && *s <= 'f') digit = uint64_t(*s - 'a' + 10);
+    else if (base == 16 && *s >= 'A' && *s <= 'F') digit = uint64_t(*s - 'A' + 10);
+    else return false;
+    if (value > (~uint64_t{0} - digit) / base) return false;
+    value = value * base + digit;
+  }
+  *out = value;
+  return true;
+}
+
+// A decimal number of seconds ("2.5"), in nanoseconds.
+inline bool parse_option_seconds(const char *s, uint64_t *out_ns) {
+  uint64_t whole = 0, fraction = 0, scale = 1;
+  if (!(*s >= '0' && *s <= '9')) return false;
+  for (; *s >= '0' && *s <= '9'; ++s) {
+    if (whole > 1000000000ull) return false;  // over 30 years
+    whole = whole * 10 + uint64_t(*s - '0');
+  }
+  if (*s == '.') {
+    ++s;
+    for (; *s >= '0' && *s <= '9'; ++s)
+      if (scale < 1000000000ull) fraction = fraction * 10 + uint64_t(*s - '0'), scale *= 10;
+  }
+  if (*s) return false;
+  *out_ns = whole * 1000000000ull + fraction * (1000000000ull / scale);
+  return true;
+}
+
+inline bool option_is_choice(const char *choices, const char *value) {
+  const char *p = choices;
+  while (*p) {
+    const char *v = value;
+    while (*p && *p != '|' && *p == *v) ++p, ++v;
+    if ((*p == '|' || !*p) && !*v) return true;
+    while (*p && *p != '|') ++p;
+    if (*p == '|') ++p;
+  }
+  return false;
+}
+
+inline bool option_is_flag(const char *v) {
+  return option_is_choice("0|1|true|false|yes|no", v);
+}
+
+// Why `value` is not allowed for `spec` (a short phrase for an error line),
+// or nullptr when it is.
+inline const char *option_value_problem(const OptionSpec &spec, const char *value) {
+  uint64_t n;
+  switch (spec.type) {
+    case OptionType::kText:
+    case OptionType::kPath:
+      return *value ? nullptr : "is empty";
+    case OptionType::kChoice:
+      return option_is_choice(spec.choices, value) ? nullptr : "is not one of the choices";
+    case OptionType::kCount:
+      if (!parse_option_number(value, &n)) return "is not a whole number";
+      return n < spec.min || n > spec.max ? "is out of range" : nullptr;
+    case OptionType::kFlag:
+      return option_is_flag(value) ? nullptr : "is not 0 or 1";
+    case OptionType::kSeconds:
+      return parse_option_seconds(value, &n) ? nullptr : "is not a number of seconds";
+  }
+  return "is not allowed";
+}
+
+}  // namespace snag
