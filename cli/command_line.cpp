@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "diagnostics.h"
+#include "help_options.h"
 #include "report/version.h"
 
 namespace snag::cli {
@@ -46,7 +47,7 @@ std::string top_level_help() {
       "Usage: snag <engine> [OPTIONS] PROGRAM [ARGS...]\n"
       "       snag replay [OPTIONS] REPLAY_FILE\n"
       "       snag report [OPTIONS] FILE.jsonl\n"
-      "       snag --help | --version\n\n"
+      "       snag --help | --help-options | --version\n\n"
       "Engines:\n",
       report::tool_version());
   for (const Engine &engine : engines()) {
@@ -351,6 +352,10 @@ std::optional<CommandLine> parse_command_line(int argc, const char *const *argv)
   std::string first = argv[1];
   if (first == "--help" || first == "-h") {
     std::cout << top_level_help();
+    return std::nullopt;
+  }
+  if (first == "--help-options" || first == "--help-options=markdown") {
+    std::cout << options_help(first.ends_with("=markdown"));
     return std::nullopt;
   }
   if (first == "--version") {
