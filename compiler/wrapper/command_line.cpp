@@ -8,6 +8,26 @@ namespace snag::wrapper {
 
 namespace {
 
+// The kinds the pass plugin knows (compiler/plugin/Options.cpp). Checked here
+// so a typo is one line naming the option, not a compiler crash report.
+void check_instrument_list(const std::string &list) {
+  static const char *const kKinds[] = {"memory", "atomics", "memops", "functions", "api", "all", "none"};
+  const std::string allowed = "memory, atomics, memops, functions, api, all or none";
+  if (list.empty()) throw std::runtime_error("-fsnag-instrument= needs a list of " + allowed);
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string word = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    bool known = false;
+    for (const char *kind : kKinds) known = known || word == kind;
+    if (!known)
+      throw std::runtime_error("-fsnag-instrument=" + list + ": unknown kind '" + word + "' (allowed: " +
+                               allowed + ")");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
 bool starts_with(const std::string &s, const char *prefix) { return s.rfind(prefix, 0) == 0; }
 
 // Options of clang's that take their value as the next argument, so that the
@@ -108,8 +128,7 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
       cl.api_tables.push_back(file);
     } else if (starts_with(a, "-fsnag-instrument=")) {
       cl.instrument = a.substr(18);
-      if (cl.instrument.empty())
-        throw std::runtime_error("-fsnag-instrument= needs a list (memory,atomics,memops,functions,api, all or none)");
+      check_instrument_list(cl.instrument);
     } else if (a == "-fsnag-verbose") {
       cl.verbose = true;
     } else if (starts_with(a, "-fsnag")) {
