@@ -41,4 +41,8 @@ echo "\$ snag explore --seed 1 --replay-out $out/ticket_counter.replay.json $out
 "$bin/snag" explore --seed 1 --replay-out "$out/ticket_counter.replay.json" "$out/ticket_counter"
 echo "\$ snag replay $out/ticket_counter.replay.json"
 "$bin/snag" replay "$out/ticket_counter.replay.json" 2>&1 | tail -2
+
+section "Not in this build yet"
+echo "snag learn/guard/expose (docs/guard.md) and snag check (docs/check.md) are being built;"
+echo "the README's engine table says what each engine can do today."
 exit 0
