@@ -1,8 +1,8 @@
 // Every SNAG_OPTIONS key the runtime knows, with its type, default, range
-// and help: the one table that parsing, validation, `snag --help-options`
-// and docs/options.md all come from, so they cannot disagree. Header-only and
-// dependency-free: the runtime (which cannot use the C++ library) and the
-// snag command both include it.
+// and help: the one table that parsing and validation (core/options.cpp),
+// `snag --help-options` and docs/options.md all come from, so they cannot
+// disagree. Header-only and dependency-free: the runtime (which cannot use
+// the C++ library) and the snag command both include it.
 #pragma once
 
 #include <stdint.h>
@@ -73,18 +73,6 @@ inline constexpr OptionSpec kOptionSpecs[] = {
 
 inline constexpr int kOptionCount = int(sizeof(kOptionSpecs) / sizeof(kOptionSpecs[0]));
 
-inline bool option_name_is(const char *a, const char *b) {
-  while (*a && *a == *b) ++a, ++b;
-  return *a == *b;
-}
-
-// The row of `name`, or nullptr for an unknown key.
-inline const OptionSpec *find_option_spec(const char *name) {
-  for (const OptionSpec &spec : kOptionSpecs)
-    if (option_name_is(spec.name, name)) return &spec;
-  return nullptr;
-}
-
 inline const char *option_type_name(OptionType type) {
   switch (type) {
     case OptionType::kText: return "text";
@@ -95,79 +83,6 @@ inline const char *option_type_name(OptionType type) {
     case OptionType::kSeconds: return "seconds";
   }
   return "?";
-}
-
-// A whole decimal (or 0x-prefixed hex) number that fits in 64 bits.
-inline bool parse_option_number(const char *s, uint64_t *out) {
-  uint64_t value = 0, base = 10;
-  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) base = 16, s += 2;
-  if (!*s) return false;
-  for (; *s; ++s) {
-    uint64_t digit;
-    if (*s >= '0' && *s <= '9') digit = uint64_t(*s - '0');
-    else if (base == 16 && *s >= 'a' && *s <= 'f') digit = uint64_t(*s - 'a' + 10);
-    else if (base == 16 && *s >= 'A' && *s <= 'F') digit = uint64_t(*s - 'A' + 10);
-    else return false;
-    if (value > (~uint64_t{0} - digit) / base) return false;
-    value = value * base + digit;
-  }
-  *out = value;
-  return true;
-}
-
-// A decimal number of seconds ("2.5"), in nanoseconds.
-inline bool parse_option_seconds(const char *s, uint64_t *out_ns) {
-  uint64_t whole = 0, fraction = 0, scale = 1;
-  if (!(*s >= '0' && *s <= '9')) return false;
-  for (; *s >= '0' && *s <= '9'; ++s) {
-    if (whole > 1000000000ull) return false;  // over 30 years
-    whole = whole * 10 + uint64_t(*s - '0');
-  }
-  if (*s == '.') {
-    ++s;
-    for (; *s >= '0' && *s <= '9'; ++s)
-      if (scale < 1000000000ull) fraction = fraction * 10 + uint64_t(*s - '0'), scale *= 10;
-  }
-  if (*s) return false;
-  *out_ns = whole * 1000000000ull + fraction * (1000000000ull / scale);
-  return true;
-}
-
-inline bool option_is_choice(const char *choices, const char *value) {
-  const char *p = choices;
-  while (*p) {
-    const char *v = value;
-    while (*p && *p != '|' && *p == *v) ++p, ++v;
-    if ((*p == '|' || !*p) && !*v) return true;
-    while (*p && *p != '|') ++p;
-    if (*p == '|') ++p;
-  }
-  return false;
-}
-
-inline bool option_is_flag(const char *v) {
-  return option_is_choice("0|1|true|false|yes|no", v);
-}
-
-// Why `value` is not allowed for `spec` (a short phrase for an error line),
-// or nullptr when it is.
-inline const char *option_value_problem(const OptionSpec &spec, const char *value) {
-  uint64_t n;
-  switch (spec.type) {
-    case OptionType::kText:
-    case OptionType::kPath:
-      return *value ? nullptr : "is empty";
-    case OptionType::kChoice:
-      return option_is_choice(spec.choices, value) ? nullptr : "is not one of the choices";
-    case OptionType::kCount:
-      if (!parse_option_number(value, &n)) return "is not a whole number";
-      return n < spec.min || n > spec.max ? "is out of range" : nullptr;
-    case OptionType::kFlag:
-      return option_is_flag(value) ? nullptr : "is not 0 or 1";
-    case OptionType::kSeconds:
-      return parse_option_seconds(value, &n) ? nullptr : "is not a number of seconds";
-  }
-  return "is not allowed";
 }
 
 }  // namespace snag

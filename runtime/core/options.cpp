@@ -9,6 +9,39 @@ Options g_options;
 
 bool is_separator(char c) { return c == ':' || c == ' ' || c == '\t' || c == '\n'; }
 
+// A decimal number of seconds ("2.5"), in nanoseconds.
+bool parse_seconds(const char *s, uint64_t *out_ns) {
+  uint64_t whole = 0, fraction = 0, scale = 1;
+  if (!(*s >= '0' && *s <= '9')) return false;
+  for (; *s >= '0' && *s <= '9'; ++s) {
+    if (whole > 1000000000ull) return false;  // over 30 years
+    whole = whole * 10 + uint64_t(*s - '0');
+  }
+  if (*s == '.') {
+    ++s;
+    for (; *s >= '0' && *s <= '9'; ++s)
+      if (scale < 1000000000ull) fraction = fraction * 10 + uint64_t(*s - '0'), scale *= 10;
+  }
+  if (*s) return false;
+  *out_ns = whole * 1000000000ull + fraction * (1000000000ull / scale);
+  return true;
+}
+
+bool parse_number(const char *s, uint64_t *out) { return parse_u64(s, cstr_len(s), out); }
+
+// Whether `value` is one of `choices`, separated by '|'.
+bool is_choice(const char *choices, const char *value) {
+  const char *p = choices;
+  while (*p) {
+    const char *v = value;
+    while (*p && *p != '|' && *p == *v) ++p, ++v;
+    if ((*p == '|' || !*p) && !*v) return true;
+    while (*p && *p != '|') ++p;
+    if (*p == '|') ++p;
+  }
+  return false;
+}
+
 // One error line, built piece by piece and printed in one write.
 class Complaint {
  public:
@@ -49,6 +82,31 @@ void complain_about_value(const OptionSpec &spec, const char *value, const char 
 }  // namespace
 
 Options &options() { return g_options; }
+
+const OptionSpec *find_option_spec(const char *name) {
+  for (const OptionSpec &spec : kOptionSpecs)
+    if (cstr_eq(spec.name, name)) return &spec;
+  return nullptr;
+}
+
+const char *option_value_problem(const OptionSpec &spec, const char *value) {
+  uint64_t n;
+  switch (spec.type) {
+    case OptionType::kText:
+    case OptionType::kPath:
+      return *value ? nullptr : "is empty";
+    case OptionType::kChoice:
+      return is_choice(spec.choices, value) ? nullptr : "is not one of the choices";
+    case OptionType::kCount:
+      if (!parse_number(value, &n)) return "is not a whole number";
+      return n < spec.min || n > spec.max ? "is out of range" : nullptr;
+    case OptionType::kFlag:
+      return is_choice("0|1|true|false|yes|no", value) ? nullptr : "is not 0 or 1";
+    case OptionType::kSeconds:
+      return parse_seconds(value, &n) ? nullptr : "is not a number of seconds";
+  }
+  return "is not allowed";
+}
 
 void Options::parse(const char *text) {
   count_ = 0;
@@ -107,18 +165,18 @@ const char *Options::text(const char *key) const {
 uint64_t Options::number(const char *key) const {
   const char *value = text(key);
   uint64_t n = 0;
-  return value && parse_option_number(value, &n) ? n : 0;
+  return value && parse_number(value, &n) ? n : 0;
 }
 
 bool Options::flag(const char *key) const {
   const char *value = text(key);
-  return value && option_is_choice("1|true|yes", value);
+  return value && is_choice("1|true|yes", value);
 }
 
 uint64_t Options::seconds_ns(const char *key) const {
   const char *value = text(key);
   uint64_t ns = 0;
-  return value && parse_option_seconds(value, &ns) ? ns : 0;
+  return value && parse_seconds(value, &ns) ? ns : 0;
 }
 
 }  // namespace snag

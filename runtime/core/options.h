@@ -44,4 +44,11 @@ class Options {
 
 Options &options();
 
+// The row of `name`, or nullptr for an unknown key.
+const OptionSpec *find_option_spec(const char *name);
+
+// Why `value` is not allowed for `spec` (a short phrase for an error line),
+// or nullptr when it is.
+const char *option_value_problem(const OptionSpec &spec, const char *value);
+
 }  // namespace snag
