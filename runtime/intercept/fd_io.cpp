@@ -51,47 +51,47 @@ void descriptor_event(EventKind kind, int fd) {
 
 }  // namespace
 
-SNAG_INTERFACE ssize_t write(int fd, const void *data, size_t size) {
+SNAG_INTERCEPTOR ssize_t write(int fd, const void *data, size_t size) {
   descriptor_event(EventKind::kFdSend, fd);
   return real_write()(fd, data, size);
 }
 
-SNAG_INTERFACE ssize_t send(int fd, const void *data, size_t size, int flags) {
+SNAG_INTERCEPTOR ssize_t send(int fd, const void *data, size_t size, int flags) {
   descriptor_event(EventKind::kFdSend, fd);
   return real_send()(fd, data, size, flags);
 }
 
-SNAG_INTERFACE ssize_t read(int fd, void *data, size_t size) {
+SNAG_INTERCEPTOR ssize_t read(int fd, void *data, size_t size) {
   ssize_t n = real_read()(fd, data, size);
   if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
   return n;
 }
 
-SNAG_INTERFACE ssize_t recv(int fd, void *data, size_t size, int flags) {
+SNAG_INTERCEPTOR ssize_t recv(int fd, void *data, size_t size, int flags) {
   ssize_t n = real_recv()(fd, data, size, flags);
   if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
   return n;
 }
 
-SNAG_INTERFACE int pipe(int fds[2]) {
+SNAG_INTERCEPTOR int pipe(int fds[2]) {
   int rc = real_pipe()(fds);
   join_ends(fds, rc);
   return rc;
 }
 
-SNAG_INTERFACE int pipe2(int fds[2], int flags) {
+SNAG_INTERCEPTOR int pipe2(int fds[2], int flags) {
   int rc = real_pipe2()(fds, flags);
   join_ends(fds, rc);
   return rc;
 }
 
-SNAG_INTERFACE int socketpair(int domain, int type, int protocol, int fds[2]) {
+SNAG_INTERCEPTOR int socketpair(int domain, int type, int protocol, int fds[2]) {
   int rc = real_socketpair()(domain, type, protocol, fds);
   join_ends(fds, rc);
   return rc;
 }
 
-SNAG_INTERFACE int close(int fd) {
+SNAG_INTERCEPTOR int close(int fd) {
   if (fd >= 0) g_partner[fd % kTrackedDescriptors].store(0, std::memory_order_release);
   return real_close()(fd);
 }
