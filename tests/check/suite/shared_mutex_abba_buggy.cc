@@ -1,6 +1,6 @@
 // snag-check-suite
 // expect: deadlock
-// why: lookup() holds the routes reader lock and waits for the stats mutex, while record() holds the stats mutex and waits for the routes writer lock
+// why: lookup() holds the routes reader lock and waits for the stats mutex, while record_and_prune() holds the stats mutex and waits for the routes writer lock
 #include <mutex>
 #include <shared_mutex>
 #include <thread>
