@@ -25,11 +25,12 @@ void SyncModel::Join(ThreadId parent, ThreadId child) {
   clocks_[parent].Join(clocks_[child]);
 }
 
-bool SyncModel::TryLock(ThreadId thread, uint64_t mutex, bool recursive, const SourceSite& site) {
+bool SyncModel::TryLock(ThreadId thread, uint64_t mutex, bool recursive, const SourceSite& site,
+                        bool record_order) {
   Mutex& m = mutexes_[mutex];
   // Record order (and self-deadlock) before blocking: the report must exist
   // even if this schedule then hangs.
-  if (!(recursive && m.owner == thread)) lock_order_.OnAcquire(thread, mutex, recursive, site, held_[thread]);
+  if (record_order && !(recursive && m.owner == thread)) lock_order_.OnAcquire(thread, mutex, recursive, site, held_[thread]);
   if (m.owner && *m.owner != thread) return false;
   if (m.owner == thread) {
     if (!recursive) return false;  // self-deadlock: the thread blocks forever

@@ -29,8 +29,11 @@ class SyncModel {
   void Join(ThreadId parent, ThreadId child);
 
   // False when another thread holds the mutex: the caller blocks the thread
-  // and retries later. Self-deadlock and lock-order cycles are recorded here.
-  bool TryLock(ThreadId thread, uint64_t mutex, bool recursive, const SourceSite& site);
+  // and retries later. Self-deadlock and lock-order cycles are recorded here,
+  // unless `record_order` is false (try_lock never waits, so it cannot close a
+  // deadlock cycle; std::lock relies on that).
+  bool TryLock(ThreadId thread, uint64_t mutex, bool recursive, const SourceSite& site,
+               bool record_order = true);
   void Unlock(ThreadId thread, uint64_t mutex);
   std::optional<ThreadId> Owner(uint64_t mutex) const;
 

@@ -1,0 +1,253 @@
+// CheckModule: finds the entries of a module (static constructors, main,
+// GoogleTest bodies, in-the-middle starts of library classes) and interprets
+// each several times with seeds derived from the user's seed, until the step
+// budget is spent.
+#include "interp/ir/checker.h"
+
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "interp/ir/machine.h"
+
+namespace snag::interp {
+
+namespace {
+
+using ir::Machine;
+using ir::RV;
+using ir::Task;
+
+struct Entry {
+  std::string name;
+  std::function<std::vector<Task>(Machine&)> tasks;
+  unsigned runs = 1;
+};
+
+uint64_t Mix(uint64_t x) {  // splitmix64: decorrelated seeds from one seed
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::vector<const llvm::Function*> StaticConstructors(const llvm::Module& m) {
+  std::vector<std::pair<uint64_t, const llvm::Function*>> ctors;
+  const llvm::GlobalVariable* g = m.getGlobalVariable("llvm.global_ctors");
+  if (g && g->hasInitializer()) {
+    if (auto* array = llvm::dyn_cast<llvm::ConstantArray>(g->getInitializer())) {
+      for (const llvm::Use& u : array->operands()) {
+        auto* entry = llvm::dyn_cast<llvm::ConstantStruct>(u.get());
+        if (!entry || entry->getNumOperands() < 2) continue;
+        auto* priority = llvm::dyn_cast<llvm::ConstantInt>(entry->getOperand(0));
+        auto* fn = llvm::dyn_cast<llvm::Function>(entry->getOperand(1)->stripPointerCasts());
+        if (fn && !fn->isDeclaration())
+          ctors.emplace_back(priority ? priority->getZExtValue() : 65535, fn);
+      }
+    }
+  }
+  std::stable_sort(ctors.begin(), ctors.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const llvm::Function*> out;
+  for (auto& c : ctors) out.push_back(c.second);
+  return out;
+}
+
+std::vector<RV> UnknownArgs(const Machine& m, const llvm::Function* f) {
+  std::vector<RV> args;
+  for (const llvm::Argument& a : f->args()) args.push_back(m.UnknownOf(a.getType()));
+  return args;
+}
+
+bool EndsWith(llvm::StringRef s, llvm::StringRef suffix) { return s.endswith(suffix); }
+
+// Does a debug type (a class) own a mutex, condition variable or thread?
+bool OwnsSync(const llvm::DIType* type, int depth = 0) {
+  if (!type || depth > 6) return false;
+  while (auto* d = llvm::dyn_cast<llvm::DIDerivedType>(type)) {
+    if (d->getTag() == llvm::dwarf::DW_TAG_pointer_type ||
+        d->getTag() == llvm::dwarf::DW_TAG_reference_type)
+      return false;
+    const llvm::DIType* base = d->getBaseType();
+    if (!base) return false;
+    type = base;
+  }
+  auto* c = llvm::dyn_cast<llvm::DICompositeType>(type);
+  if (!c) return false;
+  const std::string name = c->getName().str();
+  if (name.find("mutex") != std::string::npos || name.find("condition_variable") != std::string::npos ||
+      name == "thread" || name == "jthread" || name.rfind("atomic", 0) == 0)
+    return true;
+  if (c->getTag() == llvm::dwarf::DW_TAG_array_type) return OwnsSync(c->getBaseType(), depth + 1);
+  for (const llvm::DINode* n : c->getElements()) {
+    auto* member = llvm::dyn_cast<llvm::DIDerivedType>(n);
+    if (!member) continue;
+    if (member->getTag() != llvm::dwarf::DW_TAG_member &&
+        member->getTag() != llvm::dwarf::DW_TAG_inheritance)
+      continue;
+    if (member->getFlags() & llvm::DINode::FlagStaticMember) continue;
+    if (OwnsSync(member->getBaseType(), depth + 1)) return true;
+  }
+  return false;
+}
+
+// In-the-middle starts (paper 001): public member functions of user classes
+// that own a mutex, called concurrently in pairs on one invented object.
+void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<Entry>& entries,
+                    const std::vector<const llvm::Function*>& ctors) {
+  struct Method {
+    const llvm::Function* fn;
+    unsigned this_index;
+  };
+  std::map<const llvm::DICompositeType*, std::vector<Method>> methods;
+  std::map<const llvm::DICompositeType*, const llvm::Function*> default_ctor;
+  std::map<const llvm::DICompositeType*, uint64_t> object_size;
+  for (const llvm::Function& f : module) {
+    if (f.isDeclaration() || machine.IsSystemFunction(&f)) continue;
+    const llvm::DISubprogram* sp = f.getSubprogram();
+    if (!sp) continue;
+    const llvm::DISubprogram* decl = sp->getDeclaration() ? sp->getDeclaration() : sp;
+    auto* cls = llvm::dyn_cast_or_null<llvm::DICompositeType>(decl->getScope());
+    if (!cls || !OwnsSync(cls)) continue;
+    const llvm::StringRef name = f.getName();
+    // `this` is the first argument that is not the sret slot.
+    unsigned this_index = 0;
+    if (f.arg_size() > 0 && f.hasParamAttribute(0, llvm::Attribute::StructRet)) this_index = 1;
+    if (this_index >= f.arg_size()) continue;
+    const bool is_ctor = name.contains("C2E") || name.contains("C1E");
+    const bool is_dtor = name.contains("D0E") || name.contains("D1E") || name.contains("D2E");
+    if (is_ctor) {
+      if (f.arg_size() == 1 && !default_ctor.count(cls)) default_ctor[cls] = &f;
+      continue;
+    }
+    if (is_dtor) continue;
+    const auto access = decl->getFlags() & llvm::DINode::FlagAccessibility;
+    if (access == llvm::DINode::FlagPrivate || access == llvm::DINode::FlagProtected) continue;
+    if (access == 0 && cls->getTag() == llvm::dwarf::DW_TAG_class_type) continue;
+    methods[cls].push_back({&f, this_index});
+    object_size[cls] = std::max<uint64_t>(cls->getSizeInBits() / 8, 8);
+  }
+  for (auto& [cls, list] : methods) {
+    const llvm::Function* ctor = default_ctor.count(cls) ? default_ctor[cls] : nullptr;
+    const uint64_t size = object_size[cls];
+    const std::string class_name = cls->getName().str();
+    for (size_t i = 0; i < list.size(); ++i) {
+      for (size_t j = i; j < list.size(); ++j) {
+        const Method a = list[i], b = list[j];
+        Entry e;
+        e.name = llvm::demangle(a.fn->getName().str()) + " || " + llvm::demangle(b.fn->getName().str());
+        e.runs = 2;
+        e.tasks = [=](Machine& m) {
+          std::vector<Task> tasks;
+          for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
+          const uint64_t object = m.AllocateObject(size, class_name);
+          if (ctor) tasks.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
+          auto args_for = [&](const Method& method) {
+            std::vector<RV> args = UnknownArgs(m, method.fn);
+            args[method.this_index] = RV::Bits(object);
+            if (method.this_index == 1) {
+              const llvm::Type* ret = method.fn->getParamStructRetType(0);
+              const uint64_t ret_size =
+                  ret && ret->isSized() ? m.layout().getTypeAllocSize(const_cast<llvm::Type*>(ret)).getFixedSize() : 64;
+              args[0] = RV::Bits(m.AllocateObject(ret_size, ""));
+            }
+            return args;
+          };
+          Task pair;
+          pair.kind = Task::Kind::kSpawnPair;
+          pair.fn = a.fn;
+          pair.args = args_for(a);
+          pair.second = b.fn;
+          pair.second_args = args_for(b);
+          tasks.push_back(std::move(pair));
+          tasks.push_back(Task{Task::Kind::kJoinAll, nullptr, nullptr, {}, {}});
+          return tasks;
+        };
+        entries.push_back(std::move(e));
+        if (entries.size() >= 64) return;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
+  ir::Findings findings;
+  Machine machine(module, options, findings);
+  const std::vector<const llvm::Function*> ctors = StaticConstructors(module);
+  auto with_ctors = [ctors](std::vector<Task> rest) {
+    std::vector<Task> tasks;
+    for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
+    for (Task& t : rest) tasks.push_back(std::move(t));
+    return tasks;
+  };
+
+  std::vector<Entry> entries;
+  const llvm::Function* main = module.getFunction("main");
+  if (main && !main->isDeclaration()) {
+    Entry e;
+    e.name = "main";
+    e.runs = 8;  // unknown argc/argv and inputs: both sides get explored
+    e.tasks = [main, with_ctors](Machine& m) {
+      return with_ctors({Task{Task::Kind::kCall, main, nullptr, UnknownArgs(m, main), {}}});
+    };
+    entries.push_back(std::move(e));
+  }
+  // GoogleTest: each TEST/TEST_F body, on a zeroed object built by its
+  // constructor when one is in the module.
+  for (const llvm::Function& f : module) {
+    if (f.isDeclaration() || !EndsWith(f.getName(), "8TestBodyEv") || machine.IsSystemFunction(&f))
+      continue;
+    const std::string prefix = f.getName().drop_back(std::strlen("8TestBodyEv")).str();
+    const llvm::Function* ctor = module.getFunction(prefix + "C2Ev");
+    if (!ctor) ctor = module.getFunction(prefix + "C1Ev");
+    if (ctor && ctor->isDeclaration()) ctor = nullptr;
+    Entry e;
+    std::string name = llvm::demangle(f.getName().str());
+    e.name = name.substr(0, name.rfind("::TestBody"));
+    e.runs = 4;
+    const llvm::Function* body = &f;
+    e.tasks = [body, ctor, with_ctors](Machine& m) {
+      const uint64_t object = m.AllocateObject(512, "");
+      std::vector<Task> rest;
+      if (ctor) rest.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
+      rest.push_back(Task{Task::Kind::kCall, body, nullptr, {RV::Bits(object)}, {}});
+      return with_ctors(std::move(rest));
+    };
+    entries.push_back(std::move(e));
+  }
+  if (entries.empty()) LibraryEntries(module, machine, entries, ctors);
+  if (entries.empty())
+    throw std::runtime_error(
+        "nothing to check: no main, no GoogleTest test and no public member function of a class "
+        "that owns a mutex or starts threads");
+
+  CheckResult& result = findings.result();
+  uint64_t used = 0;
+  uint64_t run_index = 0;
+  // Round-robin over entries so every entry gets its first run before any
+  // gets its second, until each has its runs or the total budget is spent.
+  unsigned max_runs = 0;
+  for (const Entry& e : entries) max_runs = std::max(max_runs, e.runs);
+  for (unsigned round = 0; round < max_runs && used < options.max_steps_total; ++round) {
+    for (const Entry& e : entries) {
+      if (round >= e.runs || used >= options.max_steps_total) continue;
+      const uint64_t budget = std::min(options.max_steps_per_run, options.max_steps_total - used);
+      used += machine.Run(e.name, e.tasks, Mix(options.seed + run_index), budget);
+      ++run_index;
+      if (round == 0) result.entries.push_back(e.name);
+    }
+  }
+  result.steps = used;
+  result.runs = run_index;
+  return result;
+}
+
+}  // namespace snag::interp
