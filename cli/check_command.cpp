@@ -283,7 +283,12 @@ int run_check(const Options &options) {
                    {"steps", steps},
                    {"seconds", seconds}}}};
 
-  if (format == Format::kText) {
+  // Nothing compiled: clang's diagnostics are the whole story in text; the
+  // machine formats still get a (findings-free) report to parse.
+  bool nothing_checked = compiled + cached == 0;
+  if (format == Format::kText && nothing_checked) {
+    // no report
+  } else if (format == Format::kText) {
     report::write_diagnostics(out.stream(), findings, {use_color(options.color, out)});
     for (const std::string &note : run.notes) {
       // "file:line:col: message" becomes a compiler-style note.

@@ -35,7 +35,9 @@ void note_thread(report::Finding &finding, const ThreadDescription &thread) {
 }  // namespace
 
 ThreadDescription parse_thread_description(const std::string &text) {
-  static const std::regex shape("^(main thread|thread T([0-9]{1,9}))(?: started at (.+):([0-9]{1,9}):([0-9]{1,9}))?$");
+  // The column is optional: the interpreter may name the line only.
+  static const std::regex shape(
+      "^(main thread|thread T([0-9]{1,9}))(?: started at (.+?):([0-9]{1,9})(?::([0-9]{1,9}))?)?$");
   ThreadDescription thread;
   std::smatch match;
   if (!std::regex_match(text, match, shape)) {
@@ -45,8 +47,9 @@ ThreadDescription parse_thread_description(const std::string &text) {
   thread.name = match[1];
   thread.id = match[2].matched ? std::stoll(match[2]) : 0;
   if (match[3].matched) {
-    thread.created_at = interp::SourceSite{match[3], static_cast<unsigned>(std::stoul(match[4])),
-                                           static_cast<unsigned>(std::stoul(match[5]))};
+    thread.created_at = interp::SourceSite{
+        match[3], static_cast<unsigned>(std::stoul(match[4])),
+        match[5].matched ? static_cast<unsigned>(std::stoul(match[5])) : 0u};
   }
   return thread;
 }

@@ -222,7 +222,7 @@ void add_check_options(CLI::App &app, Options &o, ParsedValues &v) {
   app.add_option("FILE", o.check_files,
                  "C or C++ sources to check as one program; with -p, the translation units to "
                  "check (default: all)")
-      ->type_name("FILE...");
+      ->type_name("FILE");
   app.add_option("-p,--build-dir", o.build_dir,
                  "check the translation units of BUILD_DIR/compile_commands.json with their own "
                  "flags, those of one target linked together")

@@ -56,6 +56,11 @@ TEST(ThreadDescription, MainThreadAndStartedThreads) {
   ASSERT_TRUE(t1.created_at);
   EXPECT_EQ(*t1.created_at, (interp::SourceSite{"dir/w.cc", 12, 5}));
 
+  cli::ThreadDescription no_column = cli::parse_thread_description("thread T12 started at w.cc:7");
+  EXPECT_EQ(no_column.id, 12);
+  ASSERT_TRUE(no_column.created_at);
+  EXPECT_EQ(*no_column.created_at, (interp::SourceSite{"w.cc", 7, 0}));
+
   // Any other shape is kept as the name, without an id.
   cli::ThreadDescription other = cli::parse_thread_description("async task #3");
   EXPECT_EQ(other.name, "async task #3");
