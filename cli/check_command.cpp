@@ -74,7 +74,9 @@ void interpret(llvm::Module &module, const std::string &name, const Options &opt
   } catch (const std::runtime_error &e) {
     // A TU with nothing to start from (no main, no test, no class with a
     // mutex or threads) is not an error of the user's.
-    outcome.notes.push_back(fmt::format("{}: nothing to check: {}", name, one_line(e.what())));
+    std::string why = one_line(e.what());
+    if (why.rfind("nothing to check", 0) != 0) why = "nothing to check: " + why;
+    outcome.notes.push_back(name + ": " + why);
     return;
   }
   outcome.check_seconds += seconds_since(start);
