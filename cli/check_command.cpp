@@ -291,9 +291,13 @@ int run_check(const Options &options) {
   if (format == Format::kText && nothing_checked) {
     // no report
   } else if (format == Format::kText) {
-    report::write_diagnostics(out.stream(), findings, {use_color(options.color, out)});
-    for (const std::string &note : run.notes) {
-      // "file:line:col: message" becomes a compiler-style note.
+    std::error_code ignored;
+    std::string cwd = fs::current_path(ignored).string() + "/";
+    report::write_diagnostics(out.stream(), findings, {use_color(options.color, out), cwd});
+    for (std::string note : run.notes) {
+      // "file:line:col: message" becomes a compiler-style note, its path
+      // shown like the findings'.
+      if (note.rfind(cwd, 0) == 0) note.erase(0, cwd.size());
       size_t colon = note.find(": ");
       out.stream() << note.substr(0, colon) << ": note: " << note.substr(colon + 2) << '\n';
     }

@@ -26,9 +26,16 @@ class Style {
 
 // "file:line:col", or the function when only that is known, or the tool's
 // name, as compilers do for diagnostics without a location.
-std::string where(const Frame *frame) {
+std::string where(const Frame *frame, const std::string &relative_to) {
   if (!frame) return "snag";
-  if (frame->has_location()) return frame->location();
+  if (frame->has_location()) {
+    std::string location = frame->location();
+    if (!relative_to.empty()) {
+      std::string prefix = relative_to.back() == '/' ? relative_to : relative_to + "/";
+      if (location.rfind(prefix, 0) == 0) location.erase(0, prefix.size());
+    }
+    return location;
+  }
   if (!frame->function.empty()) return frame->function;
   return "snag";
 }
@@ -50,19 +57,19 @@ void write_diagnostic(std::ostream &out, const Finding &finding, const Diagnosti
   std::string message = finding.message.empty() ? finding.display_title() : finding.message;
   const Side *first = finding.sides.empty() ? nullptr : &finding.sides.front();
   if (first && !first->description.empty()) message += " (" + first->description + ")";
-  out << style.location(where(finding.primary_frame()) + ":") << ' ' << style.severity(severity_of(finding))
+  out << style.location(where(finding.primary_frame(), options.relative_to) + ":") << ' ' << style.severity(severity_of(finding))
       << ' ' << message << " [" << diagnostic_rule_name(finding) << "]";
   if (finding.count > 1) out << " (reported " << finding.count << " times)";
   out << '\n';
 
   for (size_t i = 1; i < finding.sides.size(); ++i) {
     const Side &side = finding.sides[i];
-    out << style.location(where(side_primary_frame(side)) + ":") << ' ' << style.note() << ' '
+    out << style.location(where(side_primary_frame(side), options.relative_to) + ":") << ' ' << style.note() << ' '
         << (side.description.empty() ? "other side" : side.description) << '\n';
   }
   for (const ThreadInfo &thread : finding.threads) {
     if (thread.stack.empty()) continue;  // the main thread, or a creation nobody saw
-    out << style.location(where(&thread.stack.front()) + ":") << ' ' << style.note() << " thread "
+    out << style.location(where(&thread.stack.front(), options.relative_to) + ":") << ' ' << style.note() << " thread "
         << thread.display_name() << " created here\n";
   }
 }

@@ -20,6 +20,9 @@ namespace snag::report {
 
 struct DiagnosticOptions {
   bool color = false;  // clang's colors: bold locations, magenta warnings, cyan notes
+  // Files under this directory are shown relative to it, as a compiler shows
+  // the paths it was given (empty: every path as the finding has it).
+  std::string relative_to;
 };
 
 // The bracketed name after the message: "snag-<engine>-<kind>", with

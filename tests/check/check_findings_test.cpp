@@ -113,6 +113,17 @@ TEST(Diagnostics, DeadlockHasANotePerAcquisition) {
             "snag: 1 finding (1 deadlock)\n");
 }
 
+TEST(Diagnostics, PathsUnderTheWorkingDirectoryAreShownRelative) {
+  interp::CheckFinding race = counter_race();
+  race.sides[0].site.file = "/home/me/src/race.cc";
+  race.sides[1].site.file = "/elsewhere/race.cc";
+  std::ostringstream out;
+  report::write_diagnostics(out, {cli::to_report_finding(race, 1)}, {false, "/home/me"});
+  EXPECT_EQ(out.str().substr(0, out.str().find('\n', out.str().find('\n') + 1)),
+            "src/race.cc:8:5: warning: data race on 'counter' (write by thread T1) [snag-check-race]\n"
+            "/elsewhere/race.cc:16:10: note: conflicting read by main thread");
+}
+
 TEST(Diagnostics, NoFindings) { EXPECT_EQ(diagnostics_of({}), "snag: no findings\n"); }
 
 TEST(Diagnostics, RuleNameOfOtherEngines) {
