@@ -108,7 +108,8 @@ TargetOutcome check_target(const CheckTarget &target, const Options &options,
     }
     if (compiled.from_cache) {
       ++outcome.cached;
-      outcome.verbose.push_back(fmt::format("{}: bitcode from the cache ({:.2f} s)", unit.file, seconds));
+      outcome.verbose.push_back(fmt::format("{}: bitcode from the cache{} ({:.2f} s)", unit.file,
+                                            compiled.ran_clang ? "" : ", its files unchanged", seconds));
     } else {
       ++outcome.compiled;
       outcome.verbose.push_back(fmt::format("{}: compiled ({:.2f} s)", unit.file, seconds));

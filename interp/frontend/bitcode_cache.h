@@ -15,6 +15,12 @@ namespace snag::interp::frontend {
 // and ("a", "bc") differ; 40 lowercase hex digits.
 std::string content_key(const std::vector<std::string> &parts);
 
+// The files a preprocessed TU was made of, from its line markers
+// (`# 12 "path" 1`): the source and every header it included, once each,
+// relative paths joined to `directory`.
+std::vector<std::string> files_of_preprocessed(const std::string &preprocessed,
+                                               const std::string &directory);
+
 class BitcodeCache {
  public:
   explicit BitcodeCache(std::string dir) : dir_(std::move(dir)) {}
@@ -25,6 +31,16 @@ class BitcodeCache {
   std::optional<std::string> load(const std::string &key) const;
   // Stores `bitcode` under `key`; false (and nothing stored) on any error.
   bool store(const std::string &key, const std::string &bitcode) const;
+
+  // The direct path, as ccache's direct mode: a manifest, kept under a key of
+  // the command alone (compiler, flags, directory, file), records the content
+  // key and the size and modification time of every file the TU was made of.
+  // While none of them changed, the content key is known without running the
+  // preprocessor. Files modified in the last two seconds are not trusted (a
+  // second write in the same clock tick would go unseen): no manifest then.
+  std::optional<std::string> lookup_manifest(const std::string &command_key) const;
+  bool store_manifest(const std::string &command_key, const std::string &content_key,
+                      const std::vector<std::string> &files) const;
 
  private:
   std::string dir_;

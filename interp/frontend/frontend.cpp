@@ -106,26 +106,34 @@ CompileResult compile_translation_unit(const TranslationUnit &unit, const Fronte
   const std::string &compiler = compiler_for(options, unit.file);
   std::string directory = working_directory(unit);
 
+  std::vector<std::string> key_parts = {kCacheFormat, LLVM_VERSION_STRING, compiler,
+                                        compiler_version(compiler), directory, unit.file};
+  key_parts.insert(key_parts.end(), unit.flags.begin(), unit.flags.end());
+  std::string command_key = content_key(key_parts);
+  BitcodeCache cache(options.cache_dir);
+  auto load = [&](const std::string &key) {
+    std::optional<std::string> cached = cache.load(key);
+    std::string ignored;
+    // A damaged entry reads as a miss: it is compiled again and overwritten.
+    if (cached) result.module = parse_bitcode(*cached, unit.file, context, ignored);
+    result.from_cache = result.module != nullptr;
+    return result.from_cache;
+  };
+  // No file of the TU changed since the last check: no clang at all.
+  if (std::optional<std::string> key = cache.lookup_manifest(command_key); key && load(*key)) return result;
+
+  result.ran_clang = true;
   CapturedRun preprocessed = run_captured(command_for(compiler, unit, {"-E", "-o", "-"}), directory);
   if (preprocessed.exit_status != 0) {
     result.diagnostics = preprocessed.err;
     return result;
   }
-  std::vector<std::string> key_parts = {kCacheFormat, LLVM_VERSION_STRING, compiler,
-                                        compiler_version(compiler), directory, unit.file};
-  key_parts.insert(key_parts.end(), unit.flags.begin(), unit.flags.end());
+  std::vector<std::string> files = files_of_preprocessed(preprocessed.out, directory);
   key_parts.push_back(std::move(preprocessed.out));
   std::string key = content_key(key_parts);
-
-  BitcodeCache cache(options.cache_dir);
-  if (std::optional<std::string> cached = cache.load(key)) {
-    std::string ignored;
-    result.module = parse_bitcode(*cached, unit.file, context, ignored);
-    if (result.module) {
-      result.from_cache = true;
-      return result;
-    }
-    // A damaged entry: compile again and overwrite it.
+  if (load(key)) {
+    cache.store_manifest(command_key, key, files);
+    return result;
   }
 
   CapturedRun compiled =
@@ -141,7 +149,7 @@ CompileResult compile_translation_unit(const TranslationUnit &unit, const Fronte
     return result;
   }
   promote_memory_to_registers(*result.module);
-  cache.store(key, write_bitcode(*result.module));
+  if (cache.store(key, write_bitcode(*result.module))) cache.store_manifest(command_key, key, files);
   return result;
 }
 

@@ -6,7 +6,8 @@
 // escape become registers while every instruction keeps its exact source
 // line. The result is cached by content: the key hashes clang's preprocessed
 // output, the flags, the working directory and clang's version, so checking
-// an unchanged TU again costs one preprocessing run and no compilation.
+// an unchanged TU again costs at most one preprocessing run, and nothing at
+// all while the sizes and times of its files are those recorded with it.
 // Several TUs of one target are linked into one module in memory.
 #pragma once
 
@@ -39,6 +40,9 @@ struct FrontendOptions {
 struct CompileResult {
   std::unique_ptr<llvm::Module> module;  // null when clang failed
   bool from_cache = false;
+  // Whether clang ran at all: not when the cache's manifest showed that no
+  // file of the TU changed (see BitcodeCache::lookup_manifest).
+  bool ran_clang = false;
   // What clang printed when it failed (its diagnostics, verbatim), or the
   // one-line reason snag could not use its output.
   std::string diagnostics;

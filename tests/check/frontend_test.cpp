@@ -96,6 +96,49 @@ TEST_F(FrontendTest, SecondCompileOfUnchangedFileComesFromTheCache) {
   EXPECT_EQ(line_of_store_to(*again.module, "_Z4bumpi", "counter"), 4u);
 }
 
+// Files last written an hour ago: the manifest trusts only files older than
+// two seconds.
+void age(const std::string &path) {
+  fs::last_write_time(path, fs::file_time_type::clock::now() - std::chrono::hours(1));
+}
+
+TEST_F(FrontendTest, UnchangedFilesNeedNoClangAtAll) {
+  std::string header = write("value.h", "#define VALUE 1\n");
+  std::string file = write("main.cc", "#include \"value.h\"\nint main() { return VALUE; }\n");
+  age(header);
+  age(file);
+  CompileResult first = compile_translation_unit(unit(file), options_, context_);
+  ASSERT_TRUE(first.module) << first.diagnostics;
+  EXPECT_TRUE(first.ran_clang);
+  CompileResult second = compile_translation_unit(unit(file), options_, context_);
+  ASSERT_TRUE(second.module);
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_FALSE(second.ran_clang);
+  // A changed header is seen by its size and time, and its content decides.
+  write("value.h", "#define VALUE 22\n");
+  age(header);
+  CompileResult third = compile_translation_unit(unit(file), options_, context_);
+  EXPECT_TRUE(third.ran_clang);
+  EXPECT_FALSE(third.from_cache);
+  EXPECT_FALSE(compile_translation_unit(unit(file), options_, context_).ran_clang);
+}
+
+TEST_F(FrontendTest, FreshlyWrittenFilesAreNotTrustedByTime) {
+  std::string file = write("counter.cc", kCounter);  // written just now
+  ASSERT_TRUE(compile_translation_unit(unit(file), options_, context_).module);
+  CompileResult again = compile_translation_unit(unit(file), options_, context_);
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_TRUE(again.ran_clang);  // preprocessed, hashed, found: no manifest shortcut
+}
+
+TEST(FilesOfPreprocessed, LineMarkersOnceEachJoinedToTheDirectory) {
+  const char *text =
+      "# 1 \"a.cc\"\n# 1 \"<built-in>\" 1\n# 1 \"<command line>\" 1\n"
+      "# 1 \"/usr/include/x.h\" 1 3\nint x;\n# 2 \"a.cc\" 2\n# 1 \"sub dir/q\\\"h.h\" 1\n";
+  EXPECT_EQ(files_of_preprocessed(text, "/src"),
+            (std::vector<std::string>{"/src/a.cc", "/usr/include/x.h", "/src/sub dir/q\"h.h"}));
+}
+
 TEST_F(FrontendTest, ChangedHeaderOrFlagsMissTheCache) {
   write("value.h", "#define VALUE 1\n");
   std::string file = write("main.cc", "#include \"value.h\"\nint main() { return VALUE; }\n");
