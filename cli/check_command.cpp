@@ -106,6 +106,11 @@ TargetOutcome check_target(const CheckTarget &target, const Options &options,
       outcome.failed_files.push_back(unit.file);
       continue;
     }
+    if (!compiled.dropped_flags.empty()) {
+      std::string flags;
+      for (const std::string &flag : compiled.dropped_flags) flags += (flags.empty() ? "" : " ") + flag;
+      outcome.notes.push_back(fmt::format("{}: clang 14 does not know {}; checked without", unit.file, flags));
+    }
     if (compiled.from_cache) {
       ++outcome.cached;
       outcome.verbose.push_back(fmt::format("{}: bitcode from the cache{} ({:.2f} s)", unit.file,

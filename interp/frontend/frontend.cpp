@@ -1,5 +1,6 @@
 #include "interp/frontend/frontend.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -100,9 +101,23 @@ const std::string &compiler_for(const FrontendOptions &options, const std::strin
   return std::filesystem::path(file).extension() == ".c" ? options.clang : options.clangxx;
 }
 
-CompileResult compile_translation_unit(const TranslationUnit &unit, const FrontendOptions &options,
+std::vector<std::string> unknown_arguments(const std::string &diagnostics) {
+  static const std::string marker = "error: unknown argument: '";
+  std::vector<std::string> unknown;
+  for (size_t at = diagnostics.find(marker); at != std::string::npos;
+       at = diagnostics.find(marker, at + 1)) {
+    size_t begin = at + marker.size();
+    size_t end = diagnostics.find("'\n", begin);
+    if (end == std::string::npos) end = diagnostics.find('\'', begin);
+    if (end != std::string::npos) unknown.push_back(diagnostics.substr(begin, end - begin));
+  }
+  return unknown;
+}
+
+CompileResult compile_translation_unit(const TranslationUnit &original, const FrontendOptions &options,
                                        llvm::LLVMContext &context) {
   CompileResult result;
+  TranslationUnit unit = original;
   const std::string &compiler = compiler_for(options, unit.file);
   std::string directory = working_directory(unit);
 
@@ -124,9 +139,24 @@ CompileResult compile_translation_unit(const TranslationUnit &unit, const Fronte
 
   result.ran_clang = true;
   CapturedRun preprocessed = run_captured(command_for(compiler, unit, {"-E", "-o", "-"}), directory);
+  // A database written for GCC may hold options clang 14 does not have
+  // (-fconcepts-diagnostics-depth=N): they never change what the code means
+  // to clang, so drop them and try once more.
+  if (std::vector<std::string> unknown = unknown_arguments(preprocessed.err);
+      preprocessed.exit_status != 0 && !unknown.empty()) {
+    std::erase_if(unit.flags, [&](const std::string &flag) {
+      return std::find(unknown.begin(), unknown.end(), flag) != unknown.end();
+    });
+    result.dropped_flags = unknown;
+    preprocessed = run_captured(command_for(compiler, unit, {"-E", "-o", "-"}), directory);
+  }
   if (preprocessed.exit_status != 0) {
     result.diagnostics = preprocessed.err;
     return result;
+  }
+  if (!result.dropped_flags.empty()) {
+    key_parts = {kCacheFormat, LLVM_VERSION_STRING, compiler, compiler_version(compiler), directory, unit.file};
+    key_parts.insert(key_parts.end(), unit.flags.begin(), unit.flags.end());
   }
   std::vector<std::string> files = files_of_preprocessed(preprocessed.out, directory);
   key_parts.push_back(std::move(preprocessed.out));

@@ -43,10 +43,16 @@ struct CompileResult {
   // Whether clang ran at all: not when the cache's manifest showed that no
   // file of the TU changed (see BitcodeCache::lookup_manifest).
   bool ran_clang = false;
+  // Options of the TU that clang 14 does not know (a database written for
+  // GCC), left out of the compilation.
+  std::vector<std::string> dropped_flags;
   // What clang printed when it failed (its diagnostics, verbatim), or the
   // one-line reason snag could not use its output.
   std::string diagnostics;
 };
+
+// The options clang reports as "unknown argument" in its diagnostics.
+std::vector<std::string> unknown_arguments(const std::string &diagnostics);
 
 // The flags snag adds to every compilation, after the TU's own.
 const std::vector<std::string> &bitcode_flags();

@@ -183,6 +183,21 @@ TEST_F(FrontendTest, MissingIncludeFailsInPreprocessing) {
       << result.diagnostics;
 }
 
+TEST_F(FrontendTest, OptionsOnlyGccKnowsAreDropped) {
+  CompileResult result = compile_translation_unit(
+      unit(write("gcc.cc", kCounter), {"-fconcepts-diagnostics-depth=3", "-DX=1"}), options_, context_);
+  ASSERT_TRUE(result.module) << result.diagnostics;
+  EXPECT_EQ(result.dropped_flags, std::vector<std::string>{"-fconcepts-diagnostics-depth=3"});
+}
+
+TEST(UnknownArguments, FromClangsDiagnostics) {
+  EXPECT_EQ(unknown_arguments("clang: error: unknown argument: '-fa'\n"
+                              "clang: warning: optimization flag '-fb' is not supported\n"
+                              "clang: error: unknown argument: '-fc=x'\n"),
+            (std::vector<std::string>{"-fa", "-fc=x"}));
+  EXPECT_TRUE(unknown_arguments("a.cc:1:1: error: unknown type name 'x'\n").empty());
+}
+
 TEST_F(FrontendTest, DotCFilesAreCompiledAsC) {
   // `new` is an identifier in C and a keyword in C++.
   std::string file = write("plain.c", "int main(void) { int new = 0; return new; }\n");
