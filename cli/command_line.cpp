@@ -45,6 +45,7 @@ std::string top_level_help() {
   std::string out = fmt::format(
       "snag {} - finds concurrency bugs in C and C++ programs built with snag-cc/snag-c++\n\n"
       "Usage: snag <engine> [OPTIONS] PROGRAM [ARGS...]\n"
+      "       snag check [OPTIONS] [-p BUILD_DIR] [FILE...] [-- COMPILER FLAGS...]\n"
       "       snag replay [OPTIONS] REPLAY_FILE\n"
       "       snag report [OPTIONS] FILE.jsonl\n"
       "       snag --help | --help-options | --version\n\n"
@@ -214,6 +215,37 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
   app.add_flag("--with-race", o.with_race, "also look for data races in every schedule");
 }
 
+void add_check_options(CLI::App &app, Options &o, ParsedValues &v) {
+  add_report_options(app, o,
+                     "write the report to FILE (default: text to stderr like a compiler's "
+                     "diagnostics; json and sarif to stdout)");
+  app.add_option("FILE", o.check_files,
+                 "C or C++ sources to check as one program; with -p, the translation units to "
+                 "check (default: all)")
+      ->type_name("FILE");
+  app.add_option("-p,--build-dir", o.build_dir,
+                 "check the translation units of BUILD_DIR/compile_commands.json with their own "
+                 "flags, those of one target linked together")
+      ->type_name("BUILD_DIR");
+  app.add_option("--seed", v.seed, "seed of the interpreter's scheduler and its choices (default 4711)")
+      ->check(whole_number(0, std::numeric_limits<uint64_t>::max()))
+      ->type_name("N");
+  app.add_option("--max-steps", o.check_max_steps,
+                 "steps the interpreter may take per target, over all its runs (default 10000000)")
+      ->check(whole_number(1, std::numeric_limits<uint64_t>::max()))
+      ->type_name("N");
+  app.add_option("-j,--jobs", o.jobs, "check N targets in parallel (default 1)")
+      ->check(whole_number(1, kMaxJobs))
+      ->type_name("N");
+  app.add_option("--cache-dir", o.cache_dir,
+                 "where compiled bitcode is kept between runs (default: "
+                 "$XDG_CACHE_HOME/snag/check or ~/.cache/snag/check)")
+      ->type_name("DIR");
+  app.add_flag("--no-cache", o.no_cache, "compile every translation unit, keeping nothing");
+  app.add_flag("-v,--verbose", o.verbose,
+               "say what was compiled, what came from the cache, and how long each target took");
+}
+
 void add_replay_options(CLI::App &app, Options &o, ParsedValues &v) {
   add_report_options(app, o, kReportOutputHelp);
   app.add_option("REPLAY_FILE", o.replay_file, "a replay file written by 'snag explore'")
@@ -267,6 +299,23 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
     app.footer(
         "Renders findings written by a program run alone with SNAG_OPTIONS=findings=FILE.\n"
         "Exit status: --exitcode when the file holds findings, 0 otherwise.");
+  } else if (engine.mode == EngineMode::kCheck) {
+    app.formatter(std::make_shared<UsageFormatter>(
+        name + " [OPTIONS] [-p BUILD_DIR] [FILE...] [-- COMPILER FLAGS...]"));
+    add_check_options(app, o, v);
+    app.footer(
+        "Compiles the sources with clang 14 and interprets them many times under a seeded\n"
+        "scheduler, without running the program, and reports data races and deadlocks as\n"
+        "compiler-style warnings. Flags after '--' go to clang (-std=, -I, -D, ...).\n"
+        "Exit status: --exitcode when something was found, 0 when not, 2 for bad input.");
+    // Everything after "--" is the compiler's, even words CLI11 would take
+    // for options or files.
+    for (int i = 1; i < argc; ++i) {
+      if (std::string_view(argv[i]) != "--") continue;
+      o.compiler_flags.assign(argv + i + 1, argv + argc);
+      argc = i;
+      break;
+    }
   } else if (engine.mode == EngineMode::kReplay) {
     app.formatter(std::make_shared<UsageFormatter>(name + " [OPTIONS] REPLAY_FILE"));
     add_replay_options(app, o, v);
@@ -331,6 +380,10 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
   }
 
   if (engine.mode == EngineMode::kReport) return result;
+  if (engine.mode == EngineMode::kCheck) {
+    if (app.count("--seed") > 0) o.seed = v.seed;
+    return result;
+  }
   if (app.count("--timeout") > 0) o.timeout_seconds = v.timeout;
   if (engine.mode == EngineMode::kReplay) return result;
   if (app.count("--seed") > 0) o.seed = v.seed;

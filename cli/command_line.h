@@ -46,6 +46,15 @@ struct Options {
   std::string trap_file;               // --trap-file F; empty: next to the program
   std::optional<uint64_t> delay_ms;    // --delay-ms D
 
+  // `snag check` (docs/check.md).
+  std::vector<std::string> check_files;     // FILE...: one program; with -p, the TUs to check
+  std::vector<std::string> compiler_flags;  // after "--"
+  std::string build_dir;                    // -p BUILD_DIR: its compile_commands.json
+  std::string cache_dir;                    // --cache-dir; empty: $XDG_CACHE_HOME/snag/check
+  bool no_cache = false;
+  bool verbose = false;
+  uint64_t check_max_steps = 10'000'000;    // --max-steps: the interpreter's budget per target
+
   // `snag replay`.
   std::string replay_file;
   bool shrink = false;

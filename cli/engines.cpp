@@ -14,7 +14,7 @@ constexpr Engine kEngines[] = {
   {"learn",   EngineMode::kRun,     "learn",   false, "learn the access orders of correct runs"},
   {"guard",   EngineMode::kRun,     "guard",   false, "stall threads before access orders never seen in correct runs"},
   {"expose",  EngineMode::kRun,     "expose",  false, "force rare access orders to expose atomicity and order violations"},
-  {"check",   EngineMode::kRun,     "",        false, "find races and deadlocks statically, from source, without running"},
+  {"check",   EngineMode::kCheck,   "",        true,  "find races and deadlocks statically, from source, without running"},
   {"events",  EngineMode::kEvents,  "record",  true,  "run PROGRAM and print every event the runtime sees (a debugging aid)"},
   {"report",  EngineMode::kReport,  "",        true,  "render an existing findings file (JSON lines) as text, JSON or SARIF"},
 };

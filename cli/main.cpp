@@ -2,6 +2,7 @@
 // the findings into a report (see cli/engines.cpp for the list).
 #include <exception>
 
+#include "check_command.h"
 #include "command_line.h"
 #include "diagnostics.h"
 #include "explore_command.h"
@@ -24,6 +25,8 @@ int main(int argc, char **argv) {
         return run_replay(command->options);
       case EngineMode::kTsv:
         return run_tsv(*command->engine, command->options);
+      case EngineMode::kCheck:
+        return run_check(command->options);
       case EngineMode::kRun:
       case EngineMode::kEvents:
         break;

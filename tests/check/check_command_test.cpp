@@ -1,0 +1,189 @@
+// Tests of the `snag check` command around the interpreter, with a stand-in
+// interpreter (fake_checker.cpp): what gets compiled and linked together,
+// the exit status, the report, the cache and compile_commands.json.
+#include "check_command.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "diagnostics.h"
+#include "fake_checker.h"
+
+namespace fs = std::filesystem;
+using namespace snag;
+using cli::Options;
+
+namespace {
+
+class CheckCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("snag-check-command-test-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    options_.format = "json";
+    options_.output = (dir_ / "report.json").string();
+    options_.cache_dir = (dir_ / "cache").string();
+    interp::fake_checker_calls = 0;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string &name, const std::string &text) {
+    fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  nlohmann::json report() {
+    std::ifstream in(options_.output);
+    return nlohmann::json::parse(in);
+  }
+
+  fs::path dir_;
+  Options options_;
+};
+
+const char *kWorker = "int counter;\nvoid worker() {\n  counter = 1;\n}\n";
+const char *kMain = "extern int counter;\nvoid worker();\nint main() {\n  worker();\n  counter = 2;\n}\n";
+const char *kRacyProgram =
+    "int counter;\nvoid worker() {\n  counter = 1;\n}\nint main() {\n  worker();\n  counter = 2;\n}\n";
+
+}  // namespace
+
+TEST_F(CheckCommandTest, FindingGivesExitcodeAndAJsonReport) {
+  options_.check_files = {write("racy.cc", kRacyProgram)};
+  EXPECT_EQ(cli::run_check(options_), 66);
+  nlohmann::json r = report();
+  ASSERT_EQ(r["findings"].size(), 1u);
+  const nlohmann::json &f = r["findings"][0];
+  EXPECT_EQ(f["engine"], "check");
+  EXPECT_EQ(f["kind"], "data-race");
+  EXPECT_EQ(f["sides"][0]["stack"][0]["line"], 3);
+  EXPECT_EQ(f["sides"][1]["stack"][0]["line"], 7);
+  EXPECT_EQ(r["run"]["engine"], "check");
+  EXPECT_EQ(r["run"]["check"]["translation_units"], 1);
+}
+
+TEST_F(CheckCommandTest, CleanProgramExitsZero) {
+  options_.check_files = {write("clean.cc", "int main() { return 0; }\n")};
+  EXPECT_EQ(cli::run_check(options_), 0);
+  EXPECT_TRUE(report()["findings"].empty());
+}
+
+TEST_F(CheckCommandTest, FileThatDoesNotCompileExitsTwo) {
+  options_.check_files = {write("broken.cc", "int main() { return undeclared; }\n")};
+  EXPECT_EQ(cli::run_check(options_), 2);
+  EXPECT_EQ(interp::fake_checker_calls, 0);
+}
+
+TEST_F(CheckCommandTest, MissingFileIsAUsageError) {
+  options_.check_files = {(dir_ / "nothing.cc").string()};
+  EXPECT_THROW(cli::run_check(options_), cli::UsageError);
+}
+
+TEST_F(CheckCommandTest, NamedFilesAreLinkedIntoOneProgram) {
+  options_.check_files = {write("worker.cc", kWorker), write("main.cc", kMain)};
+  EXPECT_EQ(cli::run_check(options_), 66);
+  EXPECT_EQ(interp::fake_checker_calls, 1);
+  nlohmann::json f = report()["findings"][0];
+  std::set<std::string> files = {f["sides"][0]["stack"][0]["file"], f["sides"][1]["stack"][0]["file"]};
+  EXPECT_EQ(files.size(), 2u);  // one side in each file
+}
+
+TEST_F(CheckCommandTest, ConflictingFilesAreCheckedOneByOne) {
+  options_.check_files = {write("a.cc", "int main() { return 1; }\n"), write("b.cc", "int main() { return 2; }\n")};
+  EXPECT_EQ(cli::run_check(options_), 0);
+  EXPECT_EQ(interp::fake_checker_calls, 2);
+  EXPECT_NE(report()["run"]["notes"][0].get<std::string>().find("checking its translation units one by one"),
+            std::string::npos);
+}
+
+TEST_F(CheckCommandTest, SecondRunTakesTheBitcodeFromTheCache) {
+  options_.check_files = {write("racy.cc", kRacyProgram)};
+  cli::run_check(options_);
+  EXPECT_EQ(report()["run"]["check"]["compiled"], 1);
+  EXPECT_EQ(cli::run_check(options_), 66);
+  EXPECT_EQ(report()["run"]["check"]["compiled"], 0);
+  EXPECT_EQ(report()["run"]["check"]["from_cache"], 1);
+  options_.no_cache = true;
+  cli::run_check(options_);
+  EXPECT_EQ(report()["run"]["check"]["compiled"], 1);
+}
+
+TEST_F(CheckCommandTest, SeedAndStepBudgetReachTheInterpreter) {
+  options_.check_files = {write("clean.cc", "int main() { return 0; }\n")};
+  options_.seed = 99;
+  options_.check_max_steps = 500;
+  cli::run_check(options_);
+  EXPECT_EQ(interp::fake_checker_last_options.seed, 99u);
+  EXPECT_EQ(interp::fake_checker_last_options.max_steps_total, 500u);
+  EXPECT_EQ(interp::fake_checker_last_options.max_steps_per_run, 500u);
+  options_.seed.reset();
+  options_.check_max_steps = 10'000'000;
+  cli::run_check(options_);
+  EXPECT_EQ(interp::fake_checker_last_options.seed, 4711u);
+  EXPECT_EQ(interp::fake_checker_last_options.max_steps_per_run, 1'000'000u);
+}
+
+TEST_F(CheckCommandTest, CompileCommandsGroupTranslationUnitsByTarget) {
+  std::string worker = write("src/worker.cc", kWorker);
+  std::string main = write("src/main.cc", kMain);
+  std::string alone = write("src/alone.cc", "int main() { return 0; }\n");
+  fs::create_directories(dir_ / "build");
+  nlohmann::json db = nlohmann::json::array();
+  auto entry = [&](const std::string &file, const std::string &output) {
+    db.push_back({{"directory", (dir_ / "build").string()},
+                  {"command", "/usr/bin/c++ -DX=1 -fsanitize=thread -o " + output + " -c " + file},
+                  {"file", file}});
+  };
+  entry(worker, "CMakeFiles/app.dir/src/worker.cc.o");
+  entry(main, "CMakeFiles/app.dir/src/main.cc.o");
+  entry(alone, "alone.o");
+  std::ofstream(dir_ / "build" / "compile_commands.json") << db.dump();
+  options_.build_dir = (dir_ / "build").string();
+
+  std::vector<cli::CheckTarget> plan = cli::plan_check(options_);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[0].name, "app");
+  ASSERT_EQ(plan[0].units.size(), 2u);
+  EXPECT_EQ(plan[0].units[0].flags, std::vector<std::string>{"-DX=1"});
+  EXPECT_EQ(plan[1].name, alone);
+
+  EXPECT_EQ(cli::run_check(options_), 66);
+  EXPECT_EQ(report()["run"]["check"]["targets"].size(), 2u);
+
+  // Only the listed TUs; a file the database does not know is refused.
+  options_.check_files = {alone};
+  ASSERT_EQ(cli::plan_check(options_).size(), 1u);
+  options_.check_files = {write("src/other.cc", "")};
+  try {
+    cli::plan_check(options_);
+    FAIL() << "no error";
+  } catch (const cli::UsageError &e) {
+    EXPECT_NE(std::string(e.what()).find("other.cc is not in the compilation database"), std::string::npos);
+  }
+}
+
+TEST_F(CheckCommandTest, JobsDoNotChangeTheReport) {
+  std::string one = write("one.cc", kRacyProgram);
+  std::string two = write("two.cc", "int main() { return 0; }\n");
+  fs::create_directories(dir_ / "build");
+  nlohmann::json db = nlohmann::json::array();
+  for (const std::string &f : {one, two})
+    db.push_back({{"directory", dir_.string()}, {"arguments", {"c++", "-c", f}}, {"file", f}});
+  std::ofstream(dir_ / "build" / "compile_commands.json") << db.dump();
+  options_.build_dir = (dir_ / "build").string();
+  cli::run_check(options_);
+  nlohmann::json serial = report()["findings"];
+  options_.jobs = 2;
+  cli::run_check(options_);
+  EXPECT_EQ(report()["findings"], serial);
+}
