@@ -17,6 +17,7 @@ enum class EngineMode {
   kExplore, // run PROGRAM under the `explore` engine (J workers) and write a replay file
   kReplay,  // run the schedule of a replay file again (or shrink it)
   kTsv,     // run PROGRAM under the `tsv` engine N times, carrying the trap file
+  kGuard,   // learn / guard / expose around an invariants file
 };
 
 struct Engine {
