@@ -70,6 +70,8 @@ const char *g_program = "program";
 // Every stall started so far (guard and expose). Test programs poll it
 // through __snag_guard_stalls() (docs/guard.md, "Testing").
 std::atomic<uint64_t> g_stalls{0};
+// How many threads are stalled (or held by expose) right now.
+std::atomic<int> g_stalling{0};
 
 // Multi-variable invariants: address ranges guarded as one variable (the
 // coloring of ColorSafe that paper 003, 5.2.5, proposes).
@@ -154,11 +156,14 @@ void sleep_ms(uint32_t ms) {
 
 uintptr_t color_of(uintptr_t addr, bool *colored) {
   int n = g_color_count.load(std::memory_order_acquire);
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) {
     if (addr >= g_colors[i].begin && addr < g_colors[i].end) {
       *colored = true;
       return g_colors[i].as;
     }
+    // The variable the others are guarded as is one of the group too.
+    if (granule_of(addr) == granule_of(g_colors[i].as)) *colored = true;
+  }
   return addr;
 }
 
@@ -243,6 +248,7 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
     v.stalled = true;
     v.mode = "guard";
     g_stalls.fetch_add(1, std::memory_order_relaxed);
+    g_stalling.fetch_add(1, std::memory_order_relaxed);
     while (v.stalled_ms < g_params.max_stall_ms) {
       uint32_t step = g_params.stall_ms;
       if (step > g_params.max_stall_ms - v.stalled_ms) step = g_params.max_stall_ms - v.stalled_ms;
@@ -257,6 +263,7 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
         break;
       }
     }
+    g_stalling.fetch_sub(1, std::memory_order_relaxed);
   } else {
     v.mode = g_params.mode == Mode::kExpose ? "expose" : "check";
   }
@@ -276,10 +283,12 @@ void expose_stall_point(ThreadState &t, snag_site_t point) {
   if (!successor) return;
   RuntimeScope scope(&t);
   g_stalls.fetch_add(1, std::memory_order_relaxed);
+  g_stalling.fetch_add(1, std::memory_order_relaxed);
   for (uint32_t waited = 0; waited < g_params.expose_stall_ms; ++waited) {
     if (successor->extra.load(std::memory_order_acquire)) break;  // it ran
     sleep_ms(1);
   }
+  g_stalling.fetch_sub(1, std::memory_order_relaxed);
 }
 
 SNAG_ALWAYS_INLINE void access_one(ThreadState &t, uintptr_t addr, bool write, snag_site_t site) {
@@ -530,6 +539,10 @@ using namespace snag;
 SNAG_INTERFACE unsigned long __snag_guard_stalls() {
   return guard::g_stalls.load(std::memory_order_relaxed);
 }
+
+// How many threads guard or expose holds right now (a stall that began
+// before a thread parked releases it too).
+SNAG_INTERFACE int __snag_guard_stalling() { return guard::g_stalling.load(std::memory_order_relaxed); }
 
 // Accesses to [addr, addr+size) count as accesses to `as` (include/snag/annotations.h).
 SNAG_INTERFACE void snag_annotate_guard_same_variable(const volatile void *addr, size_t size,

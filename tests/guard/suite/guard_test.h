@@ -3,8 +3,9 @@
 // interleaving without sleeps.
 //
 // park(&gate) holds the calling thread until another thread opens the gate
-// with unpark(&gate), or until snag's guard or expose engine starts a stall
-// (__snag_guard_stalls() changes). A parked thread stands for a thread the
+// with unpark(&gate), or while snag's guard or expose engine stalls a
+// thread (__snag_guard_stalling() > 0) or once it has started a stall since
+// the park began (__snag_guard_stalls() changed). A parked thread stands for a thread the
 // OS happened to preempt at the worst moment; a stall of another thread is
 // exactly the time that lets such a thread run again, so the stall releases
 // it. Natively (no guard) only unpark releases it, so the bad interleaving
@@ -23,6 +24,7 @@
 extern "C" {
 #endif
 unsigned long __snag_guard_stalls(void) __attribute__((weak));
+int __snag_guard_stalling(void) __attribute__((weak));
 #ifdef __cplusplus
 }
 #endif
@@ -50,6 +52,10 @@ GUARD_TEST_HELPER static unsigned long guard_stalls(void) {
   return __snag_guard_stalls ? __snag_guard_stalls() : 0;
 }
 
+GUARD_TEST_HELPER static int guard_stalling(void) {
+  return __snag_guard_stalling ? __snag_guard_stalling() : 0;
+}
+
 GUARD_TEST_HELPER static void unpark(gate_t *g) {
   pthread_mutex_lock(&g->mutex);
   g->open = 1;
@@ -62,7 +68,7 @@ GUARD_TEST_HELPER static void park(gate_t *g) {
   struct timespec start;
   clock_gettime(CLOCK_MONOTONIC, &start);
   pthread_mutex_lock(&g->mutex);
-  while (!g->open && guard_stalls() == stalls) {
+  while (!g->open && guard_stalls() == stalls && guard_stalling() == 0) {
     struct timespec now, until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_nsec += 1000000;  // look at the stall count every millisecond
