@@ -11,6 +11,8 @@ SOURCE is NAME_buggy.c or NAME_fixed.c with the header of suite/README.md:
   // pattern: R-R|W               (tolerated programs only)
   // learn: good good2            (optional; the schedules learned from)
   // expose: yes                  (optional; also run snag expose)
+  // tolerate: no                 (optional; guard reports the violation but
+                                   cannot avoid the failure, see below)
   // why: ...
 
 A tolerated program marks the access guard stalls with `// GUARD:current`
@@ -26,7 +28,10 @@ A tolerated (buggy) program passes when
   3. `snag guard ... PROGRAM bad` exits 0 (the program's own status: the
      failure did not happen) and reports a finding whose two sides'
      innermost frames are the marked lines, with details.pattern equal to
-     the label and details.outcome "tolerated";
+     the label and details.outcome "tolerated" (with `tolerate: no`: the
+     same finding with outcome "not tolerated", and the program fails: the
+     stall ended at its cap, as it must when the stalled thread holds the
+     lock the other side needs);
   4. with `expose: yes`, `snag expose ... PROGRAM good` (learned from
      correct runs only) exits 66 with a finding naming the marked lines.
 A clean (fixed) program passes when every schedule exits 0 natively, is
@@ -48,7 +53,7 @@ import tempfile
 TIMEOUT = 60
 HOLD_MS = "200"
 NAME_RE = re.compile(r"^(?P<topic>.+)_(?P<role>buggy|fixed)\.c$")
-LABEL_RE = re.compile(r"^//\s*(expect|pattern|learn|expose|why):\s*(.*?)\s*$")
+LABEL_RE = re.compile(r"^//\s*(expect|pattern|learn|expose|tolerate|why):\s*(.*?)\s*$")
 MARK_RE = re.compile(r"GUARD:(current|previous)\b")
 
 
@@ -86,6 +91,7 @@ def read_labels(source):
     default = "good good2" if expect == "tolerated" else "good good2 bad"
     labels["learn"] = labels.get("learn", default).split()
     labels["expose"] = labels.get("expose", "no") == "yes"
+    labels["tolerate"] = labels.get("tolerate", "yes") != "no"
     return labels
 
 
@@ -185,8 +191,13 @@ def check(snag, program, source, labels, work):
         if finding.get("engine") != "guard" or details.get("pattern") != labels["pattern"]:
             raise Failure(f"WRONG-PATTERN\nexpected {labels['pattern']}, got {details.get('pattern')}\n"
                           f"{json.dumps(finding, indent=2)}")
-        if details.get("outcome") != "tolerated" or result.returncode != 0:
+        tolerated = details.get("outcome") == "tolerated" and result.returncode == 0
+        not_tolerated = details.get("outcome") == "not tolerated" and result.returncode != 0
+        if labels["tolerate"] and not tolerated:
             raise Failure(f"NOT-TOLERATED\n{json.dumps(finding, indent=2)}\n{describe(result, command)}")
+        if not labels["tolerate"] and not not_tolerated:
+            raise Failure(f"BAD-REPORT\nexpected 'not tolerated' and a failing program\n"
+                          f"{json.dumps(finding, indent=2)}\n{describe(result, command)}")
 
     # 4. expose, from the correct runs' invariants only
     if labels["expose"]:

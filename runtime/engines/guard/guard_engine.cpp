@@ -274,10 +274,14 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
 }
 
 // Expose: holds the thread at a stall point until its successor has run,
-// at most expose_stall_ms, once per point and run.
+// at most expose_stall_ms, once per point and run, while no other thread
+// is held.
 void expose_stall_point(ThreadState &t, snag_site_t point) {
   SitePairs::Entry *e = g_expose.find(point, kFactStallFor);
   if (!e || __atomic_load_n(&e->count, __ATOMIC_RELAXED) != 0) return;
+  // One hold at a time: a second held thread could be the very one the
+  // first hold waits for (each would then only wait out its cap).
+  if (g_stalling.load(std::memory_order_relaxed) != 0) return;
   if (__atomic_exchange_n(&e->count, 1, __ATOMIC_RELAXED) != 0) return;  // once
   SitePairs::Entry *successor = g_expose.find(e->extra.load(std::memory_order_relaxed), kFactWatched);
   if (!successor) return;
