@@ -11,6 +11,8 @@ SOURCE is NAME_buggy.c or NAME_fixed.c with the header of suite/README.md:
   // pattern: R-R|W               (tolerated programs only)
   // learn: good good2            (optional; the schedules learned from)
   // expose: yes                  (optional; also run snag expose)
+  // lean: yes                    (optional; also build it lean, see 5.)
+  // lean: bias                   (optional; lean with -fsnag-bias=30)
   // tolerate: no                 (optional; guard reports the violation but
                                    cannot avoid the failure, see below)
   // why: ...
@@ -34,13 +36,18 @@ A tolerated (buggy) program passes when
      lock the other side needs);
   4. with `expose: yes`, `snag expose ... PROGRAM good` (learned from
      correct runs only) exits 66 with a finding naming the marked lines.
+  5. with `lean: yes` or `lean: bias`, a lean build of SOURCE
+     (snag-cc -fsnag-instrument=guard -fsnag-invariants=F [-fsnag-bias=30],
+     instrumenting only the sites in F, minus hot groups with bias) says
+     how many sites it instruments (and, with bias, that it left some out),
+     and under `snag guard` tolerates `bad` with the same finding.
 A clean (fixed) program passes when every schedule exits 0 natively, is
 learned from, and then runs under `snag guard` with no finding and status 0
 (and, with `expose: yes`, `snag expose` finds nothing either).
 
 On failure the first line printed is the verdict (NOT-FAILING-NATIVELY,
 LEARN-FAILED, NOT-REFUSED, NOT-TOLERATED, MISSED, WRONG-LINES,
-WRONG-PATTERN, FALSE-POSITIVE, NOT-EXPOSED, BAD-REPORT), then the details;
+WRONG-PATTERN, FALSE-POSITIVE, NOT-EXPOSED, LEAN-BUILD, BAD-REPORT), then the details;
 exit status 1. A malformed header is SUITE-ERROR, exit status 2.
 """
 import json
@@ -53,7 +60,7 @@ import tempfile
 TIMEOUT = 60
 HOLD_MS = "200"
 NAME_RE = re.compile(r"^(?P<topic>.+)_(?P<role>buggy|fixed)\.c$")
-LABEL_RE = re.compile(r"^//\s*(expect|pattern|learn|expose|tolerate|why):\s*(.*?)\s*$")
+LABEL_RE = re.compile(r"^//\s*(expect|pattern|learn|expose|tolerate|lean|why):\s*(.*?)\s*$")
 MARK_RE = re.compile(r"GUARD:(current|previous)\b")
 
 
@@ -92,6 +99,7 @@ def read_labels(source):
     labels["learn"] = labels.get("learn", default).split()
     labels["expose"] = labels.get("expose", "no") == "yes"
     labels["tolerate"] = labels.get("tolerate", "yes") != "no"
+    labels["lean"] = labels.get("lean", "no")
     return labels
 
 
@@ -136,6 +144,53 @@ def sides_lines(finding, source):
     return [innermost_line(s, source) for s in sides[:2]]
 
 
+def guard_bad(snag, program, source, labels, inv, work, tag):
+    """Runs `snag guard` on the bad schedule and checks the finding."""
+    marks = labels["marks"]
+    report = os.path.join(work, f"guard-{tag}.json")
+    command = [snag, "guard", "--invariants", inv, "--format", "json", "--output", report, program, "bad"]
+    result = run(command)
+    findings = findings_of(report, result, command)
+    if not findings:
+        raise Failure(f"MISSED\n{tag}\n{describe(result, command)}")
+    expect_lines = [marks["current"], marks["previous"]]
+    named = [f for f in findings if sides_lines(f, source) == expect_lines]
+    if not named:
+        lines = [sides_lines(f, source) for f in findings]
+        raise Failure(f"WRONG-LINES\n{tag}: expected sides at lines {expect_lines}, got {lines}\n"
+                      f"{json.dumps(findings, indent=2)}")
+    finding = named[0]
+    details = finding.get("details") or {}
+    if finding.get("engine") != "guard" or details.get("pattern") != labels["pattern"]:
+        raise Failure(f"WRONG-PATTERN\n{tag}: expected {labels['pattern']}, got {details.get('pattern')}\n"
+                      f"{json.dumps(finding, indent=2)}")
+    tolerated = details.get("outcome") == "tolerated" and result.returncode == 0
+    not_tolerated = details.get("outcome") == "not tolerated" and result.returncode != 0
+    if labels["tolerate"] and not tolerated:
+        raise Failure(f"NOT-TOLERATED\n{tag}\n{json.dumps(finding, indent=2)}\n{describe(result, command)}")
+    if not labels["tolerate"] and not not_tolerated:
+        raise Failure(f"BAD-REPORT\n{tag}: expected 'not tolerated' and a failing program\n"
+                      f"{json.dumps(finding, indent=2)}\n{describe(result, command)}")
+
+
+def check_lean(snag, source, labels, inv, work):
+    cc = os.path.join(os.path.dirname(snag), "snag-cc")
+    lean = os.path.join(work, "lean")
+    command = [cc, "-std=c11", "-O1", "-g", "-pthread", "-fsnag-instrument=guard",
+               f"-fsnag-invariants={inv}"]
+    if labels["lean"] == "bias":
+        command.append("-fsnag-bias=30")
+    command += [source, "-o", lean]
+    result = run(command)
+    summary = re.search(r"guard build from .*: (\d+) sites(?:; --bias 30: left out (\d+) sites)?",
+                        result.stderr)
+    if result.returncode != 0 or not summary:
+        raise Failure(f"LEAN-BUILD\n{describe(result, command)}")
+    if labels["lean"] == "bias" and not (summary.group(2) and int(summary.group(2)) > 0):
+        raise Failure(f"LEAN-BUILD\n--bias 30 left nothing out\n{describe(result, command)}")
+    guard_bad(snag, lean, source, labels, inv, work, "lean")
+
+
 def check(snag, program, source, labels, work):
     inv = os.path.join(work, "program.invariants")
     marks = labels["marks"]
@@ -168,36 +223,15 @@ def check(snag, program, source, labels, work):
             raise Failure(f"NOT-REFUSED\na failing run was learned from\n{describe(result, command)}")
 
     # 3. guard
-    schedules = ["bad"] if buggy else ["good", "good2", "bad"]
-    for schedule in schedules:
+    for schedule in [] if buggy else ["good", "good2", "bad"]:
         report = os.path.join(work, f"guard-{schedule}.json")
         command = [snag, "guard", "--invariants", inv, "--format", "json", "--output", report, program, schedule]
         result = run(command)
         findings = findings_of(report, result, command)
-        if not buggy:
-            if findings or result.returncode != 0:
-                raise Failure(f"FALSE-POSITIVE\nschedule {schedule}\n{json.dumps(findings, indent=2)}\n{describe(result, command)}")
-            continue
-        if not findings:
-            raise Failure(f"MISSED\n{describe(result, command)}")
-        expect_lines = [marks["current"], marks["previous"]]
-        named = [f for f in findings if sides_lines(f, source) == expect_lines]
-        if not named:
-            lines = [sides_lines(f, source) for f in findings]
-            raise Failure(f"WRONG-LINES\nexpected sides at lines {expect_lines}, got {lines}\n"
-                          f"{json.dumps(findings, indent=2)}")
-        finding = named[0]
-        details = finding.get("details") or {}
-        if finding.get("engine") != "guard" or details.get("pattern") != labels["pattern"]:
-            raise Failure(f"WRONG-PATTERN\nexpected {labels['pattern']}, got {details.get('pattern')}\n"
-                          f"{json.dumps(finding, indent=2)}")
-        tolerated = details.get("outcome") == "tolerated" and result.returncode == 0
-        not_tolerated = details.get("outcome") == "not tolerated" and result.returncode != 0
-        if labels["tolerate"] and not tolerated:
-            raise Failure(f"NOT-TOLERATED\n{json.dumps(finding, indent=2)}\n{describe(result, command)}")
-        if not labels["tolerate"] and not not_tolerated:
-            raise Failure(f"BAD-REPORT\nexpected 'not tolerated' and a failing program\n"
-                          f"{json.dumps(finding, indent=2)}\n{describe(result, command)}")
+        if findings or result.returncode != 0:
+            raise Failure(f"FALSE-POSITIVE\nschedule {schedule}\n{json.dumps(findings, indent=2)}\n{describe(result, command)}")
+    if buggy:
+        guard_bad(snag, program, source, labels, inv, work, "bad")
 
     # 4. expose, from the correct runs' invariants only
     if labels["expose"]:
@@ -214,6 +248,12 @@ def check(snag, program, source, labels, work):
             raise Failure(f"FALSE-POSITIVE\nexpose\n{json.dumps(findings, indent=2)}\n{describe(result, command)}")
 
 
+def check_all(snag, program, source, labels, work):
+    check(snag, program, source, labels, work)
+    if labels["lean"] != "no":
+        check_lean(snag, source, labels, os.path.join(work, "program.invariants"), work)
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__.splitlines()[2].strip(), file=sys.stderr)
@@ -226,7 +266,7 @@ def main():
         return 2
     with tempfile.TemporaryDirectory(prefix="snag-guard-") as work:
         try:
-            check(snag, program, source, labels, work)
+            check_all(snag, program, source, labels, work)
         except Failure as e:
             print(e)
             return 1

@@ -1,5 +1,6 @@
 // snag-guard-suite
 // expect: tolerated
+// lean: yes
 // learn: good
 // expose: yes
 // pattern: order W-W

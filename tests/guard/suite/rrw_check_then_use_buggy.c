@@ -1,5 +1,6 @@
 // snag-guard-suite
 // expect: tolerated
+// lean: yes
 // pattern: R-R|W
 // why: the worker checks a shared pointer and then uses it, assuming no
 //      other thread clears it in between (MySQL #644's shape); the main
