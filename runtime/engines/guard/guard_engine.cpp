@@ -85,12 +85,17 @@ std::atomic<int> g_color_count{0};
 struct GuardThread {
   uint32_t lock_depth;
   snag_site_t outer_lock_site;  // where the outermost lock held was taken
-  // The stack captured last, reused while the thread is at the same site in
-  // the same frame (loops).
-  snag_site_t stack_site;
-  uint32_t stack_depth;
-  snag_site_t stack_caller;
-  StackId stack_id;
+  // Stacks captured lately, by (site, depth, caller): a loop body's few
+  // sites reuse theirs instead of copying and interning the stack each time
+  // (frames further out are taken to be the same when the caller and the
+  // depth are).
+  static constexpr int kStacks = 32;
+  struct CachedStack {
+    snag_site_t site;
+    snag_site_t caller;
+    uint32_t depth;
+    StackId id;
+  } stacks[kStacks];
   // Learn: access counts per site, gathered here and added to the shared
   // table when a slot is taken by another site and at thread exit.
   static constexpr int kCounts = 64;
@@ -136,15 +141,13 @@ StackId current_stack(ThreadState &t, GuardThread &g, snag_site_t site) {
   snag_site_t caller = shadow.depth > 0 && shadow.depth <= ShadowStack::kCapacity && shadow.frames
                            ? shadow.frames[shadow.depth - 1].call_site
                            : 0;
-  if (g.stack_id && g.stack_site == site && g.stack_depth == shadow.depth && g.stack_caller == caller)
-    return g.stack_id;
+  uint64_t key = (site ^ caller * 0x9e3779b97f4a7c15ull) + shadow.depth;
+  GuardThread::CachedStack &c = g.stacks[(key * 0xbf58476d1ce4e5b9ull) >> 59];
+  if (c.id && c.site == site && c.depth == shadow.depth && c.caller == caller) return c.id;
   StackTrace trace;
   capture_stack(shadow, site, &trace);
-  g.stack_id = depot_put(trace);
-  g.stack_site = site;
-  g.stack_depth = shadow.depth;
-  g.stack_caller = caller;
-  return g.stack_id;
+  c = {site, caller, shadow.depth, depot_put(trace)};
+  return c.id;
 }
 
 void sleep_ms(uint32_t ms) {
