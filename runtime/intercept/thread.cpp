@@ -2,6 +2,8 @@
 // and std::async all come through pthread_create.
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
 
 #include "core/internal_alloc.h"
 #include "intercept/real.h"
@@ -23,7 +25,18 @@ struct StartArgs {
   void *(*start)(void *);
   void *arg;
   ThreadState *state;
+  sigset_t mask;  // the creator's signal mask, for the child once it is known
 };
+
+// A new thread starts with every signal blocked and gets its creator's mask
+// back once the runtime knows it: a handler that ran before that (a
+// pthread_kill right after pthread_create) was taken for a thread of its own
+// and raced with the thread it interrupted. Raw system calls: the kernel's
+// mask is the first 8 bytes of a sigset_t.
+void set_signal_mask(const sigset_t *mask, sigset_t *old) {
+  raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(mask),
+              reinterpret_cast<long>(old), 8);
+}
 
 void thread_finished(ThreadState *t) {
   if (!t->running.load(std::memory_order_acquire)) return;
@@ -39,6 +52,7 @@ void *thread_start(void *p) {
   Event e = make_event(EventKind::kThreadStart);
   e.value = args.state->parent;
   emit(args.state, e);
+  set_signal_mask(&args.mask, nullptr);
   void *result = args.start(args.arg);
   thread_finished(args.state);
   return result;
@@ -84,8 +98,12 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   Verdict v = emit(t, e);
   if (v.skip_real) return static_cast<int>(v.result);
   auto *args = static_cast<StartArgs *>(internal_alloc(sizeof(StartArgs)));
-  *args = {start, arg, child};
+  sigset_t all, creator_mask;
+  sigfillset(&all);
+  set_signal_mask(&all, &creator_mask);
+  *args = {start, arg, child, creator_mask};
   int rc = real_pthread_create()(thread, attr, thread_start, args);
+  set_signal_mask(&creator_mask, nullptr);  // args may be gone: the child frees them
   if (rc == 0) {
     child->handle.store(*thread, std::memory_order_release);
   } else {
