@@ -193,6 +193,11 @@ bool is_ignorable_sync(EventKind kind) {
 
 }  // namespace
 
+void RaceEngine::touch_lock_memory(ThreadState &t, RaceThread &rt, const Event &e, bool write) {
+  if (!e.addr || (write ? t.ignore_writes : t.ignore_reads)) return;
+  access_slow(t, rt, Access{e.addr, 1, write, e.site});
+}
+
 Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
   RaceThread &rt = thread_data(t);
   if (t.ignore_sync > 0 && is_ignorable_sync(e.kind)) return {};
@@ -214,10 +219,21 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))
         if (auto *crt = static_cast<RaceThread *>(child->engine_data[kRaceSlot])) rt.clock.merge(crt->clock);
       break;
+    // A lock's own memory: init and destroy write it, lock and unlock read it
+    // before they synchronize, so a lock used while another thread
+    // initializes or destroys it is a race on the lock (as TSan reports it).
+    case EventKind::kLockCreate:
+    case EventKind::kLockDestroy:
+      touch_lock_memory(t, rt, e, true);
+      break;
+    case EventKind::kLockBefore:
+      touch_lock_memory(t, rt, e, false);
+      break;
     case EventKind::kLockAcquired:
       acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);
       break;
     case EventKind::kUnlock:
+      touch_lock_memory(t, rt, e, false);
       release_lock(rt, e.addr);
       tick(rt, t.tid);
       break;
