@@ -96,6 +96,11 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
 void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
   const uint32_t op = static_cast<uint32_t>(e.value);
   if (e.kind == EventKind::kAtomicBefore) {
+    // The atomic touches its memory before it synchronizes. As a read in the
+    // shadow: two atomics never race with each other, and a plain write
+    // (or free) unordered with an atomic is a race. (A plain read racing
+    // with an atomic store is not seen: both look like reads.)
+    if (!t.ignore_reads && e.size) on_access(t, e.addr, e.size, 0, e.site);
     if (op == SNAG_ATOMIC_LOAD) return;
     if (op == SNAG_ATOMIC_STORE) {
       // A store heads a new release sequence (or ends the old one when it is
