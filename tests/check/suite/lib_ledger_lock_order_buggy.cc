@@ -5,23 +5,12 @@
 #include <mutex>
 #include <vector>
 
+// The class as its header would declare it; the member functions are
+// defined out of line below, as in a library's .cc file.
 class Ledger {
  public:
-  void post(int account, int amount) {
-    std::lock_guard<std::mutex> accounts(accounts_m_);  // DEADLOCK
-    std::lock_guard<std::mutex> journal(journal_m_);  // DEADLOCK
-    balances_[account & 3] += amount;
-    journal_.push_back(amount);
-  }
-
-  bool audit() {
-    std::lock_guard<std::mutex> journal(journal_m_);  // DEADLOCK
-    std::lock_guard<std::mutex> accounts(accounts_m_);  // DEADLOCK
-    long sum = 0, posted = 0;
-    for (int b : balances_) sum += b;
-    for (int a : journal_) posted += a;
-    return sum == posted;
-  }
+  void post(int account, int amount);
+  bool audit();
 
  private:
   std::mutex accounts_m_;
@@ -29,3 +18,19 @@ class Ledger {
   int balances_[4] = {};
   std::vector<int> journal_;
 };
+
+void Ledger::post(int account, int amount) {
+  std::lock_guard<std::mutex> accounts(accounts_m_);  // DEADLOCK
+  std::lock_guard<std::mutex> journal(journal_m_);  // DEADLOCK
+  balances_[account & 3] += amount;
+  journal_.push_back(amount);
+}
+
+bool Ledger::audit() {
+  std::lock_guard<std::mutex> journal(journal_m_);  // DEADLOCK
+  std::lock_guard<std::mutex> accounts(accounts_m_);  // DEADLOCK
+  long sum = 0, posted = 0;
+  for (int b : balances_) sum += b;
+  for (int a : journal_) posted += a;
+  return sum == posted;
+}

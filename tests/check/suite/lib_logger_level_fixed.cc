@@ -6,30 +6,37 @@
 #include <string>
 #include <vector>
 
+// The class as its header would declare it; the member functions are
+// defined out of line below, as in a library's .cc file.
 class Logger {
  public:
-  void set_level(int level) {
-    std::lock_guard<std::mutex> lock(m_);
-    level_ = level;
-  }
-
-  bool enabled(int level) const {
-    std::lock_guard<std::mutex> lock(m_);
-    return level >= level_;
-  }
-
-  void log(int level, const std::string& message) {
-    std::lock_guard<std::mutex> lock(m_);
-    if (level >= level_) lines_.push_back(message);
-  }
-
-  std::size_t lines() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return lines_.size();
-  }
+  void set_level(int level);
+  bool enabled(int level) const;
+  void log(int level, const std::string& message);
+  std::size_t lines() const;
 
  private:
   mutable std::mutex m_;
   int level_ = 0;
   std::vector<std::string> lines_;
 };
+
+void Logger::set_level(int level) {
+  std::lock_guard<std::mutex> lock(m_);
+  level_ = level;
+}
+
+bool Logger::enabled(int level) const {
+  std::lock_guard<std::mutex> lock(m_);
+  return level >= level_;
+}
+
+void Logger::log(int level, const std::string& message) {
+  std::lock_guard<std::mutex> lock(m_);
+  if (level >= level_) lines_.push_back(message);
+}
+
+std::size_t Logger::lines() const {
+  std::lock_guard<std::mutex> lock(m_);
+  return lines_.size();
+}

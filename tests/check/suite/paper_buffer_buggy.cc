@@ -6,6 +6,7 @@
 #include <vector>
 
 // A bounded buffer: put() drops the item when full, takeAll() empties it.
+// Each method touches the vector on one line, so the race is one pair of lines.
 class BoundedBuffer {
  public:
   static constexpr std::size_t kCapacity = 4;

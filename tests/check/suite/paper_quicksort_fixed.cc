@@ -4,14 +4,14 @@
 #include <future>
 
 constexpr int kN = 12;
-int data[kN] = {7, 3, 11, 5, 9, 1, 12, 4, 8, 2, 10, 6};
+long data[kN] = {7, 3, 11, 5, 9, 1, 12, 4, 8, 2, 10, 6};
 
 // Below the depth cut-off the range is sorted sequentially. (The paper's
 // version recursed forever on the overlapping range; the cut-off keeps the
 // program finite without changing which elements the two tasks share.)
-void insertion_sort(int* a, int lo, int hi) {
+void insertion_sort(long* a, int lo, int hi) {
   for (int i = lo + 1; i <= hi; ++i) {
-    int key = a[i];
+    long key = a[i];
     int j = i - 1;
     while (j >= lo && a[j] > key) {
       a[j + 1] = a[j];
@@ -21,20 +21,20 @@ void insertion_sort(int* a, int lo, int hi) {
   }
 }
 
-int partition(int* a, int lo, int hi) {
-  int pivot = a[hi];
+int partition(long* a, int lo, int hi) {
+  long pivot = a[hi];
   int i = lo;
   for (int j = lo; j < hi; ++j) {
     if (a[j] < pivot) {
-      int t = a[i]; a[i] = a[j]; a[j] = t;
+      long t = a[i]; a[i] = a[j]; a[j] = t;
       ++i;
     }
   }
-  int t = a[i]; a[i] = a[hi]; a[hi] = t;
+  long t = a[i]; a[i] = a[hi]; a[hi] = t;
   return i;
 }
 
-void quicksort(int* a, int lo, int hi, int depth) {
+void quicksort(long* a, int lo, int hi, int depth) {
   if (lo >= hi) return;
   if (depth == 0) {
     insertion_sort(a, lo, hi);
