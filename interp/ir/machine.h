@@ -193,6 +193,9 @@ class Machine {
   const SourceSite& SiteOf(const llvm::Instruction& at);
   void Note(const llvm::Instruction& at, const std::string& message);
   std::string VariableName(uint64_t address);
+  // Class name and debug type of what a `new`/malloc call allocates, when
+  // the result is cast to a user struct (heap objects have no variable).
+  std::pair<std::string, const llvm::DIType*> HeapTypeOf(const llvm::Instruction& call);
   void ReportRaces();
   void ReportLockOrder();
   std::string ThreadName(ThreadId id) const;
@@ -220,6 +223,9 @@ class Machine {
   std::unordered_map<const llvm::Instruction*, SourceSite> site_cache_;
   std::unordered_map<const llvm::Constant*, RV> constant_cache_;
   std::unordered_map<const llvm::Function*, std::string> demangled_;
+  std::unordered_map<std::string, const llvm::DIType*> composite_by_name_;  // "ns::Foo"
+  bool composites_indexed_ = false;
+  std::unordered_map<const llvm::Instruction*, std::pair<std::string, const llvm::DIType*>> heap_type_;
 
   // Per run.
   std::string entry_;

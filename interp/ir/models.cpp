@@ -7,6 +7,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include <tuple>
 #include <unordered_map>
 
 #include "interp/ir/machine.h"
@@ -409,6 +410,7 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       }
       MemObject& o = memory_.Allocate(std::max<uint64_t>(n, 1), MemObject::Kind::kHeap,
                                       model == Model::kCalloc);
+      std::tie(o.name, o.type) = HeapTypeOf(call);
       result = RV::Bits(o.base);
       return CallOutcome::kDone;
     }

@@ -5,7 +5,9 @@
 // thread being blocked in a wait-for cycle).
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/Support/Path.h>
 
@@ -140,10 +142,51 @@ std::string Machine::ThreadName(ThreadId id) const {
 }
 
 std::string Machine::VariableName(uint64_t address) {
-  const MemObject* o = memory_.FindAny(address);
-  if (!o) return {};
-  if (o->name.empty()) return {};
-  return o->name + FieldPath(o->type, address - o->base);
+  const Memory::NameInfo info = memory_.NameAt(address);
+  if (info.name.empty()) return {};
+  return info.name + FieldPath(info.type, address - info.base);
+}
+
+std::pair<std::string, const llvm::DIType*> Machine::HeapTypeOf(const llvm::Instruction& call) {
+  auto cached = heap_type_.find(&call);
+  if (cached != heap_type_.end()) return cached->second;
+  if (!composites_indexed_) {
+    composites_indexed_ = true;
+    llvm::DebugInfoFinder finder;
+    finder.processModule(module_);
+    for (const llvm::DIType* t : finder.types()) {
+      auto* c = llvm::dyn_cast<llvm::DICompositeType>(t);
+      if (!c || c->getName().empty() || (c->getFlags() & llvm::DINode::FlagFwdDecl)) continue;
+      std::string name = c->getName().str();
+      for (const llvm::DIScope* s = c->getScope(); s; s = s->getScope()) {
+        if (s->getName().empty()) break;
+        name = s->getName().str() + "::" + name;
+      }
+      composite_by_name_.emplace(name, c);
+    }
+  }
+  std::pair<std::string, const llvm::DIType*> found;
+  for (const llvm::User* u : call.users()) {
+    auto* cast = llvm::dyn_cast<llvm::BitCastInst>(u);
+    if (!cast) continue;
+    auto* pointer = llvm::dyn_cast<llvm::PointerType>(cast->getType());
+    if (!pointer || pointer->isOpaque()) continue;
+    auto* st = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+    if (!st || !st->hasName()) continue;
+    llvm::StringRef name = st->getName();
+    for (llvm::StringRef prefix : {"class.", "struct.", "union."})
+      if (name.startswith(prefix)) name = name.drop_front(prefix.size());
+    // Clang numbers same-named types: "class.Foo.12".
+    const size_t dot = name.rfind('.');
+    if (dot != llvm::StringRef::npos && dot + 1 < name.size() &&
+        name.drop_front(dot + 1).find_first_not_of("0123456789") == llvm::StringRef::npos)
+      name = name.take_front(dot);
+    auto it = composite_by_name_.find(name.str());
+    found = {name.str(), it == composite_by_name_.end() ? nullptr : it->second};
+    break;
+  }
+  heap_type_.emplace(&call, found);
+  return found;
 }
 
 void Machine::ReportRaces() {
