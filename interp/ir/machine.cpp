@@ -582,10 +582,10 @@ void Machine::Touch(Thread& t, const llvm::Instruction& at, uint64_t address, ui
   // Before the second thread exists every access happens before everything
   // any later thread does, so there is nothing to record.
   if (!multi_threaded_ || size == 0) return;
-  const SourceSite& site = UserSite(t, at);
-  auto id = site_ids_.find(&site);
-  if (id == site_ids_.end()) id = site_ids_.emplace(&site, sync_->InternSite(site)).first;
-  sync_->Access(t.id, address, size, is_write, id->second, o.name);
+  const uint32_t index = UserSiteIndex(t, at);
+  if (index >= run_site_id_.size()) run_site_id_.resize(sites_.size(), -1);
+  if (run_site_id_[index] < 0) run_site_id_[index] = sync_->InternSite(sites_[index]);
+  sync_->Access(t.id, address, size, is_write, static_cast<uint32_t>(run_site_id_[index]), o.name);
 }
 
 Value Machine::ReadWord(uint64_t address, unsigned bytes) {
@@ -1075,7 +1075,7 @@ void Machine::ResetRun(uint64_t seed) {
   once_state_.clear();
   guard_state_.clear();
   tls_address_.clear();
-  site_ids_.clear();
+  run_site_id_.assign(sites_.size(), -1);
 }
 
 void Machine::StartTask(Thread& t) {

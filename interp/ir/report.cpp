@@ -100,9 +100,11 @@ bool Machine::IsSystemFunction(const llvm::Function* f) const {
   return system;
 }
 
-const SourceSite& Machine::SiteOf(const llvm::Instruction& at) {
-  auto it = site_cache_.find(&at);
-  if (it != site_cache_.end()) return it->second;
+const SourceSite& Machine::SiteOf(const llvm::Instruction& at) { return sites_[SiteIndex(at)]; }
+
+uint32_t Machine::SiteIndex(const llvm::Instruction& at) {
+  auto it = site_index_.find(&at);
+  if (it != site_index_.end()) return it->second;
   SourceSite site;
   if (const llvm::DILocation* loc = at.getDebugLoc().get()) {
     site.file = JoinPath(loc->getDirectory(), loc->getFilename());
@@ -115,20 +117,25 @@ const SourceSite& Machine::SiteOf(const llvm::Instruction& at) {
     if (d == demangled_.end()) d = demangled_.emplace(f, llvm::demangle(f->getName().str())).first;
     site_function_[site] = d->second;
   }
-  return site_cache_.emplace(&at, std::move(site)).first->second;
+  const uint32_t index = static_cast<uint32_t>(sites_.size());
+  sites_.push_back(std::move(site));
+  site_index_[&at] = index;
+  return index;
 }
 
-const SourceSite& Machine::UserSite(Thread& t, const llvm::Instruction& at, std::string* function) {
+uint32_t Machine::UserSiteIndex(Thread& t, const llvm::Instruction& at) {
   for (size_t i = t.frames.size(); i-- > 0;) {
     const Frame& f = t.frames[i];
     if (f.system) continue;
     const llvm::Instruction* inst = (i + 1 == t.frames.size()) ? &at : f.pc;
-    const SourceSite& site = SiteOf(*inst);
-    if (site.line == 0) continue;
-    if (function) *function = site_function_[site];
-    return site;
+    const uint32_t index = SiteIndex(*inst);
+    if (sites_[index].line != 0) return index;
   }
-  const SourceSite& site = SiteOf(at);
+  return SiteIndex(at);
+}
+
+const SourceSite& Machine::UserSite(Thread& t, const llvm::Instruction& at, std::string* function) {
+  const SourceSite& site = sites_[UserSiteIndex(t, at)];
   if (function) *function = site_function_[site];
   return site;
 }
