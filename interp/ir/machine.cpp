@@ -654,6 +654,7 @@ void Machine::JumpTo(Frame& f, const llvm::BasicBlock* target) {
   for (auto& [phi, value] : incoming) Reg(f, phi) = std::move(value);
   f.prev = f.bb;
   f.bb = target;
+  covered_.insert(target);
   f.pc = target->getFirstNonPHI();
 }
 
@@ -1076,6 +1077,7 @@ void Machine::ResetRun(uint64_t seed) {
   guard_state_.clear();
   tls_address_.clear();
   run_site_id_.assign(sites_.size(), -1);
+  covered_.clear();
 }
 
 void Machine::StartTask(Thread& t) {
@@ -1177,6 +1179,7 @@ void Machine::PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> arg
   Frame f;
   f.fn = fn;
   f.bb = &fn->getEntryBlock();
+  covered_.insert(f.bb);
   f.pc = &*f.bb->begin();
   f.system = IsSystemFunction(fn);
   f.regs.resize(slot_count_[fn]);

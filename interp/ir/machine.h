@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 
 #include "interp/ir/checker.h"
 #include "interp/ir/memory.h"
@@ -114,6 +115,8 @@ class Machine {
                uint64_t max_steps);
 
   const llvm::Module& module() const { return module_; }
+  // Blocks the last run entered.
+  const llvm::DenseSet<const llvm::BasicBlock*>& covered() const { return covered_; }
   const llvm::DataLayout& layout() const { return *dl_; }
   uint64_t FunctionAddress(const llvm::Function* f) const;
   const llvm::Function* FunctionAt(uint64_t address) const;
@@ -259,6 +262,7 @@ class Machine {
   std::map<uint64_t, int> once_state_;  // 0 new, 1 running, 2 done
   std::map<uint64_t, int> guard_state_;
   std::map<std::pair<ThreadId, const llvm::GlobalVariable*>, uint64_t> tls_address_;
+  llvm::DenseSet<const llvm::BasicBlock*> covered_;
   std::map<SourceSite, std::string> site_function_;
 };
 

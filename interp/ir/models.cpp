@@ -707,6 +707,7 @@ Machine::CallOutcome Machine::CondWait(Thread& t, const llvm::Instruction& at, u
     t.cond_mutex = mutex;
     t.state = Thread::State::kCond;
     t.wait_on = cond;
+    t.wait_site = UserSite(t, at, &t.wait_function);
     // A timed wait may always time out; an untimed one waits for a notify.
     t.woken = timed;
     if (!timed) cond_waiters_[cond].push_back(t.id);

@@ -257,6 +257,13 @@ void Machine::CheckAllBlocked() {
         if (!it->second.readers.empty()) return *it->second.readers.begin();
         return std::nullopt;
       }
+      case Thread::State::kCond:
+        // Whoever could notify: prefer a thread stuck on a lock this one holds.
+        for (const auto& other : threads_) {
+          if (other.get() == &t || other->state != Thread::State::kMutex) continue;
+          if (sync_->Owner(other->wait_on) == t.id) return other->id;
+        }
+        return std::nullopt;
       default:
         return std::nullopt;
     }
@@ -279,6 +286,7 @@ void Machine::CheckAllBlocked() {
     finding.kind = CheckFinding::Kind::kDeadlock;
     finding.entry = entry_;
     bool join = false;
+    bool cond = false;
     std::set<SourceSite> seen;
     auto add = [&](const SourceSite& site, ThreadId thread, const std::string& function) {
       if (site.line == 0 || !seen.insert(site).second) return;
@@ -291,6 +299,7 @@ void Machine::CheckAllBlocked() {
     for (ThreadId id : cycle) {
       const Thread& t = *threads_[id];
       if (t.state == Thread::State::kJoin) join = true;
+      if (t.state == Thread::State::kCond) cond = true;
       if (t.state == Thread::State::kMutex) {
         auto held = held_site_.find(t.wait_on);
         auto owner = sync_->Owner(t.wait_on);
@@ -306,6 +315,8 @@ void Machine::CheckAllBlocked() {
     }
     if (cycle.size() == 1 && threads_[cycle[0]]->state == Thread::State::kMutex)
       finding.message = "deadlock: a thread locks a mutex it already holds";
+    else if (cond)
+      finding.message = "deadlock: a thread waits on a condition variable while holding a lock the notifying thread needs";
     else if (join)
       finding.message = "deadlock: join() waits for a thread that needs a lock the joining thread holds";
     else
