@@ -65,6 +65,26 @@ Memory::NameInfo Memory::NameAt(uint64_t address) const {
   return {it->second.name, it->second.type, it->first};
 }
 
+void Memory::ResetTo(const std::vector<MemObject>& globals) {
+  last_ = nullptr;
+  objects_.erase(objects_.lower_bound(kDynamicBase), objects_.end());
+  freed_names_.clear();
+  next_ = kDynamicBase;
+  heap_bytes_ = 0;
+  if (objects_.size() != globals.size()) {
+    objects_.clear();
+    for (const MemObject& g : globals) objects_[g.base] = g;
+    return;
+  }
+  for (const MemObject& g : globals) {
+    MemObject& o = objects_[g.base];
+    if (!o.dirty) continue;
+    o.data = g.data;
+    o.known = g.known;
+    o.dirty = false;
+  }
+}
+
 void Memory::Clear() {
   objects_.clear();
   freed_names_.clear();

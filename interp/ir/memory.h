@@ -25,6 +25,7 @@ struct MemObject {
   std::string name;            // variable name for messages ("counter"), may be empty
   const llvm::DIType* type = nullptr;  // debug type, to name fields
   enum class Kind : uint8_t { kGlobal, kStack, kHeap } kind = Kind::kGlobal;
+  bool dirty = false;  // written since placed (globals are restored only then)
 };
 
 class Memory {
@@ -57,6 +58,10 @@ class Memory {
 
   uint64_t heap_bytes() const { return heap_bytes_; }
   void Clear();
+  // Drops every stack slot and heap block and puts back the initial
+  // contents of the globals written since (a big global array is not copied
+  // again on every run).
+  void ResetTo(const std::vector<MemObject>& globals);
 
  private:
   std::map<uint64_t, MemObject> objects_;
