@@ -159,6 +159,52 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
     methods[object].push_back({&f, this_index});
     class_names[object] = cls->getName().str();
   }
+  // Public free functions of a TU that has mutable globals: pairs of them
+  // may race on those globals (the object is then the TU itself).
+  bool has_mutable_globals = false;
+  for (const llvm::GlobalVariable& g : module.globals()) {
+    if (g.isDeclaration() || g.isConstant() || g.getName().startswith("llvm.")) continue;
+    llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> dbg;
+    g.getDebugInfo(dbg);
+    if (!dbg.empty()) has_mutable_globals = true;
+  }
+  std::vector<const llvm::Function*> free_functions;
+  if (has_mutable_globals) {
+    for (const llvm::Function& f : module) {
+      if (f.isDeclaration() || f.hasLocalLinkage() || machine.IsSystemFunction(&f)) continue;
+      const llvm::DISubprogram* sp = f.getSubprogram();
+      if (!sp || f.getName() == "main") continue;
+      const llvm::DISubprogram* decl = sp->getDeclaration() ? sp->getDeclaration() : sp;
+      if (llvm::isa_and_nonnull<llvm::DICompositeType>(decl->getScope())) continue;
+      free_functions.push_back(&f);
+    }
+  }
+  for (size_t i = 0; i < free_functions.size(); ++i) {
+    for (size_t j = i; j < free_functions.size(); ++j) {
+      const llvm::Function* a = free_functions[i];
+      const llvm::Function* b = free_functions[j];
+      Entry e;
+      e.name = llvm::demangle(a->getName().str()) + " || " + llvm::demangle(b->getName().str());
+      e.runs = 2;
+      e.tasks = [=](Machine& m) {
+        std::vector<Task> tasks;
+        for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
+        Task pair;
+        pair.kind = Task::Kind::kSpawnPair;
+        pair.fn = a;
+        pair.args = UnknownArgs(m, a);
+        pair.second = b;
+        pair.second_args = UnknownArgs(m, b);
+        tasks.push_back(std::move(pair));
+        tasks.push_back(Task{Task::Kind::kJoinAll, nullptr, nullptr, {}, {}});
+        return tasks;
+      };
+      entries.push_back(std::move(e));
+      if (entries.size() >= 32) break;
+    }
+    if (entries.size() >= 32) break;
+  }
+
   for (auto& [object_type, list] : methods) {
     const llvm::Function* ctor = default_ctor.count(object_type) ? default_ctor[object_type] : nullptr;
     const uint64_t size = std::max<uint64_t>(

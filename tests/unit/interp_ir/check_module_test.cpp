@@ -413,6 +413,20 @@ TEST(CheckModule, LibraryFixedTwinIsClean) {
   EXPECT_TRUE(CheckSource(fixed).findings.empty());
 }
 
+TEST(CheckModule, LibraryFreeFunctionsArePairedOnTheirGlobals) {
+  const char* source = R"(#include <mutex>
+static std::mutex m;
+static int hits;
+void record() { std::lock_guard<std::mutex> g(m); ++hits; }  // A
+int peek() { return hits; }  // B
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].variable, "hits");
+}
+
 TEST(CheckModule, StaticConstructorThreadsAreSeen) {
   const char* source = R"(#include <thread>
 int hits;
