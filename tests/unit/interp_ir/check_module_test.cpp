@@ -147,6 +147,38 @@ TEST(CheckModule, PthreadReadAfterJoinIsClean) {
   EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
 }
 
+const char* kC11Buggy = R"(#include <threads.h>
+mtx_t m;
+int counter;
+once_flag flag = ONCE_FLAG_INIT;
+int inited;
+void init(void) { inited = 1; }
+int work(void* arg) {
+  (void)arg;
+  call_once(&flag, init);
+  counter++;  // A
+  return inited;
+}
+int main(void) {
+  mtx_init(&m, mtx_plain);
+  thrd_t a, b;
+  thrd_create(&a, work, 0);
+  thrd_create(&b, work, 0);
+  thrd_join(a, 0);
+  thrd_join(b, 0);
+  return counter;
+}
+)";
+
+TEST(CheckModule, C11ThreadsRaceAndLockedTwin) {
+  CheckResult r = CheckSource(kC11Buggy, /*is_c=*/true);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kC11Buggy, "// A")}));
+  std::string fixed = Replace(kC11Buggy, "  counter++;  // A", "  mtx_lock(&m);\n  counter++;\n  mtx_unlock(&m);");
+  EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
+}
+
 const char* kVectorBuggy = R"(#include <thread>
 #include <vector>
 std::vector<int> v;
