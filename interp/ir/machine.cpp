@@ -1005,6 +1005,10 @@ bool Machine::Runnable(Thread& t) {
       return true;
     case Thread::State::kCond:
       return t.woken;
+    case Thread::State::kSem: {
+      Value count = ReadWord(t.wait_on, 4);
+      return count.IsUnknown() || count.Bits() != 0;
+    }
     case Thread::State::kOnce: {
       auto it = once_state_.find(t.wait_on);
       auto jt = guard_state_.find(t.wait_on);

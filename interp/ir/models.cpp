@@ -28,7 +28,7 @@ enum class Model {
   kMemcpy, kMemset, kStrlen,
   kGuardAcquire, kGuardRelease, kGuardAbort,
   kEndThread, kEndRun, kYield, kReturnZero, kReturnOne, kHashBytes,
-  kThrdCreate, kThrdJoin, kMtxInit, kMtxTryLock,
+  kThrdCreate, kThrdJoin, kMtxInit, kMtxTryLock, kSemInit, kSemWait, kSemTryWait, kSemPost,
   kRbInsert, kRbIncrement, kRbDecrement, kNeedRehash, kNextBucket, kMemcmp, kStrcmp,
 };
 
@@ -92,6 +92,14 @@ Model ModelByName(const std::string& name) {
       {"cnd_init", Model::kReturnZero},
       {"cnd_destroy", Model::kReturnZero},
       {"call_once", Model::kOnce},
+      // POSIX semaphores: the count lives in the sem_t's first word.
+      {"sem_init", Model::kSemInit},
+      {"sem_wait", Model::kSemWait},
+      {"sem_timedwait", Model::kSemWait},
+      {"sem_clockwait", Model::kSemWait},
+      {"sem_trywait", Model::kSemTryWait},
+      {"sem_post", Model::kSemPost},
+      {"sem_destroy", Model::kReturnZero},
       {"_ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE", Model::kStdCondWait},
       {"_ZNSt18condition_variable10notify_oneEv", Model::kStdCondNotifyOne},
       {"_ZNSt18condition_variable10notify_allEv", Model::kStdCondNotifyAll},
@@ -232,6 +240,37 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       CallOutcome o = LockMutex(t, call, at(0), true, result);
       if (!result.v.IsUnknown() && result.v.Bits() == kBusy) result = RV::Bits(1);  // thrd_busy
       return o;
+    }
+    case Model::kSemInit:  // (sem_t*, pshared, value)
+      if (known(0)) WriteWord(at(0), 4, known(2) ? at(2) : 0);
+      result = RV::Bits(0);
+      return CallOutcome::kDone;
+    case Model::kSemWait:
+    case Model::kSemTryWait: {
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      Value count = ReadWord(at(0), 4);
+      if (count.IsUnknown()) return CallOutcome::kDone;
+      if (count.Bits() == 0) {
+        if (model == Model::kSemTryWait) {
+          result = RV::Bits(static_cast<uint64_t>(-1) & 0xffffffff);
+          return CallOutcome::kDone;
+        }
+        t.state = Thread::State::kSem;
+        t.wait_on = at(0);
+        return CallOutcome::kBlocked;
+      }
+      WriteWord(at(0), 4, count.Bits() - 1);
+      sync_->AtomicLoad(t.id, at(0));  // learns what the posting thread did
+      return CallOutcome::kDone;
+    }
+    case Model::kSemPost: {
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      Value count = ReadWord(at(0), 4);
+      if (!count.IsUnknown()) WriteWord(at(0), 4, count.Bits() + 1);
+      sync_->AtomicStore(t.id, at(0));
+      return CallOutcome::kDone;
     }
     case Model::kPthreadJoin:
       if (!known(0)) {

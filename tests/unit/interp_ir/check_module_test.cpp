@@ -179,6 +179,36 @@ TEST(CheckModule, C11ThreadsRaceAndLockedTwin) {
   EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
 }
 
+const char* kSemaphoreBuggy = R"(#include <pthread.h>
+#include <semaphore.h>
+sem_t ready;
+int data;
+void* producer(void* arg) {
+  (void)arg;
+  sem_post(&ready);
+  data = 5;  // A
+  return 0;
+}
+int main(void) {
+  sem_init(&ready, 0, 0);
+  pthread_t t;
+  pthread_create(&t, 0, producer, 0);
+  sem_wait(&ready);
+  int r = data;  // B
+  pthread_join(t, 0);
+  return r;
+}
+)";
+
+TEST(CheckModule, PosixSemaphoreOrdersOnlyWhatCameBeforeThePost) {
+  CheckResult r = CheckSource(kSemaphoreBuggy, /*is_c=*/true);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kSemaphoreBuggy, "// A"), LineOf(kSemaphoreBuggy, "// B")}));
+  std::string fixed = Replace(kSemaphoreBuggy, "  sem_post(&ready);\n  data = 5;  // A", "  data = 5;\n  sem_post(&ready);");
+  EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
+}
+
 const char* kVectorBuggy = R"(#include <thread>
 #include <vector>
 std::vector<int> v;
