@@ -489,6 +489,31 @@ int peek() { return hits; }  // B
   EXPECT_EQ(races[0].variable, "hits");
 }
 
+TEST(CheckModule, ThreadStartersAreEntriesWhenMainNeverGetsThere) {
+  // main's loop spends every run's budget; spawn() is then started from the
+  // middle, as the function that starts the threads.
+  const char* source = R"(#include <thread>
+int x;
+void spawn() {
+  std::thread t([] { x = 1; });  // A
+  x = 2;  // B
+  t.join();
+}
+int main() {
+  for (long i = 0; i < 100000000; ++i) {}
+  spawn();
+}
+)";
+  CheckOptions options;
+  options.max_steps_total = 3'000'000;
+  options.max_steps_per_run = 200'000;
+  CheckResult r = CheckSource(source, false, options);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].entry, "spawn()");
+}
+
 TEST(CheckModule, StaticConstructorThreadsAreSeen) {
   const char* source = R"(#include <thread>
 int hits;
