@@ -360,7 +360,10 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
       const uint64_t object = m.AllocateObject(512, "");
       std::vector<Task> rest;
       if (ctor) rest.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
+      // testing::Test's vtable: two destructors, SetUp (slot 2), TearDown (3).
+      rest.push_back(Task{Task::Kind::kVirtual, nullptr, nullptr, {RV::Bits(object)}, {}, 2});
       rest.push_back(Task{Task::Kind::kCall, body, nullptr, {RV::Bits(object)}, {}});
+      rest.push_back(Task{Task::Kind::kVirtual, nullptr, nullptr, {RV::Bits(object)}, {}, 3});
       return with_ctors(std::move(rest));
     };
     entries.push_back(std::move(e));

@@ -1096,6 +1096,15 @@ void Machine::StartTask(Thread& t) {
       case Task::Kind::kCall:
         PushFrame(t, task.fn, std::move(task.args));
         break;
+      case Task::Kind::kVirtual: {
+        if (task.args.empty() || task.args[0].v.IsUnknown()) break;
+        Value vptr = ReadWord(task.args[0].v.Bits(), 8);
+        if (vptr.IsUnknown()) break;
+        Value slot = ReadWord(vptr.Bits() + 8 * task.slot, 8);
+        const llvm::Function* fn = slot.IsUnknown() ? nullptr : FunctionAt(slot.Bits());
+        if (fn && !fn->isDeclaration()) PushFrame(t, fn, std::move(task.args));
+        break;
+      }
       case Task::Kind::kSpawnPair: {
         SourceSite here;
         NewThread(task.fn, std::move(task.args), here, t.id);

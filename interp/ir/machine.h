@@ -53,11 +53,14 @@ struct RV {
 
 // What the thread does when its frame stack runs empty, in order.
 struct Task {
-  enum class Kind { kCall, kSpawnPair, kJoinAll } kind = Kind::kCall;
+  // kVirtual: calls slot `slot` of the vtable of the object in args[0] when
+  // that function has a body (a GoogleTest fixture's SetUp/TearDown).
+  enum class Kind { kCall, kSpawnPair, kJoinAll, kVirtual } kind = Kind::kCall;
   const llvm::Function* fn = nullptr;
   const llvm::Function* second = nullptr;  // kSpawnPair
   std::vector<RV> args;
   std::vector<RV> second_args;
+  unsigned slot = 0;
 };
 
 struct Frame {

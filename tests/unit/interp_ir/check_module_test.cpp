@@ -653,6 +653,31 @@ TEST(Counter, TwoThreads) {
   EXPECT_EQ(races[0].entry, "Counter_TwoThreads_Test");
 }
 
+TEST(CheckModule, GoogleTestFixturesGetTheirSetUp) {
+  // The race is on the object SetUp allocates; without SetUp `box` is null
+  // and nothing is accessed.
+  const char* source = R"(#include <gtest/gtest.h>
+#include <thread>
+struct Box { int value = 0; };
+class Fixture : public ::testing::Test {
+ protected:
+  void SetUp() override { box = new Box; }
+  void TearDown() override { delete box; }
+  Box* box = nullptr;
+};
+TEST_F(Fixture, Race) {
+  std::thread t([this] { box->value = 1; });  // A
+  box->value = 2;  // B
+  t.join();
+}
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].variable, "Box.value");
+}
+
 // ------------------------------------------------- budgets, seeds, bad IR
 
 TEST(CheckModule, SameSeedSameFindingsAndStepsWithinBudget) {
