@@ -1215,8 +1215,10 @@ void Machine::PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> arg
   t.state = Thread::State::kRunnable;
 }
 
-uint64_t Machine::AllocateObject(uint64_t size, const std::string& name) {
-  return memory_.Allocate(std::max<uint64_t>(size, 1), MemObject::Kind::kHeap, true, name).base;
+uint64_t Machine::AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type) {
+  MemObject& o = memory_.Allocate(std::max<uint64_t>(size, 1), MemObject::Kind::kHeap, true, name);
+  o.type = type;
+  return o.base;
 }
 
 }  // namespace snag::interp::ir

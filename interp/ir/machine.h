@@ -124,7 +124,7 @@ class Machine {
   uint64_t FunctionAddress(const llvm::Function* f) const;
   const llvm::Function* FunctionAt(uint64_t address) const;
   // A fresh zeroed heap object of `size` bytes in the current run (entries).
-  uint64_t AllocateObject(uint64_t size, const std::string& name);
+  uint64_t AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type = nullptr);
   RV UnknownOf(const llvm::Type* type) const;
   bool IsSystemFunction(const llvm::Function* f) const;
 
@@ -205,6 +205,7 @@ class Machine {
   // Class name and debug type of what a `new`/malloc call allocates, when
   // the result is cast to a user struct (heap objects have no variable).
   std::pair<std::string, const llvm::DIType*> HeapTypeOf(const llvm::Instruction& call);
+  void IndexComposites();  // composite_by_name_, once
   void ReportRaces();
   void ReportLockOrder();
   std::string ThreadName(ThreadId id) const;
