@@ -475,6 +475,30 @@ TEST(CheckModule, LibraryFixedTwinIsClean) {
   EXPECT_TRUE(CheckSource(fixed).findings.empty());
 }
 
+TEST(CheckModule, LibraryClassThatStartsThreadsIsCheckedFromTheMiddle) {
+  const char* source = R"(#include <thread>
+#include <vector>
+class Crawler {
+ public:
+  void start(int n);
+  int pages() const;
+ private:
+  std::vector<std::thread> workers_;
+  int pages_ = 0;
+};
+void Crawler::start(int n) {
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this] { ++pages_; });  // A
+}
+int Crawler::pages() const { return pages_; }  // B
+)";
+  CheckResult r = CheckSource(source);
+  bool found = false;
+  for (const CheckFinding& f : OfKind(r, kRace))
+    found |= Lines(f) == std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")};
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(OfKind(r, kDeadlock).empty());
+}
+
 TEST(CheckModule, LibraryFreeFunctionsArePairedOnTheirGlobals) {
   const char* source = R"(#include <mutex>
 static std::mutex m;
