@@ -355,7 +355,7 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       // Writers learn from every earlier holder, readers from earlier writers.
       std::string function;
       const SourceSite& site = UserSite(t, call, &function);
-      sync_->OrderAcquire(t.id, lock, site);
+      if (!try_only) sync_->OrderAcquire(t.id, lock, site);  // a try never waits
       rw_site_[{lock, t.id}] = {site, function};
       sync_->AtomicLoad(t.id, lock);
       if (write) {
