@@ -9,9 +9,12 @@
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <stdexcept>
 
 #include "interp/ir/machine.h"
@@ -97,46 +100,153 @@ bool OwnsSync(const llvm::DIType* type, int depth = 0) {
   return false;
 }
 
+// The same from the IR type, for classes whose debug type is only a forward
+// declaration in this translation unit (clang's default -g).
+// Does the function start a thread itself?
+bool StartsThreads(const llvm::Function& f) {
+  for (const llvm::BasicBlock& bb : f)
+    for (const llvm::Instruction& i : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
+        if (auto* callee = llvm::dyn_cast<llvm::Function>(call->getCalledOperand()->stripPointerCasts())) {
+          const llvm::StringRef n = callee->getName();
+          if (n.startswith("_ZNSt6threadC") || n.startswith("_ZNSt7jthreadC") || n == "pthread_create" ||
+              n == "thrd_create" || n.startswith("_ZSt5async") ||
+              n.startswith("_ZNSt6vectorISt6threadSaIS0_EE12emplace_back"))
+            return true;
+        }
+  return false;
+}
+
+// The struct `this` points to, for a member function.
+const llvm::StructType* ThisType(const llvm::Function& f, unsigned this_index) {
+  if (this_index >= f.arg_size()) return nullptr;
+  auto* pointer = llvm::dyn_cast<llvm::PointerType>(f.getArg(this_index)->getType());
+  if (!pointer || pointer->isOpaque()) return nullptr;
+  auto* st = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+  if (!st || st->isOpaque() || !st->isSized()) return nullptr;
+  return st;
+}
+
+bool OwnsSyncType(const llvm::Type* type, int depth = 0) {
+  if (depth > 6) return false;
+  if (auto* st = llvm::dyn_cast<llvm::StructType>(type)) {
+    if (st->hasName()) {
+      const llvm::StringRef name = st->getName();
+      if (name.contains("mutex") || name.contains("condition_variable") ||
+          name == "class.std::thread" || name == "class.std::jthread")
+        return true;
+    }
+    for (const llvm::Type* e : st->elements())
+      if (OwnsSyncType(e, depth + 1)) return true;
+    return false;
+  }
+  if (auto* at = llvm::dyn_cast<llvm::ArrayType>(type)) return OwnsSyncType(at->getElementType(), depth + 1);
+  return false;
+}
+
 // In-the-middle starts (paper 001): public member functions of user classes
-// that own a mutex, called concurrently in pairs on one invented object.
+// that own a mutex, called concurrently in pairs on one invented object
+// (zeroed, then built by the default constructor when the module has one).
 void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<Entry>& entries,
                     const std::vector<const llvm::Function*>& ctors) {
   struct Method {
     const llvm::Function* fn;
     unsigned this_index;
   };
-  std::map<const llvm::DICompositeType*, std::vector<Method>> methods;
-  std::map<const llvm::DICompositeType*, const llvm::Function*> default_ctor;
-  std::map<const llvm::DICompositeType*, uint64_t> object_size;
+  std::map<const llvm::StructType*, std::vector<Method>> methods;
+  std::map<const llvm::StructType*, const llvm::Function*> default_ctor;
+  std::map<const llvm::StructType*, std::string> class_names;
+  std::map<const llvm::StructType*, const llvm::DICompositeType*> class_types;
+  // Classes one of whose member functions starts a thread also qualify.
+  std::set<const llvm::StructType*> starts_threads;
+  for (const llvm::Function& f : module) {
+    if (f.isDeclaration() || machine.IsSystemFunction(&f) || !StartsThreads(f)) continue;
+    const unsigned index = f.arg_size() > 0 && f.hasParamAttribute(0, llvm::Attribute::StructRet) ? 1 : 0;
+    if (const llvm::StructType* st = ThisType(f, index)) starts_threads.insert(st);
+  }
   for (const llvm::Function& f : module) {
     if (f.isDeclaration() || machine.IsSystemFunction(&f)) continue;
     const llvm::DISubprogram* sp = f.getSubprogram();
     if (!sp) continue;
     const llvm::DISubprogram* decl = sp->getDeclaration() ? sp->getDeclaration() : sp;
     auto* cls = llvm::dyn_cast_or_null<llvm::DICompositeType>(decl->getScope());
-    if (!cls || !OwnsSync(cls)) continue;
+    if (!cls) continue;
     const llvm::StringRef name = f.getName();
     // `this` is the first argument that is not the sret slot.
     unsigned this_index = 0;
     if (f.arg_size() > 0 && f.hasParamAttribute(0, llvm::Attribute::StructRet)) this_index = 1;
     if (this_index >= f.arg_size()) continue;
+    auto* this_type = llvm::dyn_cast<llvm::PointerType>(f.getArg(this_index)->getType());
+    if (!this_type || this_type->isOpaque()) continue;
+    auto* object = llvm::dyn_cast<llvm::StructType>(this_type->getNonOpaquePointerElementType());
+    if (!object || object->isOpaque() || !object->isSized()) continue;
+    if (!OwnsSync(cls) && !OwnsSyncType(object) && !starts_threads.count(object)) continue;
     const bool is_ctor = name.contains("C2E") || name.contains("C1E");
     const bool is_dtor = name.contains("D0E") || name.contains("D1E") || name.contains("D2E");
     if (is_ctor) {
-      if (f.arg_size() == 1 && !default_ctor.count(cls)) default_ctor[cls] = &f;
+      if (f.arg_size() == 1 && !default_ctor.count(object)) default_ctor[object] = &f;
       continue;
     }
-    if (is_dtor) continue;
+    if (is_dtor || name.contains("aSE")) continue;  // destructors, assignment
     const auto access = decl->getFlags() & llvm::DINode::FlagAccessibility;
     if (access == llvm::DINode::FlagPrivate || access == llvm::DINode::FlagProtected) continue;
     if (access == 0 && cls->getTag() == llvm::dwarf::DW_TAG_class_type) continue;
-    methods[cls].push_back({&f, this_index});
-    object_size[cls] = std::max<uint64_t>(cls->getSizeInBits() / 8, 8);
+    methods[object].push_back({&f, this_index});
+    class_names[object] = cls->getName().str();
+    class_types[object] = cls;
   }
-  for (auto& [cls, list] : methods) {
-    const llvm::Function* ctor = default_ctor.count(cls) ? default_ctor[cls] : nullptr;
-    const uint64_t size = object_size[cls];
-    const std::string class_name = cls->getName().str();
+  // Public free functions of a TU that has mutable globals: pairs of them
+  // may race on those globals (the object is then the TU itself).
+  bool has_mutable_globals = false;
+  for (const llvm::GlobalVariable& g : module.globals()) {
+    if (g.isDeclaration() || g.isConstant() || g.getName().startswith("llvm.")) continue;
+    llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> dbg;
+    g.getDebugInfo(dbg);
+    if (!dbg.empty()) has_mutable_globals = true;
+  }
+  std::vector<const llvm::Function*> free_functions;
+  if (has_mutable_globals) {
+    for (const llvm::Function& f : module) {
+      if (f.isDeclaration() || f.hasLocalLinkage() || machine.IsSystemFunction(&f)) continue;
+      const llvm::DISubprogram* sp = f.getSubprogram();
+      if (!sp || f.getName() == "main") continue;
+      const llvm::DISubprogram* decl = sp->getDeclaration() ? sp->getDeclaration() : sp;
+      if (llvm::isa_and_nonnull<llvm::DICompositeType>(decl->getScope())) continue;
+      free_functions.push_back(&f);
+    }
+  }
+  for (size_t i = 0; i < free_functions.size(); ++i) {
+    for (size_t j = i; j < free_functions.size(); ++j) {
+      const llvm::Function* a = free_functions[i];
+      const llvm::Function* b = free_functions[j];
+      Entry e;
+      e.name = llvm::demangle(a->getName().str()) + " || " + llvm::demangle(b->getName().str());
+      e.runs = 2;
+      e.tasks = [=](Machine& m) {
+        std::vector<Task> tasks;
+        for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
+        Task pair;
+        pair.kind = Task::Kind::kSpawnPair;
+        pair.fn = a;
+        pair.args = UnknownArgs(m, a);
+        pair.second = b;
+        pair.second_args = UnknownArgs(m, b);
+        tasks.push_back(std::move(pair));
+        tasks.push_back(Task{Task::Kind::kJoinAll, nullptr, nullptr, {}, {}});
+        return tasks;
+      };
+      entries.push_back(std::move(e));
+      if (entries.size() >= 32) break;
+    }
+    if (entries.size() >= 32) break;
+  }
+
+  for (auto& [object_type, list] : methods) {
+    const llvm::Function* ctor = default_ctor.count(object_type) ? default_ctor[object_type] : nullptr;
+    const uint64_t size = std::max<uint64_t>(
+        module.getDataLayout().getTypeAllocSize(const_cast<llvm::StructType*>(object_type)).getFixedSize(), 8);
+    const std::string class_name = class_names[object_type];
+    const llvm::DICompositeType* class_type = class_types[object_type];
     for (size_t i = 0; i < list.size(); ++i) {
       for (size_t j = i; j < list.size(); ++j) {
         const Method a = list[i], b = list[j];
@@ -146,7 +256,8 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
         e.tasks = [=](Machine& m) {
           std::vector<Task> tasks;
           for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
-          const uint64_t object = m.AllocateObject(size, class_name);
+          const uint64_t object = m.AllocateObject(size, class_name, class_type);
+          if (!ctor) m.InitRecursiveMutexes(object, object_type);
           if (ctor) tasks.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
           auto args_for = [&](const Method& method) {
             std::vector<RV> args = UnknownArgs(m, method.fn);
@@ -174,6 +285,73 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
       }
     }
   }
+}
+
+// In-the-middle starts for a program whose main never got far enough:
+// user functions that start threads themselves (std::thread, jthread,
+// pthread_create, thrd_create, std::async), each called on a zeroed object
+// (methods) with unknown arguments.
+std::vector<Entry> ThreadStarterEntries(const llvm::Module& module, Machine& machine,
+                                        const std::vector<const llvm::Function*>& ctors) {
+  // Level 0 starts threads itself; level 1 and 2 call a lower level (a
+  // project's own thread wrapper, then the code using it).
+  auto calls_any = [](const llvm::Function& f, const std::function<bool(const llvm::Function*)>& pred) {
+    for (const llvm::BasicBlock& bb : f)
+      for (const llvm::Instruction& i : bb)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
+          if (auto* callee = llvm::dyn_cast<llvm::Function>(call->getCalledOperand()->stripPointerCasts()))
+            if (pred(callee)) return true;
+    return false;
+  };
+  std::set<const llvm::Function*> starters;
+  std::vector<const llvm::Function*> ordered;
+  std::set<const llvm::Function*> level = {};
+  for (int depth = 0; depth < 3; ++depth) {
+    std::set<const llvm::Function*> next;
+    for (const llvm::Function& f : module) {
+      if (f.isDeclaration() || machine.IsSystemFunction(&f) || f.getName() == "main" || starters.count(&f))
+        continue;
+      const bool found = depth == 0 ? calls_any(f, [](const llvm::Function* c) {
+        const llvm::StringRef n = c->getName();
+        return n.startswith("_ZNSt6threadC") || n.startswith("_ZNSt7jthreadC") || n == "pthread_create" ||
+               n == "thrd_create" || n.startswith("_ZSt5async");
+      })
+                                    : calls_any(f, [&](const llvm::Function* c) { return level.count(c) > 0; });
+      if (found) next.insert(&f);
+    }
+    for (const llvm::Function& f : module)
+      if (next.count(&f)) ordered.push_back(&f);
+    starters.insert(next.begin(), next.end());
+    level = std::move(next);
+  }
+  std::vector<Entry> out;
+  for (const llvm::Function* fp : ordered) {
+    const llvm::Function& f = *fp;
+    const llvm::Function* fn = &f;
+    uint64_t object_size = 0;
+    const llvm::DISubprogram* sp = f.getSubprogram();
+    const llvm::DISubprogram* decl = sp && sp->getDeclaration() ? sp->getDeclaration() : sp;
+    if (decl && llvm::isa_and_nonnull<llvm::DICompositeType>(decl->getScope()) && f.arg_size() > 0) {
+      if (auto* p = llvm::dyn_cast<llvm::PointerType>(f.getArg(0)->getType()); p && !p->isOpaque()) {
+        auto* st = llvm::dyn_cast<llvm::StructType>(p->getNonOpaquePointerElementType());
+        if (st && st->isSized()) object_size = module.getDataLayout().getTypeAllocSize(st).getFixedSize();
+      }
+    }
+    Entry e;
+    e.name = llvm::demangle(f.getName().str());
+    e.runs = 2;
+    e.tasks = [fn, object_size, ctors](Machine& m) {
+      std::vector<Task> tasks;
+      for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
+      std::vector<RV> args = UnknownArgs(m, fn);
+      if (object_size > 0) args[0] = RV::Bits(m.AllocateObject(object_size, ""));
+      tasks.push_back(Task{Task::Kind::kCall, fn, nullptr, std::move(args), {}});
+      return tasks;
+    };
+    out.push_back(std::move(e));
+    if (out.size() >= 32) break;
+  }
+  return out;
 }
 
 }  // namespace
@@ -218,7 +396,10 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
       const uint64_t object = m.AllocateObject(512, "");
       std::vector<Task> rest;
       if (ctor) rest.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
+      // testing::Test's vtable: two destructors, SetUp (slot 2), TearDown (3).
+      rest.push_back(Task{Task::Kind::kVirtual, nullptr, nullptr, {RV::Bits(object)}, {}, 2});
       rest.push_back(Task{Task::Kind::kCall, body, nullptr, {RV::Bits(object)}, {}});
+      rest.push_back(Task{Task::Kind::kVirtual, nullptr, nullptr, {RV::Bits(object)}, {}, 3});
       return with_ctors(std::move(rest));
     };
     entries.push_back(std::move(e));
@@ -233,16 +414,47 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
   uint64_t used = 0;
   uint64_t run_index = 0;
   // Round-robin over entries so every entry gets its first run before any
-  // gets its second, until each has its runs or the total budget is spent.
-  unsigned max_runs = 0;
-  for (const Entry& e : entries) max_runs = std::max(max_runs, e.runs);
-  for (unsigned round = 0; round < max_runs && used < options.max_steps_total; ++round) {
-    for (const Entry& e : entries) {
-      if (round >= e.runs || used >= options.max_steps_total) continue;
+  // gets its second. Each entry has its minimum runs; after that it goes on
+  // while its recent runs still reach code no earlier run of it reached or
+  // find something new (another side of a branch on unknown input), until
+  // the total budget is spent.
+  constexpr unsigned kQuietRuns = 8;   // runs without news before an entry stops
+  constexpr unsigned kMaxRuns = 256;   // per entry
+  struct Progress {
+    unsigned runs = 0;
+    unsigned quiet = 0;
+    std::set<const llvm::BasicBlock*> covered;
+  };
+  std::vector<Progress> progress(entries.size());
+  const bool has_main = main && !main->isDeclaration();
+  bool starters_added = false;
+  bool any = true;
+  while (any && used < options.max_steps_total) {
+    any = false;
+    for (size_t i = 0; i < entries.size() && used < options.max_steps_total; ++i) {
+      const Entry& e = entries[i];
+      Progress& p = progress[i];
+      if (p.runs >= kMaxRuns || (p.runs >= e.runs && p.quiet >= kQuietRuns)) continue;
+      any = true;
       const uint64_t budget = std::min(options.max_steps_per_run, options.max_steps_total - used);
-      used += machine.Run(e.name, e.tasks, Mix(options.seed + run_index), budget);
+      const size_t findings_before = result.findings.size();
+      const uint64_t steps = machine.Run(e.name, e.tasks, Mix(options.seed + run_index), budget);
+      used += steps;
       ++run_index;
-      if (round == 0) result.entries.push_back(e.name);
+      if (p.runs == 0) result.entries.push_back(e.name);
+      ++p.runs;
+      size_t new_blocks = 0;
+      for (const llvm::BasicBlock* b : machine.covered()) new_blocks += p.covered.insert(b).second;
+      if (new_blocks > 0 || result.findings.size() > findings_before) p.quiet = 0;
+      else ++p.quiet;
+      // (last: `e` and `p` are not used after the vectors grow)
+      if (has_main && i == 0 && steps >= options.max_steps_per_run && !starters_added) {
+        // main spent a whole run before returning (long loops, servers): the
+        // code that starts threads may never have been reached from it.
+        starters_added = true;
+        for (Entry& extra : ThreadStarterEntries(module, machine, ctors)) entries.push_back(std::move(extra));
+        progress.resize(entries.size());
+      }
     }
   }
   result.steps = used;

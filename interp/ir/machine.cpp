@@ -3,6 +3,7 @@
 // models.cpp; naming and reporting in report.cpp.
 #include "interp/ir/machine.h"
 
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -50,6 +51,8 @@ uint64_t FromDouble(double d, const llvm::Type* t) {
   return std::bit_cast<uint64_t>(d);
 }
 
+constexpr uint64_t kUnknownAtomic = 8;  // below every model object
+
 bool IsAggregate(const llvm::Type* t) {
   return t->isStructTy() || t->isArrayTy() || t->isVectorTy();
 }
@@ -65,6 +68,14 @@ Machine::Machine(llvm::Module& module, const CheckOptions& options, Findings& fi
     function_address_[&f] = next;
     functions_by_index_.push_back(&f);
     next += 16;
+  }
+  for (const llvm::Function& f : module) {
+    uint32_t n = 0;
+    for (const llvm::Argument& a : f.args()) slot_of_[&a] = n++;
+    for (const llvm::BasicBlock& bb : f)
+      for (const llvm::Instruction& i : bb)
+        if (!i.getType()->isVoidTy()) slot_of_[&i] = n++;
+    slot_count_[&f] = n;
   }
   // Names of locals from llvm.dbg.declare (allocas) for race messages.
   for (const llvm::Function& f : module) {
@@ -123,6 +134,10 @@ void Machine::SetupGlobals() {
     if (g->hasInitializer()) {
       o.known.assign(o.size, 1);
       WriteConstant(o, 0, g->getInitializer());
+    } else if (g->getName() == "__libc_single_threaded") {
+      // glibc's flag that lets libstdc++ skip atomics (shared_ptr counts):
+      // the model program is multi-threaded, so the atomic paths are taken.
+      o.known.assign(o.size, 1);
     } else {
       // Defined elsewhere (libstdc++, libc): its contents are unknown.
       o.known.assign(o.size, 0);
@@ -268,8 +283,8 @@ RV Machine::EvalConstant(const llvm::Constant* c) {
 
 RV Machine::Eval(Frame& f, const llvm::Value* v) {
   if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) return EvalConstant(c);
-  auto it = f.regs.find(v);
-  if (it != f.regs.end()) return it->second;
+  auto it = slot_of_.find(v);
+  if (it != slot_of_.end()) return f.regs[it->second];
   return UnknownOf(v->getType());
 }
 
@@ -518,6 +533,7 @@ void Machine::StoreTo(MemObject& o, uint64_t offset, const llvm::Type* type, con
   }
   const uint64_t size = dl_->getTypeStoreSize(const_cast<llvm::Type*>(type)).getFixedSize();
   if (offset + size > o.size) return;
+  o.dirty = true;
   const bool known = !value.elems && !value.v.IsUnknown() && size <= 8;
   const uint64_t bits = known ? value.v.Bits() : 0;
   for (uint64_t i = 0; i < size; ++i) {
@@ -528,7 +544,12 @@ void Machine::StoreTo(MemObject& o, uint64_t offset, const llvm::Type* type, con
 
 RV Machine::Load(Thread& t, const llvm::Instruction& at, const llvm::Type* type, Value address,
                  bool atomic) {
-  if (address.IsUnknown()) return UnknownOf(type);
+  if (address.IsUnknown()) {
+    // An atomic at an unknown place still synchronizes with something: let
+    // all of them share one location, so ordering is not lost (no false race).
+    if (atomic) sync_->AtomicLoad(t.id, kUnknownAtomic);
+    return UnknownOf(type);
+  }
   const uint64_t size = dl_->getTypeStoreSize(const_cast<llvm::Type*>(type)).getFixedSize();
   MemObject* o = memory_.Find(address.Bits(), size);
   if (!o) return UnknownOf(type);
@@ -542,7 +563,10 @@ RV Machine::Load(Thread& t, const llvm::Instruction& at, const llvm::Type* type,
 
 void Machine::Store(Thread& t, const llvm::Instruction& at, const llvm::Type* type, Value address,
                     const RV& value, bool atomic) {
-  if (address.IsUnknown()) return;  // dropped, as the paper does
+  if (address.IsUnknown()) {  // dropped, as the paper does
+    if (atomic) sync_->AtomicStore(t.id, kUnknownAtomic);
+    return;
+  }
   const uint64_t size = dl_->getTypeStoreSize(const_cast<llvm::Type*>(type)).getFixedSize();
   MemObject* o = memory_.Find(address.Bits(), size);
   if (!o) return;
@@ -560,8 +584,10 @@ void Machine::Touch(Thread& t, const llvm::Instruction& at, uint64_t address, ui
   // Before the second thread exists every access happens before everything
   // any later thread does, so there is nothing to record.
   if (!multi_threaded_ || size == 0) return;
-  const SourceSite& site = UserSite(t, at);
-  sync_->Access(t.id, address, size, is_write, site, o.name);
+  const uint32_t index = UserSiteIndex(t, at);
+  if (index >= run_site_id_.size()) run_site_id_.resize(sites_.size(), -1);
+  if (run_site_id_[index] < 0) run_site_id_[index] = sync_->InternSite(sites_[index]);
+  sync_->Access(t.id, address, size, is_write, static_cast<uint32_t>(run_site_id_[index]), o.name);
 }
 
 Value Machine::ReadWord(uint64_t address, unsigned bytes) {
@@ -578,6 +604,7 @@ Value Machine::ReadWord(uint64_t address, unsigned bytes) {
 void Machine::WriteWord(uint64_t address, unsigned bytes, uint64_t value) {
   MemObject* o = memory_.Find(address, bytes);
   if (!o) return;
+  o->dirty = true;
   for (unsigned i = 0; i < bytes; ++i) {
     o->data[address - o->base + i] = static_cast<uint8_t>(value >> (8 * i));
     o->known[address - o->base + i] = 1;
@@ -601,6 +628,7 @@ void Machine::CopyBytes(Thread& t, const llvm::Instruction& at, Value dst, Value
   d = memory_.Find(dst.Bits(), n);  // Touch may not move objects, but stay safe
   if (!d) return;
   Touch(t, at, dst.Bits(), n, true, *d);
+  d->dirty = true;
   std::memcpy(d->data.data() + (dst.Bits() - d->base), data.data(), n);
   std::memcpy(d->known.data() + (dst.Bits() - d->base), known.data(), n);
 }
@@ -612,6 +640,7 @@ void Machine::SetBytes(Thread& t, const llvm::Instruction& at, Value dst, Value 
   MemObject* d = memory_.Find(dst.Bits(), n);
   if (!d) return;
   Touch(t, at, dst.Bits(), n, true, *d);
+  d->dirty = true;
   const uint64_t off = dst.Bits() - d->base;
   std::memset(d->data.data() + off, byte.IsUnknown() ? 0 : static_cast<int>(byte.Bits() & 0xff), n);
   std::memset(d->known.data() + off, byte.IsUnknown() ? 0 : 1, n);
@@ -627,9 +656,10 @@ void Machine::JumpTo(Frame& f, const llvm::BasicBlock* target) {
     incoming.emplace_back(&phi, index < 0 ? UnknownOf(phi.getType())
                                           : Eval(f, phi.getIncomingValue(index)));
   }
-  for (auto& [phi, value] : incoming) f.regs[phi] = std::move(value);
+  for (auto& [phi, value] : incoming) Reg(f, phi) = std::move(value);
   f.prev = f.bb;
   f.bb = target;
+  covered_.insert(target);
   f.pc = target->getFirstNonPHI();
 }
 
@@ -660,14 +690,14 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
                                       std::move(name));
       o.type = type;
       f.allocas.push_back(o.base);
-      f.regs[&inst] = RV::Bits(o.base);
+      Reg(f, &inst) = RV::Bits(o.base);
       Advance(f);
       return;
     }
     case I::Load: {
       auto& l = llvm::cast<llvm::LoadInst>(inst);
       RV address = Eval(f, l.getPointerOperand());
-      f.regs[&inst] = Load(t, inst, l.getType(), address.elems ? Value::Unknown() : address.v,
+      Reg(f, &inst) = Load(t, inst, l.getType(), address.elems ? Value::Unknown() : address.v,
                            l.isAtomic());
       if (l.isAtomic()) preempt_ = true;
       Advance(f);
@@ -717,7 +747,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         default: now = RV(); break;
       }
       Store(t, inst, type, addr, now, true);
-      f.regs[&inst] = old;
+      Reg(f, &inst) = old;
       preempt_ = true;
       Advance(f);
       return;
@@ -738,7 +768,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       r.elems = std::make_shared<std::vector<RV>>();
       r.elems->push_back(old);
       r.elems->push_back(RV::Bits(success ? 1 : 0));
-      f.regs[&inst] = r;
+      Reg(f, &inst) = r;
       preempt_ = true;
       Advance(f);
       return;
@@ -748,7 +778,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       Advance(f);
       return;
     case I::GetElementPtr:
-      f.regs[&inst] = Gep(&f, &inst);
+      Reg(f, &inst) = Gep(&f, &inst);
       Advance(f);
       return;
     case I::ICmp:
@@ -756,9 +786,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       auto& c = llvm::cast<llvm::CmpInst>(inst);
       RV a = Eval(f, c.getOperand(0)), b = Eval(f, c.getOperand(1));
       if (a.elems || b.elems) {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       } else {
-        f.regs[&inst] = Compare(c.getPredicate(), a, b, c.getOperand(0)->getType());
+        Reg(f, &inst) = Compare(c.getPredicate(), a, b, c.getOperand(0)->getType());
       }
       Advance(f);
       return;
@@ -767,12 +797,12 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       auto& s = llvm::cast<llvm::SelectInst>(inst);
       RV c = Eval(f, s.getCondition());
       if (c.elems) {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       } else if (c.v.IsUnknown()) {
         RV a = Eval(f, s.getTrueValue()), b = Eval(f, s.getFalseValue());
-        f.regs[&inst] = (!a.elems && !b.elems && a.v == b.v) ? a : UnknownOf(inst.getType());
+        Reg(f, &inst) = (!a.elems && !b.elems && a.v == b.v) ? a : UnknownOf(inst.getType());
       } else {
-        f.regs[&inst] = Eval(f, c.v.Bits() ? s.getTrueValue() : s.getFalseValue());
+        Reg(f, &inst) = Eval(f, c.v.Bits() ? s.getTrueValue() : s.getFalseValue());
       }
       Advance(f);
       return;
@@ -781,9 +811,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       RV a = Eval(f, inst.getOperand(0));
       const llvm::Type* type = inst.getType();
       if (a.elems || a.v.IsUnknown() || !(IsFloat(type) || IsDouble(type))) {
-        f.regs[&inst] = UnknownOf(type);
+        Reg(f, &inst) = UnknownOf(type);
       } else {
-        f.regs[&inst] = RV::Bits(FromDouble(-AsDouble(a.v.Bits(), type), type));
+        Reg(f, &inst) = RV::Bits(FromDouble(-AsDouble(a.v.Bits(), type), type));
       }
       Advance(f);
       return;
@@ -799,7 +829,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         RV next = (*a.elems)[index];
         a = next;
       }
-      f.regs[&inst] = a;
+      Reg(f, &inst) = a;
       Advance(f);
       return;
     }
@@ -821,7 +851,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         }
         return copy;
       };
-      f.regs[&inst] = insert(a, 0);
+      Reg(f, &inst) = insert(a, 0);
       Advance(f);
       return;
     }
@@ -830,9 +860,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       RV v = Eval(f, e.getVectorOperand()), i = Eval(f, e.getIndexOperand());
       if (v.elems && !i.elems && !i.v.IsUnknown() && i.v.Bits() < v.elems->size()) {
         RV r = (*v.elems)[i.v.Bits()];
-        f.regs[&inst] = r;
+        Reg(f, &inst) = r;
       } else {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       }
       Advance(f);
       return;
@@ -844,9 +874,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         RV copy = v;
         copy.elems = std::make_shared<std::vector<RV>>(*v.elems);
         (*copy.elems)[i.v.Bits()] = x;
-        f.regs[&inst] = copy;
+        Reg(f, &inst) = copy;
       } else {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       }
       Advance(f);
       return;
@@ -900,7 +930,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       EndThread(t);
       return;
     case I::LandingPad:
-      f.regs[&inst] = UnknownOf(inst.getType());
+      Reg(f, &inst) = UnknownOf(inst.getType());
       Advance(f);
       return;
     case I::Call:
@@ -924,7 +954,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       Advance(f);  // assigned on the edge by JumpTo
       return;
     case I::Freeze: {
-      f.regs[&inst] = Eval(f, inst.getOperand(0));
+      Reg(f, &inst) = Eval(f, inst.getOperand(0));
       Advance(f);
       return;
     }
@@ -932,17 +962,17 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       break;
   }
   if (inst.isBinaryOp()) {
-    f.regs[&inst] = Binary(op, Eval(f, inst.getOperand(0)), Eval(f, inst.getOperand(1)), inst.getType());
+    Reg(f, &inst) = Binary(op, Eval(f, inst.getOperand(0)), Eval(f, inst.getOperand(1)), inst.getType());
     Advance(f);
     return;
   }
   if (inst.isCast()) {
-    f.regs[&inst] = Cast(op, Eval(f, inst.getOperand(0)), inst.getOperand(0)->getType(), inst.getType());
+    Reg(f, &inst) = Cast(op, Eval(f, inst.getOperand(0)), inst.getOperand(0)->getType(), inst.getType());
     Advance(f);
     return;
   }
   Note(inst, std::string("unsupported instruction '") + inst.getOpcodeName() + "': its result is unknown");
-  if (!inst.getType()->isVoidTy()) f.regs[&inst] = UnknownOf(inst.getType());
+  if (!inst.getType()->isVoidTy()) Reg(f, &inst) = UnknownOf(inst.getType());
   if (inst.isTerminator()) {
     EndThread(t);
     return;
@@ -976,6 +1006,10 @@ bool Machine::Runnable(Thread& t) {
       return true;
     case Thread::State::kCond:
       return t.woken;
+    case Thread::State::kSem: {
+      Value count = ReadWord(t.wait_on, 4);
+      return count.IsUnknown() || count.Bits() != 0;
+    }
     case Thread::State::kOnce: {
       auto it = once_state_.find(t.wait_on);
       auto jt = guard_state_.find(t.wait_on);
@@ -1033,8 +1067,7 @@ uint64_t Machine::Run(const std::string& entry_name,
 }
 
 void Machine::ResetRun(uint64_t seed) {
-  memory_.Clear();
-  for (const MemObject& g : global_images_) memory_.Place(g);
+  memory_.ResetTo(global_images_);
   sync_ = std::make_unique<SyncModel>();
   threads_.clear();
   rng_.seed(seed);
@@ -1046,10 +1079,13 @@ void Machine::ResetRun(uint64_t seed) {
   held_site_.clear();
   held_function_.clear();
   rwlocks_.clear();
+  rw_site_.clear();
   cond_waiters_.clear();
   once_state_.clear();
   guard_state_.clear();
   tls_address_.clear();
+  run_site_id_.assign(sites_.size(), -1);
+  covered_.clear();
 }
 
 void Machine::StartTask(Thread& t) {
@@ -1060,6 +1096,15 @@ void Machine::StartTask(Thread& t) {
       case Task::Kind::kCall:
         PushFrame(t, task.fn, std::move(task.args));
         break;
+      case Task::Kind::kVirtual: {
+        if (task.args.empty() || task.args[0].v.IsUnknown()) break;
+        Value vptr = ReadWord(task.args[0].v.Bits(), 8);
+        if (vptr.IsUnknown()) break;
+        Value slot = ReadWord(vptr.Bits() + 8 * task.slot, 8);
+        const llvm::Function* fn = slot.IsUnknown() ? nullptr : FunctionAt(slot.Bits());
+        if (fn && !fn->isDeclaration()) PushFrame(t, fn, std::move(task.args));
+        break;
+      }
       case Task::Kind::kSpawnPair: {
         SourceSite here;
         NewThread(task.fn, std::move(task.args), here, t.id);
@@ -1093,8 +1138,14 @@ Thread& Machine::NewThread(const llvm::Function* fn, std::vector<RV> args,
   auto thread = std::make_unique<Thread>();
   thread->id = id;
   thread->description = "thread T" + std::to_string(id);
-  if (!created_at.file.empty())
+  if (!created_at.file.empty()) {
     thread->description += " started at " + created_at.file + ":" + std::to_string(created_at.line);
+  } else {
+    // An in-the-middle start: say which function the invented thread runs.
+    auto d = demangled_.find(fn);
+    if (d == demangled_.end()) d = demangled_.emplace(fn, llvm::demangle(fn->getName().str())).first;
+    thread->description += " running " + d->second;
+  }
   Task task;
   task.fn = fn;
   task.args = std::move(args);
@@ -1124,7 +1175,7 @@ void Machine::Return(Thread& t, RV result) {
     if (const MemObject* o = memory_.FindAny(a)) {
       const uint64_t size = o->size;
       memory_.Free(a);
-      if (multi_threaded_) const_cast<RaceDetector&>(sync_->races()).Forget(a, size);
+      if (multi_threaded_) sync_->Forget(a, size);
     }
   }
   t.frames.pop_back();
@@ -1139,7 +1190,7 @@ void Machine::Return(Thread& t, RV result) {
 void Machine::FinishCall(Thread& t, Frame& caller, RV result) {
   (void)t;
   const llvm::Instruction* call = caller.pc;
-  if (!call->getType()->isVoidTy()) caller.regs[call] = std::move(result);
+  if (!call->getType()->isVoidTy()) Reg(caller, call) = std::move(result);
   if (auto* invoke = llvm::dyn_cast<llvm::InvokeInst>(call)) {
     JumpTo(caller, invoke->getNormalDest());
   } else {
@@ -1151,19 +1202,42 @@ void Machine::PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> arg
   Frame f;
   f.fn = fn;
   f.bb = &fn->getEntryBlock();
+  covered_.insert(f.bb);
   f.pc = &*f.bb->begin();
   f.system = IsSystemFunction(fn);
+  f.regs.resize(slot_count_[fn]);
   unsigned i = 0;
   for (const llvm::Argument& a : fn->args()) {
-    f.regs[&a] = i < args.size() ? std::move(args[i]) : UnknownOf(a.getType());
+    Reg(f, &a) = i < args.size() ? std::move(args[i]) : UnknownOf(a.getType());
     ++i;
   }
   t.frames.push_back(std::move(f));
   t.state = Thread::State::kRunnable;
 }
 
-uint64_t Machine::AllocateObject(uint64_t size, const std::string& name) {
-  return memory_.Allocate(std::max<uint64_t>(size, 1), MemObject::Kind::kHeap, true, name).base;
+void Machine::InitRecursiveMutexes(uint64_t object, const llvm::Type* type, int depth) {
+  auto* st = llvm::dyn_cast<llvm::StructType>(type);
+  if (depth > 8) return;
+  if (auto* at = llvm::dyn_cast<llvm::ArrayType>(type)) {
+    const uint64_t step = dl_->getTypeAllocSize(at->getElementType()).getFixedSize();
+    for (uint64_t i = 0; i < at->getNumElements() && i < 64; ++i)
+      InitRecursiveMutexes(object + i * step, at->getElementType(), depth + 1);
+    return;
+  }
+  if (!st || st->isOpaque()) return;
+  if (st->hasName() && st->getName().startswith("class.std::recursive_")) {
+    WriteWord(object + 16, 4, 1);  // PTHREAD_MUTEX_RECURSIVE_NP in pthread_mutex_t's kind
+    return;
+  }
+  const llvm::StructLayout* sl = dl_->getStructLayout(const_cast<llvm::StructType*>(st));
+  for (unsigned i = 0; i < st->getNumElements(); ++i)
+    InitRecursiveMutexes(object + sl->getElementOffset(i), st->getElementType(i), depth + 1);
+}
+
+uint64_t Machine::AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type) {
+  MemObject& o = memory_.Allocate(std::max<uint64_t>(size, 1), MemObject::Kind::kHeap, true, name);
+  o.type = type;
+  return o.base;
 }
 
 }  // namespace snag::interp::ir

@@ -19,6 +19,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+
 #include "interp/ir/checker.h"
 #include "interp/ir/memory.h"
 #include "interp/sync_model.h"
@@ -50,11 +53,14 @@ struct RV {
 
 // What the thread does when its frame stack runs empty, in order.
 struct Task {
-  enum class Kind { kCall, kSpawnPair, kJoinAll } kind = Kind::kCall;
+  // kVirtual: calls slot `slot` of the vtable of the object in args[0] when
+  // that function has a body (a GoogleTest fixture's SetUp/TearDown).
+  enum class Kind { kCall, kSpawnPair, kJoinAll, kVirtual } kind = Kind::kCall;
   const llvm::Function* fn = nullptr;
   const llvm::Function* second = nullptr;  // kSpawnPair
   std::vector<RV> args;
   std::vector<RV> second_args;
+  unsigned slot = 0;
 };
 
 struct Frame {
@@ -62,7 +68,7 @@ struct Frame {
   const llvm::BasicBlock* bb = nullptr;
   const llvm::Instruction* pc = nullptr;
   const llvm::BasicBlock* prev = nullptr;
-  std::unordered_map<const llvm::Value*, RV> regs;
+  std::vector<RV> regs;  // one slot per argument and value-producing instruction
   std::vector<uint64_t> allocas;
   bool system = false;  // body comes from a system header
   // Run when this frame returns (e.g. pthread_once marks the flag done).
@@ -70,7 +76,7 @@ struct Frame {
 };
 
 struct Thread {
-  enum class State { kRunnable, kMutex, kRwRead, kRwWrite, kJoin, kJoinAll, kCond, kOnce, kDone };
+  enum class State { kRunnable, kMutex, kRwRead, kRwWrite, kJoin, kJoinAll, kCond, kOnce, kSem, kDone };
   ThreadId id = 0;
   std::vector<Frame> frames;
   std::vector<Task> tasks;
@@ -112,12 +118,17 @@ class Machine {
                uint64_t max_steps);
 
   const llvm::Module& module() const { return module_; }
+  // Blocks the last run entered.
+  const llvm::DenseSet<const llvm::BasicBlock*>& covered() const { return covered_; }
   const llvm::DataLayout& layout() const { return *dl_; }
   uint64_t FunctionAddress(const llvm::Function* f) const;
   const llvm::Function* FunctionAt(uint64_t address) const;
   // A fresh zeroed heap object of `size` bytes in the current run (entries).
-  uint64_t AllocateObject(uint64_t size, const std::string& name);
+  uint64_t AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type = nullptr);
   RV UnknownOf(const llvm::Type* type) const;
+  // For an invented object whose constructor is not in the module: marks the
+  // std::recursive_mutex members recursive, as their constructor would.
+  void InitRecursiveMutexes(uint64_t object, const llvm::Type* type, int depth = 0);
   bool IsSystemFunction(const llvm::Function* f) const;
 
  private:
@@ -137,6 +148,10 @@ class Machine {
                     ThreadId parent);
   void EndThread(Thread& t);
   void CheckAllBlocked();
+
+  // Register slots: arguments and instructions of each function are numbered
+  // once, so a frame's registers are a vector, not a hash map.
+  RV& Reg(Frame& f, const llvm::Value* v) { return f.regs[slot_of_.find(v)->second]; }
 
   // Operands and constants.
   RV Eval(Frame& f, const llvm::Value* v);
@@ -169,6 +184,9 @@ class Machine {
                             const llvm::Function* callee, std::vector<RV>& args, RV& result);
   void PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> args);
 
+  CallOutcome TreeModel(Thread& t, const llvm::Instruction& call, int which,
+                        std::vector<RV>& args, RV& result);
+
   // Synchronization models (models.cpp).
   CallOutcome LockMutex(Thread& t, const llvm::Instruction& at, uint64_t mutex, bool try_only,
                         RV& result);
@@ -183,9 +201,14 @@ class Machine {
 
   // Sites and names.
   const SourceSite& UserSite(Thread& t, const llvm::Instruction& at, std::string* function = nullptr);
+  uint32_t UserSiteIndex(Thread& t, const llvm::Instruction& at);
   const SourceSite& SiteOf(const llvm::Instruction& at);
   void Note(const llvm::Instruction& at, const std::string& message);
   std::string VariableName(uint64_t address);
+  // Class name and debug type of what a `new`/malloc call allocates, when
+  // the result is cast to a user struct (heap objects have no variable).
+  std::pair<std::string, const llvm::DIType*> HeapTypeOf(const llvm::Instruction& call);
+  void IndexComposites();  // composite_by_name_, once
   void ReportRaces();
   void ReportLockOrder();
   std::string ThreadName(ThreadId id) const;
@@ -207,9 +230,19 @@ class Machine {
   std::unordered_map<const llvm::Value*, std::pair<std::string, const llvm::DIType*>> local_names_;
   std::unordered_map<const llvm::Function*, int> model_of_;
   mutable std::unordered_map<const llvm::Function*, bool> system_;
-  std::unordered_map<const llvm::Instruction*, SourceSite> site_cache_;
-  std::unordered_map<const llvm::Constant*, RV> constant_cache_;
+  llvm::DenseMap<const llvm::Value*, uint32_t> slot_of_;  // open addressing: the hottest lookup
+  std::unordered_map<const llvm::Function*, uint32_t> slot_count_;
+  // Sites of instructions, numbered once; per run, the detector's id of each
+  // (-1 until first used), so a hot access looks nothing up by file name.
+  std::deque<SourceSite> sites_;
+  llvm::DenseMap<const llvm::Instruction*, uint32_t> site_index_;
+  std::vector<int64_t> run_site_id_;
+  uint32_t SiteIndex(const llvm::Instruction& at);
+  llvm::DenseMap<const llvm::Constant*, RV> constant_cache_;
   std::unordered_map<const llvm::Function*, std::string> demangled_;
+  std::unordered_map<std::string, const llvm::DIType*> composite_by_name_;  // "ns::Foo"
+  bool composites_indexed_ = false;
+  std::unordered_map<const llvm::Instruction*, std::pair<std::string, const llvm::DIType*>> heap_type_;
 
   // Per run.
   std::string entry_;
@@ -231,10 +264,12 @@ class Machine {
     ThreadId writer_id = 0;
   };
   std::map<uint64_t, RwLock> rwlocks_;
+  std::map<std::pair<uint64_t, ThreadId>, std::pair<SourceSite, std::string>> rw_site_;
   std::map<uint64_t, std::vector<ThreadId>> cond_waiters_;
   std::map<uint64_t, int> once_state_;  // 0 new, 1 running, 2 done
   std::map<uint64_t, int> guard_state_;
   std::map<std::pair<ThreadId, const llvm::GlobalVariable*>, uint64_t> tls_address_;
+  llvm::DenseSet<const llvm::BasicBlock*> covered_;
   std::map<SourceSite, std::string> site_function_;
 };
 

@@ -7,6 +7,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include <tuple>
 #include <unordered_map>
 
 #include "interp/ir/machine.h"
@@ -18,7 +19,7 @@ namespace {
 enum class Model {
   kNone,
   kPthreadCreate, kPthreadJoin, kPthreadDetach, kPthreadSelf, kPthreadEqual,
-  kMutexLock, kMutexTryLock, kMutexUnlock, kMutexInit, kMutexAttrSetType, kMutexAttrInit,
+  kMutexLock, kMutexTryLock, kMutexTimedLock, kMutexUnlock, kMutexInit, kMutexAttrSetType, kMutexAttrInit,
   kRwRead, kRwWrite, kRwTryRead, kRwTryWrite, kRwUnlock,
   kCondWait, kCondTimedWait, kCondSignal, kCondBroadcast,
   kStdCondWait, kStdCondNotifyOne, kStdCondNotifyAll,
@@ -26,7 +27,9 @@ enum class Model {
   kMalloc, kCalloc, kRealloc, kFree, kNew, kDelete, kAlignedAlloc, kPosixMemalign,
   kMemcpy, kMemset, kStrlen,
   kGuardAcquire, kGuardRelease, kGuardAbort,
-  kEndThread, kEndRun, kYield, kReturnZero, kReturnOne,
+  kEndThread, kEndRun, kYield, kReturnZero, kReturnOne, kHashBytes,
+  kThrdCreate, kThrdJoin, kMtxInit, kMtxTryLock, kSemInit, kSemWait, kSemTryWait, kSemPost,
+  kRbInsert, kRbIncrement, kRbDecrement, kNeedRehash, kNextBucket, kMemcmp, kStrcmp,
 };
 
 Model ModelByName(const std::string& name) {
@@ -37,8 +40,10 @@ Model ModelByName(const std::string& name) {
       {"pthread_self", Model::kPthreadSelf},
       {"pthread_equal", Model::kPthreadEqual},
       {"pthread_mutex_lock", Model::kMutexLock},
-      {"pthread_mutex_timedlock", Model::kMutexLock},
-      {"pthread_mutex_clocklock", Model::kMutexLock},
+      // A timed lock gives up instead of waiting forever: it never closes a
+      // deadlock, so it is a try-lock that reports ETIMEDOUT.
+      {"pthread_mutex_timedlock", Model::kMutexTimedLock},
+      {"pthread_mutex_clocklock", Model::kMutexTimedLock},
       {"pthread_mutex_trylock", Model::kMutexTryLock},
       {"pthread_mutex_unlock", Model::kMutexUnlock},
       {"pthread_mutex_init", Model::kMutexInit},
@@ -51,11 +56,11 @@ Model ModelByName(const std::string& name) {
       {"pthread_spin_unlock", Model::kMutexUnlock},
       {"pthread_spin_init", Model::kReturnZero},
       {"pthread_rwlock_rdlock", Model::kRwRead},
-      {"pthread_rwlock_timedrdlock", Model::kRwRead},
-      {"pthread_rwlock_clockrdlock", Model::kRwRead},
+      {"pthread_rwlock_timedrdlock", Model::kRwTryRead},
+      {"pthread_rwlock_clockrdlock", Model::kRwTryRead},
       {"pthread_rwlock_wrlock", Model::kRwWrite},
-      {"pthread_rwlock_timedwrlock", Model::kRwWrite},
-      {"pthread_rwlock_clockwrlock", Model::kRwWrite},
+      {"pthread_rwlock_timedwrlock", Model::kRwTryWrite},
+      {"pthread_rwlock_clockwrlock", Model::kRwTryWrite},
       {"pthread_rwlock_tryrdlock", Model::kRwTryRead},
       {"pthread_rwlock_trywrlock", Model::kRwTryWrite},
       {"pthread_rwlock_unlock", Model::kRwUnlock},
@@ -69,6 +74,34 @@ Model ModelByName(const std::string& name) {
       {"pthread_cond_init", Model::kReturnZero},
       {"pthread_cond_destroy", Model::kReturnZero},
       {"pthread_once", Model::kOnce},
+      // C11 <threads.h>: glibc builds them on the pthread objects.
+      {"thrd_create", Model::kThrdCreate},
+      {"thrd_join", Model::kThrdJoin},
+      {"thrd_detach", Model::kPthreadDetach},
+      {"thrd_yield", Model::kYield},
+      {"thrd_sleep", Model::kYield},
+      {"thrd_exit", Model::kEndThread},
+      {"mtx_init", Model::kMtxInit},
+      {"mtx_lock", Model::kMutexLock},
+      {"mtx_timedlock", Model::kMtxTryLock},
+      {"mtx_trylock", Model::kMtxTryLock},
+      {"mtx_unlock", Model::kMutexUnlock},
+      {"mtx_destroy", Model::kReturnZero},
+      {"cnd_wait", Model::kCondWait},
+      {"cnd_timedwait", Model::kCondTimedWait},
+      {"cnd_signal", Model::kCondSignal},
+      {"cnd_broadcast", Model::kCondBroadcast},
+      {"cnd_init", Model::kReturnZero},
+      {"cnd_destroy", Model::kReturnZero},
+      {"call_once", Model::kOnce},
+      // POSIX semaphores: the count lives in the sem_t's first word.
+      {"sem_init", Model::kSemInit},
+      {"sem_wait", Model::kSemWait},
+      {"sem_timedwait", Model::kSemTryWait},
+      {"sem_clockwait", Model::kSemTryWait},
+      {"sem_trywait", Model::kSemTryWait},
+      {"sem_post", Model::kSemPost},
+      {"sem_destroy", Model::kReturnZero},
       {"_ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE", Model::kStdCondWait},
       {"_ZNSt18condition_variable10notify_oneEv", Model::kStdCondNotifyOne},
       {"_ZNSt18condition_variable10notify_allEv", Model::kStdCondNotifyAll},
@@ -101,6 +134,9 @@ Model ModelByName(const std::string& name) {
       {"memmove", Model::kMemcpy},
       {"memset", Model::kMemset},
       {"strlen", Model::kStrlen},
+      {"memcmp", Model::kMemcmp},
+      {"bcmp", Model::kMemcmp},
+      {"strcmp", Model::kStrcmp},
       {"__cxa_guard_acquire", Model::kGuardAcquire},
       {"__cxa_guard_release", Model::kGuardRelease},
       {"__cxa_guard_abort", Model::kGuardAbort},
@@ -122,6 +158,17 @@ Model ModelByName(const std::string& name) {
       {"__cxa_atexit", Model::kReturnZero},
       {"atexit", Model::kReturnZero},
       {"_ZNSt28__atomic_futex_unsigned_base19_M_futex_notify_allEPj", Model::kYield},
+      {"_ZSt11_Hash_bytesPKvmm", Model::kHashBytes},
+      // std::map/std::set keep their tree links out of line in libstdc++.so.
+      {"_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_", Model::kRbInsert},
+      {"_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", Model::kRbIncrement},
+      {"_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base", Model::kRbIncrement},
+      {"_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", Model::kRbDecrement},
+      {"_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base", Model::kRbDecrement},
+      // std::unordered_map sizes its buckets out of line.
+      {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", Model::kNeedRehash},
+      {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", Model::kNextBucket},
+      {"_ZSt15_Fnv_hash_bytesPKvmm", Model::kHashBytes},
   };
   auto it = table.find(name);
   if (it != table.end()) return it->second;
@@ -174,6 +221,59 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       result = RV::Bits(id != 0 ? 0 : 11);  // EAGAIN when no thread was made
       return o;
     }
+    case Model::kThrdCreate: {  // (thrd_t*, int (*)(void*), void*)
+      const llvm::Function* fn = known(1) ? FunctionAt(at(1)) : nullptr;
+      uint64_t id = 0;
+      CallOutcome o = StartThread(t, call, fn, {args.size() > 2 ? args[2] : RV()}, &id);
+      if (id != 0 && known(0)) WriteWord(at(0), 8, id);
+      result = RV::Bits(id != 0 ? 0 : 2);  // thrd_success / thrd_error
+      return o;
+    }
+    case Model::kThrdJoin:
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      return JoinThread(t, call, at(0));
+    case Model::kMtxInit:  // (mtx_t*, type): mtx_recursive is bit 1
+      if (known(0)) WriteWord(at(0) + 16, 4, known(1) && (at(1) & 1) ? 1 : 0);
+      result = RV::Bits(0);
+      return CallOutcome::kDone;
+    case Model::kMtxTryLock: {
+      if (!known(0)) return CallOutcome::kDone;
+      CallOutcome o = LockMutex(t, call, at(0), true, result);
+      if (!result.v.IsUnknown() && result.v.Bits() == kBusy) result = RV::Bits(1);  // thrd_busy
+      return o;
+    }
+    case Model::kSemInit:  // (sem_t*, pshared, value)
+      if (known(0)) WriteWord(at(0), 4, known(2) ? at(2) : 0);
+      result = RV::Bits(0);
+      return CallOutcome::kDone;
+    case Model::kSemWait:
+    case Model::kSemTryWait: {
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      Value count = ReadWord(at(0), 4);
+      if (count.IsUnknown()) return CallOutcome::kDone;
+      if (count.Bits() == 0) {
+        if (model == Model::kSemTryWait) {
+          result = RV::Bits(static_cast<uint64_t>(-1) & 0xffffffff);
+          return CallOutcome::kDone;
+        }
+        t.state = Thread::State::kSem;
+        t.wait_on = at(0);
+        return CallOutcome::kBlocked;
+      }
+      WriteWord(at(0), 4, count.Bits() - 1);
+      sync_->AtomicLoad(t.id, at(0));  // learns what the posting thread did
+      return CallOutcome::kDone;
+    }
+    case Model::kSemPost: {
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      Value count = ReadWord(at(0), 4);
+      if (!count.IsUnknown()) WriteWord(at(0), 4, count.Bits() + 1);
+      sync_->AtomicStore(t.id, at(0));
+      return CallOutcome::kDone;
+    }
     case Model::kPthreadJoin:
       if (!known(0)) {
         result = RV::Bits(0);
@@ -200,6 +300,12 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
     case Model::kMutexTryLock:
       if (!known(0)) return CallOutcome::kDone;
       return LockMutex(t, call, at(0), true, result);
+    case Model::kMutexTimedLock: {
+      if (!known(0)) return CallOutcome::kDone;
+      CallOutcome o = LockMutex(t, call, at(0), true, result);
+      if (!result.v.IsUnknown() && result.v.Bits() == kBusy) result = RV::Bits(110);  // ETIMEDOUT
+      return o;
+    }
     case Model::kMutexUnlock:
       if (known(0)) UnlockMutex(t, at(0));
       result = RV::Bits(0);
@@ -247,6 +353,10 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
         return CallOutcome::kBlocked;
       }
       // Writers learn from every earlier holder, readers from earlier writers.
+      std::string function;
+      const SourceSite& site = UserSite(t, call, &function);
+      if (!try_only) sync_->OrderAcquire(t.id, lock, site);  // a try never waits
+      rw_site_[{lock, t.id}] = {site, function};
       sync_->AtomicLoad(t.id, lock);
       if (write) {
         sync_->AtomicLoad(t.id, lock + 1);
@@ -264,8 +374,10 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       if (rw.writer && rw.writer_id == t.id) {
         rw.writer = false;
         sync_->AtomicStore(t.id, at(0));
+        sync_->OrderRelease(t.id, at(0));
       } else if (rw.readers.erase(t.id)) {
         sync_->AtomicStore(t.id, at(0) + 1);
+        sync_->OrderRelease(t.id, at(0));
       }
       return CallOutcome::kDone;
     }
@@ -388,6 +500,7 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       }
       MemObject& o = memory_.Allocate(std::max<uint64_t>(n, 1), MemObject::Kind::kHeap,
                                       model == Model::kCalloc);
+      std::tie(o.name, o.type) = HeapTypeOf(call);
       result = RV::Bits(o.base);
       return CallOutcome::kDone;
     }
@@ -414,7 +527,7 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
           CopyBytes(t, call, Value::Concrete(fresh), Value::Concrete(old->base), Value::Concrete(keep));
           const uint64_t base = old->base, old_size = old->size;
           memory_.Free(base);
-          const_cast<RaceDetector&>(sync_->races()).Forget(base, old_size);
+          sync_->Forget(base, old_size);
         }
       }
       result = RV::Bits(fresh);
@@ -430,10 +543,42 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
         Touch(t, call, w.base, w.size, true, w);
         const uint64_t base = w.base, size = w.size;
         memory_.Free(base);
-        const_cast<RaceDetector&>(sync_->races()).Forget(base, size);
+        sync_->Forget(base, size);
       }
       return CallOutcome::kDone;
     }
+    case Model::kHashBytes: {
+      // std::hash of strings and thread ids (std::barrier picks its slot by
+      // it): any deterministic hash of known bytes will do.
+      if (!known(0) || !known(1) || !known(2) || at(1) > 4096) return CallOutcome::kDone;
+      MemObject* o = memory_.Find(at(0), at(1));
+      if (!o) return CallOutcome::kDone;
+      uint64_t h = 0xcbf29ce484222325ull ^ at(2);
+      for (uint64_t i = 0; i < at(1); ++i) {
+        if (!o->known[at(0) - o->base + i]) return CallOutcome::kDone;
+        h = (h ^ o->data[at(0) - o->base + i]) * 0x100000001b3ull;
+      }
+      result = RV::Bits(h);
+      return CallOutcome::kDone;
+    }
+    case Model::kRbInsert:
+    case Model::kRbIncrement:
+    case Model::kRbDecrement:
+      return TreeModel(t, call, static_cast<int>(model) - static_cast<int>(Model::kRbInsert), args, result);
+    case Model::kNeedRehash: {
+      // (buckets, elements, inserting) -> {grow?, new bucket count}
+      auto* st = llvm::dyn_cast<llvm::StructType>(call.getType());
+      if (!st || st->getNumElements() != 2 || !result.elems || !known(1) || !known(2) || !known(3))
+        return CallOutcome::kDone;
+      const uint64_t needed = at(2) + at(3);
+      const bool grow = needed > at(1);
+      (*result.elems)[0] = RV::Bits(grow ? 1 : 0);
+      (*result.elems)[1] = RV::Bits(grow ? std::max<uint64_t>(needed * 2, 13) : 0);
+      return CallOutcome::kDone;
+    }
+    case Model::kNextBucket:
+      if (known(1)) result = RV::Bits(std::max<uint64_t>(at(1), 13));
+      return CallOutcome::kDone;
     case Model::kMemcpy:
       CopyBytes(t, call, word(0), word(1), word(2));
       result = args.empty() ? RV() : args[0];
@@ -442,6 +587,28 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       SetBytes(t, call, word(0), word(1), word(2));
       result = args.empty() ? RV() : args[0];
       return CallOutcome::kDone;
+    case Model::kMemcmp:
+    case Model::kStrcmp: {
+      // Compares known bytes (std::string keys of maps); unknown otherwise.
+      if (!known(0) || !known(1)) return CallOutcome::kDone;
+      const bool bounded = model == Model::kMemcmp;
+      if (bounded && !known(2)) return CallOutcome::kDone;
+      const uint64_t limit = bounded ? at(2) : 1u << 20;
+      for (uint64_t i = 0; i < limit; ++i) {
+        MemObject* a = memory_.Find(at(0) + i, 1);
+        MemObject* b = memory_.Find(at(1) + i, 1);
+        if (!a || !b || !a->known[at(0) + i - a->base] || !b->known[at(1) + i - b->base])
+          return CallOutcome::kDone;
+        const int x = a->data[at(0) + i - a->base], y = b->data[at(1) + i - b->base];
+        if (x != y) {
+          result = RV::Bits(static_cast<uint32_t>(x < y ? -1 : 1));
+          return CallOutcome::kDone;
+        }
+        if (!bounded && x == 0) break;
+      }
+      result = RV::Bits(0);
+      return CallOutcome::kDone;
+    }
     case Model::kStrlen: {
       if (!known(0)) return CallOutcome::kDone;
       MemObject* o = memory_.Find(at(0), 1);
@@ -487,6 +654,96 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       return CallOutcome::kDone;
   }
   (void)f;
+  return CallOutcome::kDone;
+}
+
+// std::_Rb_tree_node_base: color (int) at 0, then parent, left, right. The
+// model links new nodes without rebalancing (an unbalanced tree orders the
+// same keys), and reads and writes the links where the user called the map,
+// so two threads changing one std::map race on its links.
+Machine::CallOutcome Machine::TreeModel(Thread& t, const llvm::Instruction& call, int which,
+                                        std::vector<RV>& args, RV& result) {
+  constexpr uint64_t kParent = 8, kLeft = 16, kRight = 24;
+  bool ok = true;
+  auto read = [&](uint64_t node, uint64_t field) -> uint64_t {
+    MemObject* o = ok ? memory_.Find(node + field, 8) : nullptr;
+    if (!o) { ok = false; return 0; }
+    Touch(t, call, node + field, 8, false, *o);
+    Value v = ReadWord(node + field, 8);
+    if (v.IsUnknown()) { ok = false; return 0; }
+    return v.Bits();
+  };
+  auto write = [&](uint64_t node, uint64_t field, uint64_t value) {
+    MemObject* o = ok ? memory_.Find(node + field, 8) : nullptr;
+    if (!o) { ok = false; return; }
+    Touch(t, call, node + field, 8, true, *o);
+    WriteWord(node + field, 8, value);
+  };
+  auto word = [&](size_t i) { return i < args.size() && !args[i].elems ? args[i].v : Value::Unknown(); };
+  if (which == 0) {  // insert_and_rebalance(left?, x, p, header)
+    if (word(0).IsUnknown() || word(1).IsUnknown() || word(2).IsUnknown() || word(3).IsUnknown())
+      return CallOutcome::kDone;
+    const bool left = word(0).Bits() & 1;
+    const uint64_t x = word(1).Bits(), p = word(2).Bits(), header = word(3).Bits();
+    WriteWord(x, 4, 0);  // red; the node is not shared yet
+    WriteWord(x + kParent, 8, p);
+    WriteWord(x + kLeft, 8, 0);
+    WriteWord(x + kRight, 8, 0);
+    if (left) {
+      write(p, kLeft, x);
+      if (p == header) {
+        write(header, kParent, x);
+        write(header, kRight, x);
+      } else if (p == read(header, kLeft)) {
+        write(header, kLeft, x);
+      }
+    } else {
+      write(p, kRight, x);
+      if (p == read(header, kRight)) write(header, kRight, x);
+    }
+    return CallOutcome::kDone;
+  }
+  if (word(0).IsUnknown()) return CallOutcome::kDone;
+  uint64_t x = word(0).Bits();
+  if (which == 1) {  // increment: the in-order successor
+    if (uint64_t r = read(x, kRight); ok && r != 0) {
+      x = r;
+      for (int i = 0; ok && i < 10000; ++i) {
+        const uint64_t l = read(x, kLeft);
+        if (!ok || l == 0) break;
+        x = l;
+      }
+    } else if (ok) {
+      uint64_t y = read(x, kParent);
+      for (int i = 0; ok && i < 10000 && x == read(y, kRight); ++i) {
+        x = y;
+        y = read(y, kParent);
+      }
+      if (ok && read(x, kRight) != y) x = y;
+    }
+  } else {  // decrement: the in-order predecessor; the header's is the rightmost
+    Value color = ReadWord(x, 4);
+    const uint64_t parent = read(x, kParent);
+    if (ok && !color.IsUnknown() && color.Bits() == 0 && read(parent, kParent) == x) {
+      x = read(x, kRight);
+    } else if (uint64_t l = ok ? read(x, kLeft) : 0; ok && l != 0) {
+      uint64_t y = l;
+      for (int i = 0; ok && i < 10000; ++i) {
+        const uint64_t r = read(y, kRight);
+        if (!ok || r == 0) break;
+        y = r;
+      }
+      x = y;
+    } else if (ok) {
+      uint64_t y = parent;
+      for (int i = 0; ok && i < 10000 && x == read(y, kLeft); ++i) {
+        x = y;
+        y = read(y, kParent);
+      }
+      x = y;
+    }
+  }
+  if (ok) result = RV::Bits(x);
   return CallOutcome::kDone;
 }
 
@@ -540,6 +797,7 @@ Machine::CallOutcome Machine::CondWait(Thread& t, const llvm::Instruction& at, u
     t.cond_mutex = mutex;
     t.state = Thread::State::kCond;
     t.wait_on = cond;
+    t.wait_site = UserSite(t, at, &t.wait_function);
     // A timed wait may always time out; an untimed one waits for a notify.
     t.woken = timed;
     if (!timed) cond_waiters_[cond].push_back(t.id);

@@ -147,6 +147,68 @@ TEST(CheckModule, PthreadReadAfterJoinIsClean) {
   EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
 }
 
+const char* kC11Buggy = R"(#include <threads.h>
+mtx_t m;
+int counter;
+once_flag flag = ONCE_FLAG_INIT;
+int inited;
+void init(void) { inited = 1; }
+int work(void* arg) {
+  (void)arg;
+  call_once(&flag, init);
+  counter++;  // A
+  return inited;
+}
+int main(void) {
+  mtx_init(&m, mtx_plain);
+  thrd_t a, b;
+  thrd_create(&a, work, 0);
+  thrd_create(&b, work, 0);
+  thrd_join(a, 0);
+  thrd_join(b, 0);
+  return counter;
+}
+)";
+
+TEST(CheckModule, C11ThreadsRaceAndLockedTwin) {
+  CheckResult r = CheckSource(kC11Buggy, /*is_c=*/true);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kC11Buggy, "// A")}));
+  std::string fixed = Replace(kC11Buggy, "  counter++;  // A", "  mtx_lock(&m);\n  counter++;\n  mtx_unlock(&m);");
+  EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
+}
+
+const char* kSemaphoreBuggy = R"(#include <pthread.h>
+#include <semaphore.h>
+sem_t ready;
+int data;
+void* producer(void* arg) {
+  (void)arg;
+  sem_post(&ready);
+  data = 5;  // A
+  return 0;
+}
+int main(void) {
+  sem_init(&ready, 0, 0);
+  pthread_t t;
+  pthread_create(&t, 0, producer, 0);
+  sem_wait(&ready);
+  int r = data;  // B
+  pthread_join(t, 0);
+  return r;
+}
+)";
+
+TEST(CheckModule, PosixSemaphoreOrdersOnlyWhatCameBeforeThePost) {
+  CheckResult r = CheckSource(kSemaphoreBuggy, /*is_c=*/true);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kSemaphoreBuggy, "// A"), LineOf(kSemaphoreBuggy, "// B")}));
+  std::string fixed = Replace(kSemaphoreBuggy, "  sem_post(&ready);\n  data = 5;  // A", "  data = 5;\n  sem_post(&ready);");
+  EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
+}
+
 const char* kVectorBuggy = R"(#include <thread>
 #include <vector>
 std::vector<int> v;
@@ -336,6 +398,54 @@ TEST(CheckModule, JoinWhileHoldingTheLockTheThreadNeeds) {
                                 LineOf(kJoinUnderLockBuggy, "// JOIN")}));
 }
 
+const char* kCondUnderLockBuggy = R"(#include <mutex>
+#include <condition_variable>
+#include <thread>
+std::mutex outer, inner;
+std::condition_variable cv;
+bool ready;
+int main() {
+  std::thread notifier([] {
+    std::lock_guard<std::mutex> o(outer);  // BLOCKS
+    { std::lock_guard<std::mutex> i(inner); ready = true; }
+    cv.notify_one();
+  });
+  std::lock_guard<std::mutex> o(outer);  // HOLDS
+  std::unique_lock<std::mutex> i(inner);
+  cv.wait(i, [] { return ready; });  // WAITS
+  notifier.join();
+}
+)";
+
+TEST(CheckModule, WaitingOnACondvarWhileHoldingTheNotifiersLock) {
+  CheckResult r = CheckSource(kCondUnderLockBuggy);
+  auto deadlocks = OfKind(r, kDeadlock);
+  ASSERT_EQ(deadlocks.size(), 1u);
+  EXPECT_EQ(Lines(deadlocks[0]),
+            (std::set<unsigned>{LineOf(kCondUnderLockBuggy, "// BLOCKS"), LineOf(kCondUnderLockBuggy, "// HOLDS"),
+                                LineOf(kCondUnderLockBuggy, "// WAITS")}));
+  EXPECT_TRUE(OfKind(r, kRace).empty());
+}
+
+TEST(CheckModule, RaceBehindThreeInputBranchesIsReached) {
+  // Only one run in eight takes all three sides; runs go on while they reach
+  // new code, so the race is found although main alone has 8 minimum runs.
+  const char* source = R"(#include <thread>
+int x;
+int main(int argc, char** argv) {
+  std::thread t([] { x = 1; });  // A
+  if (argc > 1)
+    if (argv[1][0] == 'a')
+      if (argv[1][1] == 'b') x = 2;  // B
+  t.join();
+}
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+}
+
 // ------------------------------------------------------------------ entries
 
 const char* kLibraryBuggy = R"(#include <mutex>
@@ -365,6 +475,89 @@ TEST(CheckModule, LibraryFixedTwinIsClean) {
   EXPECT_TRUE(CheckSource(fixed).findings.empty());
 }
 
+TEST(CheckModule, LibraryClassThatStartsThreadsIsCheckedFromTheMiddle) {
+  const char* source = R"(#include <thread>
+#include <vector>
+class Crawler {
+ public:
+  void start(int n);
+  int pages() const;
+ private:
+  std::vector<std::thread> workers_;
+  int pages_ = 0;
+};
+void Crawler::start(int n) {
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this] { ++pages_; });  // A
+}
+int Crawler::pages() const { return pages_; }  // B
+)";
+  CheckResult r = CheckSource(source);
+  bool found = false;
+  for (const CheckFinding& f : OfKind(r, kRace))
+    found |= Lines(f) == std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")};
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(OfKind(r, kDeadlock).empty());
+}
+
+TEST(CheckModule, LibraryObjectWithoutConstructorKeepsItsRecursiveMutexRecursive) {
+  // No constructor is in the module (the implicit one is never used), so the
+  // invented object is zeroed; its recursive_mutex must still be recursive.
+  const char* source = R"(#include <mutex>
+class Registry {
+ public:
+  void add(int v);
+  void touch();
+ private:
+  std::recursive_mutex m_;
+  int total_ = 0, touches_ = 0;
+};
+void Registry::add(int v) { std::lock_guard<std::recursive_mutex> g(m_); total_ += v; touch(); }
+void Registry::touch() { std::lock_guard<std::recursive_mutex> g(m_); ++touches_; }
+)";
+  CheckResult r = CheckSource(source);
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_EQ(r.entries.size(), 3u);
+}
+
+TEST(CheckModule, LibraryFreeFunctionsArePairedOnTheirGlobals) {
+  const char* source = R"(#include <mutex>
+static std::mutex m;
+static int hits;
+void record() { std::lock_guard<std::mutex> g(m); ++hits; }  // A
+int peek() { return hits; }  // B
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].variable, "hits");
+}
+
+TEST(CheckModule, ThreadStartersAreEntriesWhenMainNeverGetsThere) {
+  // main's loop spends every run's budget; spawn() is then started from the
+  // middle, as the function that starts the threads.
+  const char* source = R"(#include <thread>
+int x;
+void spawn() {
+  std::thread t([] { x = 1; });  // A
+  x = 2;  // B
+  t.join();
+}
+int main() {
+  for (long i = 0; i < 100000000; ++i) {}
+  spawn();
+}
+)";
+  CheckOptions options;
+  options.max_steps_total = 3'000'000;
+  options.max_steps_per_run = 200'000;
+  CheckResult r = CheckSource(source, false, options);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].entry, "spawn()");
+}
+
 TEST(CheckModule, StaticConstructorThreadsAreSeen) {
   const char* source = R"(#include <thread>
 int hits;
@@ -380,6 +573,153 @@ int main() { return hits; }  // B
   auto races = OfKind(r, kRace);
   ASSERT_EQ(races.size(), 1u);
   EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+}
+
+const char* kSharedMutexAbbaBuggy = R"(#include <mutex>
+#include <shared_mutex>
+#include <thread>
+std::shared_mutex routes;
+std::mutex stats;
+int hits;
+void lookup() {
+  std::shared_lock<std::shared_mutex> r(routes);  // R1
+  std::lock_guard<std::mutex> s(stats);  // S1
+  ++hits;
+}
+void prune() {
+  std::lock_guard<std::mutex> s(stats);  // S2
+  std::unique_lock<std::shared_mutex> w(routes);  // W2
+  hits = 0;
+}
+int main() {
+  std::thread a(lookup), b(prune);
+  a.join();
+  b.join();
+}
+)";
+
+TEST(CheckModule, ReaderLockAndMutexInversionIsADeadlock) {
+  CheckResult r = CheckSource(kSharedMutexAbbaBuggy);
+  auto deadlocks = OfKind(r, kDeadlock);
+  ASSERT_EQ(deadlocks.size(), 1u);
+  EXPECT_EQ(Lines(deadlocks[0]),
+            (std::set<unsigned>{LineOf(kSharedMutexAbbaBuggy, "// R1"), LineOf(kSharedMutexAbbaBuggy, "// S1"),
+                                LineOf(kSharedMutexAbbaBuggy, "// S2"), LineOf(kSharedMutexAbbaBuggy, "// W2")}));
+}
+
+const char* kMapBuggy = R"(#include <map>
+#include <mutex>
+#include <thread>
+std::mutex m;
+std::map<int, int> table;
+int main() {
+  std::thread t([] { std::lock_guard<std::mutex> g(m); table[1] = 2; });  // A
+  int n = table.count(1);  // B
+  t.join();
+  return n;
+}
+)";
+
+TEST(CheckModule, UnlockedMapReaderRacesWithTheWriter) {
+  CheckResult r = CheckSource(kMapBuggy);
+  auto races = OfKind(r, kRace);
+  ASSERT_FALSE(races.empty());
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kMapBuggy, "// A"), LineOf(kMapBuggy, "// B")}));
+}
+
+TEST(CheckModule, LockedMapReaderIsClean) {
+  std::string fixed = Replace(kMapBuggy, "int n = table.count(1);", "int n; { std::lock_guard<std::mutex> g(m); n = table.count(1); }");
+  EXPECT_TRUE(CheckSource(fixed).findings.empty());
+}
+
+TEST(CheckModule, ContainersComputeConcreteValues) {
+  // The write in main happens only if the containers gave wrong (or unknown)
+  // answers; with the models they are exact, so nothing races.
+  const char* source = R"(#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+int shared;
+int main() {
+  std::map<int, int> m;
+  for (int i = 5; i > 0; --i) m[i] = i * 10;
+  int s = 0;
+  for (auto& [k, v] : m) s = s * 10 + k;
+  std::unordered_map<std::string, int> u;
+  u["a"] = 1;
+  u["b"] = 2;
+  u["a"] += 5;
+  std::set<int> st{3, 1, 2};
+  const bool good = s == 12345 && u["a"] == 6 && u.size() == 2 && *st.rbegin() == 3;
+  std::thread t([] { shared = 1; });
+  if (!good) shared = 2;
+  t.join();
+}
+)";
+  EXPECT_TRUE(CheckSource(source).findings.empty());
+}
+
+TEST(CheckModule, SharedPtrCopiesAndBarrierAreClean) {
+  const char* source = R"(#include <barrier>
+#include <memory>
+#include <thread>
+std::shared_ptr<int> g = std::make_shared<int>(5);
+int partial[2];
+int main() {
+  std::barrier<> done(2);
+  std::thread a([&] { auto c = g; partial[1] = *c; (void)done.arrive(); });
+  auto c = g;
+  partial[0] = *c;
+  done.arrive_and_wait();
+  int total = partial[0] + partial[1];
+  a.join();
+  return total;
+}
+)";
+  EXPECT_TRUE(CheckSource(source).findings.empty());
+}
+
+TEST(CheckModule, GoogleTestBodiesAreEntries) {
+  const char* source = R"(#include <gtest/gtest.h>
+#include <thread>
+int hits;
+TEST(Counter, TwoThreads) {
+  std::thread a([] { hits++; });  // A
+  hits++;  // B
+  a.join();
+}
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].entry, "Counter_TwoThreads_Test");
+}
+
+TEST(CheckModule, GoogleTestFixturesGetTheirSetUp) {
+  // The race is on the object SetUp allocates; without SetUp `box` is null
+  // and nothing is accessed.
+  const char* source = R"(#include <gtest/gtest.h>
+#include <thread>
+struct Box { int value = 0; };
+class Fixture : public ::testing::Test {
+ protected:
+  void SetUp() override { box = new Box; }
+  void TearDown() override { delete box; }
+  Box* box = nullptr;
+};
+TEST_F(Fixture, Race) {
+  std::thread t([this] { box->value = 1; });  // A
+  box->value = 2;  // B
+  t.join();
+}
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].variable, "Box.value");
 }
 
 // ------------------------------------------------- budgets, seeds, bad IR
