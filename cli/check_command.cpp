@@ -18,6 +18,7 @@
 #include "check_findings.h"
 #include "compile_commands.h"
 #include "diagnostics.h"
+#include "isolated_check.h"
 #include "interp/ir/checker.h"
 #include "output.h"
 #include "report/dedup.h"
@@ -31,6 +32,10 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The interpreter's own budget (--max-steps) ends a target long before this
+// on anything it understands; the limit is for what it does not.
+constexpr double kTargetTimeoutSeconds = 300;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -68,18 +73,21 @@ void interpret(llvm::Module &module, const std::string &name, const Options &opt
                TargetOutcome &outcome) {
   interp::CheckOptions check = check_options(options);
   Clock::time_point start = Clock::now();
-  interp::CheckResult result;
-  try {
-    result = interp::CheckModule(module, check);
-  } catch (const std::runtime_error &e) {
+  IsolatedCheck isolated = check_module_isolated(module, check, kTargetTimeoutSeconds);
+  outcome.check_seconds += seconds_since(start);
+  if (!isolated.failure.empty()) {
+    outcome.notes.push_back(fmt::format("{}: {}; nothing reported for it", name, isolated.failure));
+    return;
+  }
+  if (!isolated.result) {
     // A TU with nothing to start from (no main, no test, no class with a
     // mutex or threads) is not an error of the user's.
-    std::string why = one_line(e.what());
+    std::string why = isolated.no_entry;
     if (why.rfind("nothing to check", 0) != 0) why = "nothing to check: " + why;
     outcome.notes.push_back(name + ": " + why);
     return;
   }
-  outcome.check_seconds += seconds_since(start);
+  const interp::CheckResult &result = *isolated.result;
   for (const interp::CheckFinding &finding : result.findings)
     outcome.findings.push_back(to_report_finding(finding, check.seed));
   for (const interp::CheckNote &note : result.notes)
