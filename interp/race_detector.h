@@ -1,4 +1,6 @@
-// Happens-before race detection over model memory, one shadow cell per byte.
+// Happens-before race detection over model memory, one shadow cell per byte,
+// kept in 64-byte pages found by hash (the interpreter touches the same few
+// objects over and over; a per-byte ordered map was its hottest spot).
 // Each byte remembers its last write and, per thread, its last read since that
 // write, as (thread, that thread's own clock entry, site). A new access races
 // with a remembered one from another thread when at least one of them writes
@@ -9,8 +11,11 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <map>
+#include <memory>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +43,11 @@ class RaceDetector {
   // `clock` is the accessing thread's current vector clock.
   void OnAccess(ThreadId thread, const VectorClock& clock, uint64_t address, uint64_t size,
                 bool is_write, const SourceSite& site, const std::string& variable = {});
+  // The same with a site from InternSite, so a hot access does not compare
+  // file names.
+  void OnAccess(ThreadId thread, const VectorClock& clock, uint64_t address, uint64_t size,
+                bool is_write, uint32_t site, const std::string& variable = {});
+  uint32_t InternSite(const SourceSite& site);
   // Memory freed or reused: forget its history so a new object does not race
   // with the old one.
   void Forget(uint64_t address, uint64_t size);
@@ -47,19 +57,28 @@ class RaceDetector {
  private:
   struct Epoch {
     ThreadId thread = 0;
+    uint32_t site = 0;  // index into sites_
     uint64_t tick = 0;
-    SourceSite site;
   };
   struct Cell {
     bool written = false;
     Epoch write;
-    std::map<ThreadId, Epoch> reads;  // since the last write
+    std::vector<Epoch> reads;  // since the last write, at most one per thread
+  };
+  static constexpr unsigned kPageBits = 6;
+  struct Page {
+    std::array<Cell, size_t{1} << kPageBits> cells;
   };
 
+  Cell& CellAt(uint64_t address);
   void Report(uint64_t address, const std::string& variable, const Epoch& earlier,
-              bool earlier_write, ThreadId thread, bool is_write, const SourceSite& site);
+              bool earlier_write, ThreadId thread, bool is_write, uint32_t site);
 
-  std::map<uint64_t, Cell> shadow_;
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  uint64_t last_page_number_ = ~uint64_t{0};
+  Page* last_page_ = nullptr;
+  std::vector<SourceSite> sites_;
+  std::map<SourceSite, uint32_t> site_ids_;
   std::vector<Race> races_;
   std::set<std::pair<SourceSite, SourceSite>> reported_pairs_;
 };

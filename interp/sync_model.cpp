@@ -62,6 +62,23 @@ std::optional<ThreadId> SyncModel::Owner(uint64_t mutex) const {
   return it == mutexes_.end() ? std::nullopt : it->second.owner;
 }
 
+void SyncModel::OrderAcquire(ThreadId thread, uint64_t lock, const SourceSite& site) {
+  // Re-acquiring a read lock is not a self-deadlock; a writer re-locking is
+  // caught by the interpreter when every thread is blocked.
+  lock_order_.OnAcquire(thread, lock, /*recursive=*/true, site, held_[thread]);
+  held_[thread].push_back({lock, site});
+}
+
+void SyncModel::OrderRelease(ThreadId thread, uint64_t lock) {
+  auto& held = held_[thread];
+  for (auto it = held.rbegin(); it != held.rend(); ++it) {
+    if (it->mutex == lock) {
+      held.erase(std::next(it).base());
+      return;
+    }
+  }
+}
+
 void SyncModel::AtomicStore(ThreadId thread, uint64_t address) {
   atomics_[address].Join(clocks_[thread]);
   clocks_[thread].Tick(thread);
@@ -74,6 +91,11 @@ void SyncModel::AtomicLoad(ThreadId thread, uint64_t address) {
 
 void SyncModel::Access(ThreadId thread, uint64_t address, uint64_t size, bool is_write,
                        const SourceSite& site, const std::string& variable) {
+  races_.OnAccess(thread, clocks_[thread], address, size, is_write, site, variable);
+}
+
+void SyncModel::Access(ThreadId thread, uint64_t address, uint64_t size, bool is_write,
+                       uint32_t site, const std::string& variable) {
   races_.OnAccess(thread, clocks_[thread], address, size, is_write, site, variable);
 }
 

@@ -37,11 +37,22 @@ class SyncModel {
   void Unlock(ThreadId thread, uint64_t mutex);
   std::optional<ThreadId> Owner(uint64_t mutex) const;
 
+  // Locks whose blocking the interpreter models itself (reader-writer
+  // locks): only their place in the lock order, so a cycle through a
+  // shared_mutex is a deadlock like any other.
+  void OrderAcquire(ThreadId thread, uint64_t lock, const SourceSite& site);
+  void OrderRelease(ThreadId thread, uint64_t lock);
+
   void AtomicStore(ThreadId thread, uint64_t address);
   void AtomicLoad(ThreadId thread, uint64_t address);
 
   void Access(ThreadId thread, uint64_t address, uint64_t size, bool is_write,
               const SourceSite& site, const std::string& variable = {});
+  // With a site interned once by InternSite (the interpreter's hot path).
+  void Access(ThreadId thread, uint64_t address, uint64_t size, bool is_write, uint32_t site,
+              const std::string& variable);
+  uint32_t InternSite(const SourceSite& site) { return races_.InternSite(site); }
+  void Forget(uint64_t address, uint64_t size) { races_.Forget(address, size); }
 
   size_t thread_count() const { return clocks_.size(); }
   const VectorClock& clock(ThreadId t) const { return clocks_.at(t); }

@@ -160,6 +160,10 @@ Machine::CallOutcome Machine::CallIntrinsic(Thread& t, Frame& f, const llvm::Cal
     case Ix::eh_typeid_for:
       return CallOutcome::kDone;
     default:
+      if (callee->getName() == "llvm.x86.sse2.pause") {  // spin-wait hint
+        preempt_ = true;
+        return CallOutcome::kDone;
+      }
       Note(call, "intrinsic '" + callee->getName().str() + "' is not interpreted: its result is unknown");
       return CallOutcome::kDone;
   }

@@ -97,46 +97,72 @@ bool OwnsSync(const llvm::DIType* type, int depth = 0) {
   return false;
 }
 
+// The same from the IR type, for classes whose debug type is only a forward
+// declaration in this translation unit (clang's default -g).
+bool OwnsSyncType(const llvm::Type* type, int depth = 0) {
+  if (depth > 6) return false;
+  if (auto* st = llvm::dyn_cast<llvm::StructType>(type)) {
+    if (st->hasName()) {
+      const llvm::StringRef name = st->getName();
+      if (name.contains("mutex") || name.contains("condition_variable") ||
+          name == "class.std::thread" || name == "class.std::jthread")
+        return true;
+    }
+    for (const llvm::Type* e : st->elements())
+      if (OwnsSyncType(e, depth + 1)) return true;
+    return false;
+  }
+  if (auto* at = llvm::dyn_cast<llvm::ArrayType>(type)) return OwnsSyncType(at->getElementType(), depth + 1);
+  return false;
+}
+
 // In-the-middle starts (paper 001): public member functions of user classes
-// that own a mutex, called concurrently in pairs on one invented object.
+// that own a mutex, called concurrently in pairs on one invented object
+// (zeroed, then built by the default constructor when the module has one).
 void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<Entry>& entries,
                     const std::vector<const llvm::Function*>& ctors) {
   struct Method {
     const llvm::Function* fn;
     unsigned this_index;
   };
-  std::map<const llvm::DICompositeType*, std::vector<Method>> methods;
-  std::map<const llvm::DICompositeType*, const llvm::Function*> default_ctor;
-  std::map<const llvm::DICompositeType*, uint64_t> object_size;
+  std::map<const llvm::StructType*, std::vector<Method>> methods;
+  std::map<const llvm::StructType*, const llvm::Function*> default_ctor;
+  std::map<const llvm::StructType*, std::string> class_names;
   for (const llvm::Function& f : module) {
     if (f.isDeclaration() || machine.IsSystemFunction(&f)) continue;
     const llvm::DISubprogram* sp = f.getSubprogram();
     if (!sp) continue;
     const llvm::DISubprogram* decl = sp->getDeclaration() ? sp->getDeclaration() : sp;
     auto* cls = llvm::dyn_cast_or_null<llvm::DICompositeType>(decl->getScope());
-    if (!cls || !OwnsSync(cls)) continue;
+    if (!cls) continue;
     const llvm::StringRef name = f.getName();
     // `this` is the first argument that is not the sret slot.
     unsigned this_index = 0;
     if (f.arg_size() > 0 && f.hasParamAttribute(0, llvm::Attribute::StructRet)) this_index = 1;
     if (this_index >= f.arg_size()) continue;
+    auto* this_type = llvm::dyn_cast<llvm::PointerType>(f.getArg(this_index)->getType());
+    if (!this_type || this_type->isOpaque()) continue;
+    auto* object = llvm::dyn_cast<llvm::StructType>(this_type->getNonOpaquePointerElementType());
+    if (!object || object->isOpaque() || !object->isSized()) continue;
+    if (!OwnsSync(cls) && !OwnsSyncType(object)) continue;
     const bool is_ctor = name.contains("C2E") || name.contains("C1E");
     const bool is_dtor = name.contains("D0E") || name.contains("D1E") || name.contains("D2E");
     if (is_ctor) {
-      if (f.arg_size() == 1 && !default_ctor.count(cls)) default_ctor[cls] = &f;
+      if (f.arg_size() == 1 && !default_ctor.count(object)) default_ctor[object] = &f;
       continue;
     }
-    if (is_dtor) continue;
+    if (is_dtor || name.contains("aSE")) continue;  // destructors, assignment
     const auto access = decl->getFlags() & llvm::DINode::FlagAccessibility;
     if (access == llvm::DINode::FlagPrivate || access == llvm::DINode::FlagProtected) continue;
     if (access == 0 && cls->getTag() == llvm::dwarf::DW_TAG_class_type) continue;
-    methods[cls].push_back({&f, this_index});
-    object_size[cls] = std::max<uint64_t>(cls->getSizeInBits() / 8, 8);
+    methods[object].push_back({&f, this_index});
+    class_names[object] = cls->getName().str();
   }
-  for (auto& [cls, list] : methods) {
-    const llvm::Function* ctor = default_ctor.count(cls) ? default_ctor[cls] : nullptr;
-    const uint64_t size = object_size[cls];
-    const std::string class_name = cls->getName().str();
+  for (auto& [object_type, list] : methods) {
+    const llvm::Function* ctor = default_ctor.count(object_type) ? default_ctor[object_type] : nullptr;
+    const uint64_t size = std::max<uint64_t>(
+        module.getDataLayout().getTypeAllocSize(const_cast<llvm::StructType*>(object_type)).getFixedSize(), 8);
+    const std::string class_name = class_names[object_type];
     for (size_t i = 0; i < list.size(); ++i) {
       for (size_t j = i; j < list.size(); ++j) {
         const Method a = list[i], b = list[j];

@@ -50,6 +50,8 @@ uint64_t FromDouble(double d, const llvm::Type* t) {
   return std::bit_cast<uint64_t>(d);
 }
 
+constexpr uint64_t kUnknownAtomic = 8;  // below every model object
+
 bool IsAggregate(const llvm::Type* t) {
   return t->isStructTy() || t->isArrayTy() || t->isVectorTy();
 }
@@ -65,6 +67,14 @@ Machine::Machine(llvm::Module& module, const CheckOptions& options, Findings& fi
     function_address_[&f] = next;
     functions_by_index_.push_back(&f);
     next += 16;
+  }
+  for (const llvm::Function& f : module) {
+    uint32_t n = 0;
+    for (const llvm::Argument& a : f.args()) slot_of_[&a] = n++;
+    for (const llvm::BasicBlock& bb : f)
+      for (const llvm::Instruction& i : bb)
+        if (!i.getType()->isVoidTy()) slot_of_[&i] = n++;
+    slot_count_[&f] = n;
   }
   // Names of locals from llvm.dbg.declare (allocas) for race messages.
   for (const llvm::Function& f : module) {
@@ -268,8 +278,8 @@ RV Machine::EvalConstant(const llvm::Constant* c) {
 
 RV Machine::Eval(Frame& f, const llvm::Value* v) {
   if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) return EvalConstant(c);
-  auto it = f.regs.find(v);
-  if (it != f.regs.end()) return it->second;
+  auto it = slot_of_.find(v);
+  if (it != slot_of_.end()) return f.regs[it->second];
   return UnknownOf(v->getType());
 }
 
@@ -528,7 +538,12 @@ void Machine::StoreTo(MemObject& o, uint64_t offset, const llvm::Type* type, con
 
 RV Machine::Load(Thread& t, const llvm::Instruction& at, const llvm::Type* type, Value address,
                  bool atomic) {
-  if (address.IsUnknown()) return UnknownOf(type);
+  if (address.IsUnknown()) {
+    // An atomic at an unknown place still synchronizes with something: let
+    // all of them share one location, so ordering is not lost (no false race).
+    if (atomic) sync_->AtomicLoad(t.id, kUnknownAtomic);
+    return UnknownOf(type);
+  }
   const uint64_t size = dl_->getTypeStoreSize(const_cast<llvm::Type*>(type)).getFixedSize();
   MemObject* o = memory_.Find(address.Bits(), size);
   if (!o) return UnknownOf(type);
@@ -542,7 +557,10 @@ RV Machine::Load(Thread& t, const llvm::Instruction& at, const llvm::Type* type,
 
 void Machine::Store(Thread& t, const llvm::Instruction& at, const llvm::Type* type, Value address,
                     const RV& value, bool atomic) {
-  if (address.IsUnknown()) return;  // dropped, as the paper does
+  if (address.IsUnknown()) {  // dropped, as the paper does
+    if (atomic) sync_->AtomicStore(t.id, kUnknownAtomic);
+    return;
+  }
   const uint64_t size = dl_->getTypeStoreSize(const_cast<llvm::Type*>(type)).getFixedSize();
   MemObject* o = memory_.Find(address.Bits(), size);
   if (!o) return;
@@ -561,7 +579,9 @@ void Machine::Touch(Thread& t, const llvm::Instruction& at, uint64_t address, ui
   // any later thread does, so there is nothing to record.
   if (!multi_threaded_ || size == 0) return;
   const SourceSite& site = UserSite(t, at);
-  sync_->Access(t.id, address, size, is_write, site, o.name);
+  auto id = site_ids_.find(&site);
+  if (id == site_ids_.end()) id = site_ids_.emplace(&site, sync_->InternSite(site)).first;
+  sync_->Access(t.id, address, size, is_write, id->second, o.name);
 }
 
 Value Machine::ReadWord(uint64_t address, unsigned bytes) {
@@ -627,7 +647,7 @@ void Machine::JumpTo(Frame& f, const llvm::BasicBlock* target) {
     incoming.emplace_back(&phi, index < 0 ? UnknownOf(phi.getType())
                                           : Eval(f, phi.getIncomingValue(index)));
   }
-  for (auto& [phi, value] : incoming) f.regs[phi] = std::move(value);
+  for (auto& [phi, value] : incoming) Reg(f, phi) = std::move(value);
   f.prev = f.bb;
   f.bb = target;
   f.pc = target->getFirstNonPHI();
@@ -660,14 +680,14 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
                                       std::move(name));
       o.type = type;
       f.allocas.push_back(o.base);
-      f.regs[&inst] = RV::Bits(o.base);
+      Reg(f, &inst) = RV::Bits(o.base);
       Advance(f);
       return;
     }
     case I::Load: {
       auto& l = llvm::cast<llvm::LoadInst>(inst);
       RV address = Eval(f, l.getPointerOperand());
-      f.regs[&inst] = Load(t, inst, l.getType(), address.elems ? Value::Unknown() : address.v,
+      Reg(f, &inst) = Load(t, inst, l.getType(), address.elems ? Value::Unknown() : address.v,
                            l.isAtomic());
       if (l.isAtomic()) preempt_ = true;
       Advance(f);
@@ -717,7 +737,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         default: now = RV(); break;
       }
       Store(t, inst, type, addr, now, true);
-      f.regs[&inst] = old;
+      Reg(f, &inst) = old;
       preempt_ = true;
       Advance(f);
       return;
@@ -738,7 +758,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       r.elems = std::make_shared<std::vector<RV>>();
       r.elems->push_back(old);
       r.elems->push_back(RV::Bits(success ? 1 : 0));
-      f.regs[&inst] = r;
+      Reg(f, &inst) = r;
       preempt_ = true;
       Advance(f);
       return;
@@ -748,7 +768,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       Advance(f);
       return;
     case I::GetElementPtr:
-      f.regs[&inst] = Gep(&f, &inst);
+      Reg(f, &inst) = Gep(&f, &inst);
       Advance(f);
       return;
     case I::ICmp:
@@ -756,9 +776,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       auto& c = llvm::cast<llvm::CmpInst>(inst);
       RV a = Eval(f, c.getOperand(0)), b = Eval(f, c.getOperand(1));
       if (a.elems || b.elems) {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       } else {
-        f.regs[&inst] = Compare(c.getPredicate(), a, b, c.getOperand(0)->getType());
+        Reg(f, &inst) = Compare(c.getPredicate(), a, b, c.getOperand(0)->getType());
       }
       Advance(f);
       return;
@@ -767,12 +787,12 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       auto& s = llvm::cast<llvm::SelectInst>(inst);
       RV c = Eval(f, s.getCondition());
       if (c.elems) {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       } else if (c.v.IsUnknown()) {
         RV a = Eval(f, s.getTrueValue()), b = Eval(f, s.getFalseValue());
-        f.regs[&inst] = (!a.elems && !b.elems && a.v == b.v) ? a : UnknownOf(inst.getType());
+        Reg(f, &inst) = (!a.elems && !b.elems && a.v == b.v) ? a : UnknownOf(inst.getType());
       } else {
-        f.regs[&inst] = Eval(f, c.v.Bits() ? s.getTrueValue() : s.getFalseValue());
+        Reg(f, &inst) = Eval(f, c.v.Bits() ? s.getTrueValue() : s.getFalseValue());
       }
       Advance(f);
       return;
@@ -781,9 +801,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       RV a = Eval(f, inst.getOperand(0));
       const llvm::Type* type = inst.getType();
       if (a.elems || a.v.IsUnknown() || !(IsFloat(type) || IsDouble(type))) {
-        f.regs[&inst] = UnknownOf(type);
+        Reg(f, &inst) = UnknownOf(type);
       } else {
-        f.regs[&inst] = RV::Bits(FromDouble(-AsDouble(a.v.Bits(), type), type));
+        Reg(f, &inst) = RV::Bits(FromDouble(-AsDouble(a.v.Bits(), type), type));
       }
       Advance(f);
       return;
@@ -799,7 +819,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         RV next = (*a.elems)[index];
         a = next;
       }
-      f.regs[&inst] = a;
+      Reg(f, &inst) = a;
       Advance(f);
       return;
     }
@@ -821,7 +841,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         }
         return copy;
       };
-      f.regs[&inst] = insert(a, 0);
+      Reg(f, &inst) = insert(a, 0);
       Advance(f);
       return;
     }
@@ -830,9 +850,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       RV v = Eval(f, e.getVectorOperand()), i = Eval(f, e.getIndexOperand());
       if (v.elems && !i.elems && !i.v.IsUnknown() && i.v.Bits() < v.elems->size()) {
         RV r = (*v.elems)[i.v.Bits()];
-        f.regs[&inst] = r;
+        Reg(f, &inst) = r;
       } else {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       }
       Advance(f);
       return;
@@ -844,9 +864,9 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
         RV copy = v;
         copy.elems = std::make_shared<std::vector<RV>>(*v.elems);
         (*copy.elems)[i.v.Bits()] = x;
-        f.regs[&inst] = copy;
+        Reg(f, &inst) = copy;
       } else {
-        f.regs[&inst] = UnknownOf(inst.getType());
+        Reg(f, &inst) = UnknownOf(inst.getType());
       }
       Advance(f);
       return;
@@ -900,7 +920,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       EndThread(t);
       return;
     case I::LandingPad:
-      f.regs[&inst] = UnknownOf(inst.getType());
+      Reg(f, &inst) = UnknownOf(inst.getType());
       Advance(f);
       return;
     case I::Call:
@@ -924,7 +944,7 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       Advance(f);  // assigned on the edge by JumpTo
       return;
     case I::Freeze: {
-      f.regs[&inst] = Eval(f, inst.getOperand(0));
+      Reg(f, &inst) = Eval(f, inst.getOperand(0));
       Advance(f);
       return;
     }
@@ -932,17 +952,17 @@ void Machine::Execute(Thread& t, Frame& f, const llvm::Instruction& inst) {
       break;
   }
   if (inst.isBinaryOp()) {
-    f.regs[&inst] = Binary(op, Eval(f, inst.getOperand(0)), Eval(f, inst.getOperand(1)), inst.getType());
+    Reg(f, &inst) = Binary(op, Eval(f, inst.getOperand(0)), Eval(f, inst.getOperand(1)), inst.getType());
     Advance(f);
     return;
   }
   if (inst.isCast()) {
-    f.regs[&inst] = Cast(op, Eval(f, inst.getOperand(0)), inst.getOperand(0)->getType(), inst.getType());
+    Reg(f, &inst) = Cast(op, Eval(f, inst.getOperand(0)), inst.getOperand(0)->getType(), inst.getType());
     Advance(f);
     return;
   }
   Note(inst, std::string("unsupported instruction '") + inst.getOpcodeName() + "': its result is unknown");
-  if (!inst.getType()->isVoidTy()) f.regs[&inst] = UnknownOf(inst.getType());
+  if (!inst.getType()->isVoidTy()) Reg(f, &inst) = UnknownOf(inst.getType());
   if (inst.isTerminator()) {
     EndThread(t);
     return;
@@ -1046,10 +1066,12 @@ void Machine::ResetRun(uint64_t seed) {
   held_site_.clear();
   held_function_.clear();
   rwlocks_.clear();
+  rw_site_.clear();
   cond_waiters_.clear();
   once_state_.clear();
   guard_state_.clear();
   tls_address_.clear();
+  site_ids_.clear();
 }
 
 void Machine::StartTask(Thread& t) {
@@ -1124,7 +1146,7 @@ void Machine::Return(Thread& t, RV result) {
     if (const MemObject* o = memory_.FindAny(a)) {
       const uint64_t size = o->size;
       memory_.Free(a);
-      if (multi_threaded_) const_cast<RaceDetector&>(sync_->races()).Forget(a, size);
+      if (multi_threaded_) sync_->Forget(a, size);
     }
   }
   t.frames.pop_back();
@@ -1139,7 +1161,7 @@ void Machine::Return(Thread& t, RV result) {
 void Machine::FinishCall(Thread& t, Frame& caller, RV result) {
   (void)t;
   const llvm::Instruction* call = caller.pc;
-  if (!call->getType()->isVoidTy()) caller.regs[call] = std::move(result);
+  if (!call->getType()->isVoidTy()) Reg(caller, call) = std::move(result);
   if (auto* invoke = llvm::dyn_cast<llvm::InvokeInst>(call)) {
     JumpTo(caller, invoke->getNormalDest());
   } else {
@@ -1153,9 +1175,10 @@ void Machine::PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> arg
   f.bb = &fn->getEntryBlock();
   f.pc = &*f.bb->begin();
   f.system = IsSystemFunction(fn);
+  f.regs.resize(slot_count_[fn]);
   unsigned i = 0;
   for (const llvm::Argument& a : fn->args()) {
-    f.regs[&a] = i < args.size() ? std::move(args[i]) : UnknownOf(a.getType());
+    Reg(f, &a) = i < args.size() ? std::move(args[i]) : UnknownOf(a.getType());
     ++i;
   }
   t.frames.push_back(std::move(f));

@@ -62,7 +62,7 @@ struct Frame {
   const llvm::BasicBlock* bb = nullptr;
   const llvm::Instruction* pc = nullptr;
   const llvm::BasicBlock* prev = nullptr;
-  std::unordered_map<const llvm::Value*, RV> regs;
+  std::vector<RV> regs;  // one slot per argument and value-producing instruction
   std::vector<uint64_t> allocas;
   bool system = false;  // body comes from a system header
   // Run when this frame returns (e.g. pthread_once marks the flag done).
@@ -138,6 +138,10 @@ class Machine {
   void EndThread(Thread& t);
   void CheckAllBlocked();
 
+  // Register slots: arguments and instructions of each function are numbered
+  // once, so a frame's registers are a vector, not a hash map.
+  RV& Reg(Frame& f, const llvm::Value* v) { return f.regs[slot_of_.find(v)->second]; }
+
   // Operands and constants.
   RV Eval(Frame& f, const llvm::Value* v);
   RV EvalConstant(const llvm::Constant* c);
@@ -207,6 +211,9 @@ class Machine {
   std::unordered_map<const llvm::Value*, std::pair<std::string, const llvm::DIType*>> local_names_;
   std::unordered_map<const llvm::Function*, int> model_of_;
   mutable std::unordered_map<const llvm::Function*, bool> system_;
+  std::unordered_map<const llvm::Value*, uint32_t> slot_of_;
+  std::unordered_map<const llvm::Function*, uint32_t> slot_count_;
+  std::unordered_map<const SourceSite*, uint32_t> site_ids_;  // per run: interned in the detector
   std::unordered_map<const llvm::Instruction*, SourceSite> site_cache_;
   std::unordered_map<const llvm::Constant*, RV> constant_cache_;
   std::unordered_map<const llvm::Function*, std::string> demangled_;
@@ -231,6 +238,7 @@ class Machine {
     ThreadId writer_id = 0;
   };
   std::map<uint64_t, RwLock> rwlocks_;
+  std::map<std::pair<uint64_t, ThreadId>, std::pair<SourceSite, std::string>> rw_site_;
   std::map<uint64_t, std::vector<ThreadId>> cond_waiters_;
   std::map<uint64_t, int> once_state_;  // 0 new, 1 running, 2 done
   std::map<uint64_t, int> guard_state_;

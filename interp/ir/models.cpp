@@ -26,7 +26,7 @@ enum class Model {
   kMalloc, kCalloc, kRealloc, kFree, kNew, kDelete, kAlignedAlloc, kPosixMemalign,
   kMemcpy, kMemset, kStrlen,
   kGuardAcquire, kGuardRelease, kGuardAbort,
-  kEndThread, kEndRun, kYield, kReturnZero, kReturnOne,
+  kEndThread, kEndRun, kYield, kReturnZero, kReturnOne, kHashBytes,
 };
 
 Model ModelByName(const std::string& name) {
@@ -122,6 +122,8 @@ Model ModelByName(const std::string& name) {
       {"__cxa_atexit", Model::kReturnZero},
       {"atexit", Model::kReturnZero},
       {"_ZNSt28__atomic_futex_unsigned_base19_M_futex_notify_allEPj", Model::kYield},
+      {"_ZSt11_Hash_bytesPKvmm", Model::kHashBytes},
+      {"_ZSt15_Fnv_hash_bytesPKvmm", Model::kHashBytes},
   };
   auto it = table.find(name);
   if (it != table.end()) return it->second;
@@ -247,6 +249,10 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
         return CallOutcome::kBlocked;
       }
       // Writers learn from every earlier holder, readers from earlier writers.
+      std::string function;
+      const SourceSite& site = UserSite(t, call, &function);
+      sync_->OrderAcquire(t.id, lock, site);
+      rw_site_[{lock, t.id}] = {site, function};
       sync_->AtomicLoad(t.id, lock);
       if (write) {
         sync_->AtomicLoad(t.id, lock + 1);
@@ -264,8 +270,10 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       if (rw.writer && rw.writer_id == t.id) {
         rw.writer = false;
         sync_->AtomicStore(t.id, at(0));
+        sync_->OrderRelease(t.id, at(0));
       } else if (rw.readers.erase(t.id)) {
         sync_->AtomicStore(t.id, at(0) + 1);
+        sync_->OrderRelease(t.id, at(0));
       }
       return CallOutcome::kDone;
     }
@@ -414,7 +422,7 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
           CopyBytes(t, call, Value::Concrete(fresh), Value::Concrete(old->base), Value::Concrete(keep));
           const uint64_t base = old->base, old_size = old->size;
           memory_.Free(base);
-          const_cast<RaceDetector&>(sync_->races()).Forget(base, old_size);
+          sync_->Forget(base, old_size);
         }
       }
       result = RV::Bits(fresh);
@@ -430,8 +438,22 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
         Touch(t, call, w.base, w.size, true, w);
         const uint64_t base = w.base, size = w.size;
         memory_.Free(base);
-        const_cast<RaceDetector&>(sync_->races()).Forget(base, size);
+        sync_->Forget(base, size);
       }
+      return CallOutcome::kDone;
+    }
+    case Model::kHashBytes: {
+      // std::hash of strings and thread ids (std::barrier picks its slot by
+      // it): any deterministic hash of known bytes will do.
+      if (!known(0) || !known(1) || !known(2) || at(1) > 4096) return CallOutcome::kDone;
+      MemObject* o = memory_.Find(at(0), at(1));
+      if (!o) return CallOutcome::kDone;
+      uint64_t h = 0xcbf29ce484222325ull ^ at(2);
+      for (uint64_t i = 0; i < at(1); ++i) {
+        if (!o->known[at(0) - o->base + i]) return CallOutcome::kDone;
+        h = (h ^ o->data[at(0) - o->base + i]) * 0x100000001b3ull;
+      }
+      result = RV::Bits(h);
       return CallOutcome::kDone;
     }
     case Model::kMemcpy:

@@ -246,6 +246,12 @@ void Machine::CheckAllBlocked() {
         auto owner = sync_->Owner(t.wait_on);
         if (held != held_site_.end() && owner) add(held->second, *owner, held_function_[t.wait_on]);
       }
+      if (t.state == Thread::State::kRwRead || t.state == Thread::State::kRwWrite) {
+        if (auto owner = waits_for(t)) {
+          auto held = rw_site_.find({t.wait_on, *owner});
+          if (held != rw_site_.end()) add(held->second.first, *owner, held->second.second);
+        }
+      }
       add(t.wait_site, id, t.wait_function);
     }
     if (cycle.size() == 1 && threads_[cycle[0]]->state == Thread::State::kMutex)
