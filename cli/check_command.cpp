@@ -53,6 +53,7 @@ struct TargetOutcome {
   uint64_t runs = 0, steps = 0;
   std::vector<std::string> entries;
   double compile_seconds = 0, check_seconds = 0;
+  bool library = false;  // no main, no test: compiled with every declaration
 };
 
 std::string site_text(const interp::SourceSite &site) {
@@ -157,6 +158,7 @@ TargetOutcome check_target(const CheckTarget &target, const Options &options,
     // the TU calls, and those are what in-the-middle starts call. Compile
     // again with every declaration emitted (cached like any other bitcode).
     modules.clear();
+    outcome.library = true;
     outcome.compiled = outcome.cached = 0;
     modules = compile_units(target, {"-femit-all-decls"}, true, frontend, context, outcome);
     if (modules.empty()) return outcome;
@@ -181,8 +183,9 @@ TargetOutcome check_target(const CheckTarget &target, const Options &options,
                                         target.name, one_line(link_error)));
     for (auto &m : modules) interpret(*m, m->getModuleIdentifier(), options, outcome);
   }
-  outcome.verbose.push_back(fmt::format("{}: {} translation unit{}, {} run{}, {} steps, checked in {:.2f} s",
-                                        target.name, outcome.units, outcome.units == 1 ? "" : "s",
+  outcome.verbose.push_back(fmt::format("{}{}: {} translation unit{}, {} run{}, {} steps, checked in {:.2f} s",
+                                        target.name, outcome.library ? " (a library)" : "", outcome.units,
+                                        outcome.units == 1 ? "" : "s",
                                         outcome.runs, outcome.runs == 1 ? "" : "s", outcome.steps,
                                         outcome.check_seconds));
   return outcome;
@@ -307,6 +310,7 @@ int run_check(const Options &options) {
     units += o.units, compiled += o.compiled, cached += o.cached, runs += o.runs, steps += o.steps;
     per_target.push_back({{"name", targets[i].name},
                           {"translation_units", o.units},
+                          {"library", o.library},
                           {"compiled", o.compiled},
                           {"from_cache", o.cached},
                           {"compile_seconds", o.compile_seconds},
