@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "check_findings.h"
 #include "compile_commands.h"
@@ -149,8 +148,9 @@ TargetOutcome check_target(const CheckTarget &target, const Options &options,
   TargetOutcome outcome;
   outcome.units = target.units.size();
   llvm::LLVMContext context;
+  std::vector<std::string> extra;  // flags of the pass whose modules are checked
   std::vector<std::unique_ptr<llvm::Module>> modules =
-      compile_units(target, {}, true, frontend, context, outcome);
+      compile_units(target, extra, true, frontend, context, outcome);
   if (modules.empty()) return outcome;
   if (outcome.failed_files.empty() &&
       std::none_of(modules.begin(), modules.end(), [](const auto &m) { return has_program_entry(*m); })) {
@@ -160,28 +160,24 @@ TargetOutcome check_target(const CheckTarget &target, const Options &options,
     modules.clear();
     outcome.library = true;
     outcome.compiled = outcome.cached = 0;
-    modules = compile_units(target, {"-femit-all-decls"}, true, frontend, context, outcome);
+    extra = {"-femit-all-decls"};
+    modules = compile_units(target, extra, true, frontend, context, outcome);
     if (modules.empty()) return outcome;
   }
 
   std::string link_error;
-  std::unique_ptr<llvm::Module> linked;
-  if (modules.size() == 1) {
-    linked = std::move(modules.front());
-  } else {
-    // Linking consumes the modules; keep a copy of each for the fallback.
-    std::vector<std::unique_ptr<llvm::Module>> copies;
-    for (auto &m : modules) copies.push_back(llvm::CloneModule(*m));
-    linked = interp::frontend::link_modules(std::move(copies), link_error);
-  }
+  std::unique_ptr<llvm::Module> linked =
+      modules.size() == 1 ? std::move(modules.front()) : interp::frontend::link_modules(std::move(modules), link_error);
   if (linked) {
     interpret(*linked, target.name, options, outcome);
   } else {
     // Two definitions of one symbol (two mains in one directory's files):
-    // check each TU alone rather than nothing.
+    // check each TU alone rather than nothing. Linking consumed the modules;
+    // the cache gives them back without compiling.
     outcome.notes.push_back(fmt::format("{}: {}; checking its translation units one by one",
                                         target.name, one_line(link_error)));
-    for (auto &m : modules) interpret(*m, m->getModuleIdentifier(), options, outcome);
+    for (auto &m : compile_units(target, extra, false, frontend, context, outcome))
+      interpret(*m, m->getModuleIdentifier(), options, outcome);
   }
   outcome.verbose.push_back(fmt::format("{}{}: {} translation unit{}, {} run{}, {} steps, checked in {:.2f} s",
                                         target.name, outcome.library ? " (a library)" : "", outcome.units,
