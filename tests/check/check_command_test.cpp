@@ -189,6 +189,10 @@ TEST_F(CheckCommandTest, CompileCommandsGroupTranslationUnitsByTarget) {
   EXPECT_EQ(plan[0].name, "app");
   ASSERT_EQ(plan[0].units.size(), 2u);
   EXPECT_EQ(plan[0].units[0].flags, std::vector<std::string>{"-DX=1"});
+  // Flags after "--" come after each TU's own.
+  options_.compiler_flags = {"-DEXTRA"};
+  EXPECT_EQ(cli::plan_check(options_)[0].units[1].flags, (std::vector<std::string>{"-DX=1", "-DEXTRA"}));
+  options_.compiler_flags.clear();
   EXPECT_EQ(plan[1].name, alone);
 
   EXPECT_EQ(cli::run_check(options_), 66);
