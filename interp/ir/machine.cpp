@@ -133,6 +133,10 @@ void Machine::SetupGlobals() {
     if (g->hasInitializer()) {
       o.known.assign(o.size, 1);
       WriteConstant(o, 0, g->getInitializer());
+    } else if (g->getName() == "__libc_single_threaded") {
+      // glibc's flag that lets libstdc++ skip atomics (shared_ptr counts):
+      // the model program is multi-threaded, so the atomic paths are taken.
+      o.known.assign(o.size, 1);
     } else {
       // Defined elsewhere (libstdc++, libc): its contents are unknown.
       o.known.assign(o.size, 0);

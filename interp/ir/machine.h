@@ -173,6 +173,9 @@ class Machine {
                             const llvm::Function* callee, std::vector<RV>& args, RV& result);
   void PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> args);
 
+  CallOutcome TreeModel(Thread& t, const llvm::Instruction& call, int which,
+                        std::vector<RV>& args, RV& result);
+
   // Synchronization models (models.cpp).
   CallOutcome LockMutex(Thread& t, const llvm::Instruction& at, uint64_t mutex, bool try_only,
                         RV& result);

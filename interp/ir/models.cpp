@@ -27,6 +27,7 @@ enum class Model {
   kMemcpy, kMemset, kStrlen,
   kGuardAcquire, kGuardRelease, kGuardAbort,
   kEndThread, kEndRun, kYield, kReturnZero, kReturnOne, kHashBytes,
+  kRbInsert, kRbIncrement, kRbDecrement, kNeedRehash, kNextBucket, kMemcmp, kStrcmp,
 };
 
 Model ModelByName(const std::string& name) {
@@ -101,6 +102,9 @@ Model ModelByName(const std::string& name) {
       {"memmove", Model::kMemcpy},
       {"memset", Model::kMemset},
       {"strlen", Model::kStrlen},
+      {"memcmp", Model::kMemcmp},
+      {"bcmp", Model::kMemcmp},
+      {"strcmp", Model::kStrcmp},
       {"__cxa_guard_acquire", Model::kGuardAcquire},
       {"__cxa_guard_release", Model::kGuardRelease},
       {"__cxa_guard_abort", Model::kGuardAbort},
@@ -123,6 +127,15 @@ Model ModelByName(const std::string& name) {
       {"atexit", Model::kReturnZero},
       {"_ZNSt28__atomic_futex_unsigned_base19_M_futex_notify_allEPj", Model::kYield},
       {"_ZSt11_Hash_bytesPKvmm", Model::kHashBytes},
+      // std::map/std::set keep their tree links out of line in libstdc++.so.
+      {"_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_", Model::kRbInsert},
+      {"_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", Model::kRbIncrement},
+      {"_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base", Model::kRbIncrement},
+      {"_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", Model::kRbDecrement},
+      {"_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base", Model::kRbDecrement},
+      // std::unordered_map sizes its buckets out of line.
+      {"_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm", Model::kNeedRehash},
+      {"_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", Model::kNextBucket},
       {"_ZSt15_Fnv_hash_bytesPKvmm", Model::kHashBytes},
   };
   auto it = table.find(name);
@@ -456,6 +469,24 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       result = RV::Bits(h);
       return CallOutcome::kDone;
     }
+    case Model::kRbInsert:
+    case Model::kRbIncrement:
+    case Model::kRbDecrement:
+      return TreeModel(t, call, static_cast<int>(model) - static_cast<int>(Model::kRbInsert), args, result);
+    case Model::kNeedRehash: {
+      // (buckets, elements, inserting) -> {grow?, new bucket count}
+      auto* st = llvm::dyn_cast<llvm::StructType>(call.getType());
+      if (!st || st->getNumElements() != 2 || !result.elems || !known(1) || !known(2) || !known(3))
+        return CallOutcome::kDone;
+      const uint64_t needed = at(2) + at(3);
+      const bool grow = needed > at(1);
+      (*result.elems)[0] = RV::Bits(grow ? 1 : 0);
+      (*result.elems)[1] = RV::Bits(grow ? std::max<uint64_t>(needed * 2, 13) : 0);
+      return CallOutcome::kDone;
+    }
+    case Model::kNextBucket:
+      if (known(1)) result = RV::Bits(std::max<uint64_t>(at(1), 13));
+      return CallOutcome::kDone;
     case Model::kMemcpy:
       CopyBytes(t, call, word(0), word(1), word(2));
       result = args.empty() ? RV() : args[0];
@@ -464,6 +495,28 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       SetBytes(t, call, word(0), word(1), word(2));
       result = args.empty() ? RV() : args[0];
       return CallOutcome::kDone;
+    case Model::kMemcmp:
+    case Model::kStrcmp: {
+      // Compares known bytes (std::string keys of maps); unknown otherwise.
+      if (!known(0) || !known(1)) return CallOutcome::kDone;
+      const bool bounded = model == Model::kMemcmp;
+      if (bounded && !known(2)) return CallOutcome::kDone;
+      const uint64_t limit = bounded ? at(2) : 1u << 20;
+      for (uint64_t i = 0; i < limit; ++i) {
+        MemObject* a = memory_.Find(at(0) + i, 1);
+        MemObject* b = memory_.Find(at(1) + i, 1);
+        if (!a || !b || !a->known[at(0) + i - a->base] || !b->known[at(1) + i - b->base])
+          return CallOutcome::kDone;
+        const int x = a->data[at(0) + i - a->base], y = b->data[at(1) + i - b->base];
+        if (x != y) {
+          result = RV::Bits(static_cast<uint32_t>(x < y ? -1 : 1));
+          return CallOutcome::kDone;
+        }
+        if (!bounded && x == 0) break;
+      }
+      result = RV::Bits(0);
+      return CallOutcome::kDone;
+    }
     case Model::kStrlen: {
       if (!known(0)) return CallOutcome::kDone;
       MemObject* o = memory_.Find(at(0), 1);
@@ -509,6 +562,96 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       return CallOutcome::kDone;
   }
   (void)f;
+  return CallOutcome::kDone;
+}
+
+// std::_Rb_tree_node_base: color (int) at 0, then parent, left, right. The
+// model links new nodes without rebalancing (an unbalanced tree orders the
+// same keys), and reads and writes the links where the user called the map,
+// so two threads changing one std::map race on its links.
+Machine::CallOutcome Machine::TreeModel(Thread& t, const llvm::Instruction& call, int which,
+                                        std::vector<RV>& args, RV& result) {
+  constexpr uint64_t kParent = 8, kLeft = 16, kRight = 24;
+  bool ok = true;
+  auto read = [&](uint64_t node, uint64_t field) -> uint64_t {
+    MemObject* o = ok ? memory_.Find(node + field, 8) : nullptr;
+    if (!o) { ok = false; return 0; }
+    Touch(t, call, node + field, 8, false, *o);
+    Value v = ReadWord(node + field, 8);
+    if (v.IsUnknown()) { ok = false; return 0; }
+    return v.Bits();
+  };
+  auto write = [&](uint64_t node, uint64_t field, uint64_t value) {
+    MemObject* o = ok ? memory_.Find(node + field, 8) : nullptr;
+    if (!o) { ok = false; return; }
+    Touch(t, call, node + field, 8, true, *o);
+    WriteWord(node + field, 8, value);
+  };
+  auto word = [&](size_t i) { return i < args.size() && !args[i].elems ? args[i].v : Value::Unknown(); };
+  if (which == 0) {  // insert_and_rebalance(left?, x, p, header)
+    if (word(0).IsUnknown() || word(1).IsUnknown() || word(2).IsUnknown() || word(3).IsUnknown())
+      return CallOutcome::kDone;
+    const bool left = word(0).Bits() & 1;
+    const uint64_t x = word(1).Bits(), p = word(2).Bits(), header = word(3).Bits();
+    WriteWord(x, 4, 0);  // red; the node is not shared yet
+    WriteWord(x + kParent, 8, p);
+    WriteWord(x + kLeft, 8, 0);
+    WriteWord(x + kRight, 8, 0);
+    if (left) {
+      write(p, kLeft, x);
+      if (p == header) {
+        write(header, kParent, x);
+        write(header, kRight, x);
+      } else if (p == read(header, kLeft)) {
+        write(header, kLeft, x);
+      }
+    } else {
+      write(p, kRight, x);
+      if (p == read(header, kRight)) write(header, kRight, x);
+    }
+    return CallOutcome::kDone;
+  }
+  if (word(0).IsUnknown()) return CallOutcome::kDone;
+  uint64_t x = word(0).Bits();
+  if (which == 1) {  // increment: the in-order successor
+    if (uint64_t r = read(x, kRight); ok && r != 0) {
+      x = r;
+      for (int i = 0; ok && i < 10000; ++i) {
+        const uint64_t l = read(x, kLeft);
+        if (!ok || l == 0) break;
+        x = l;
+      }
+    } else if (ok) {
+      uint64_t y = read(x, kParent);
+      for (int i = 0; ok && i < 10000 && x == read(y, kRight); ++i) {
+        x = y;
+        y = read(y, kParent);
+      }
+      if (ok && read(x, kRight) != y) x = y;
+    }
+  } else {  // decrement: the in-order predecessor; the header's is the rightmost
+    Value color = ReadWord(x, 4);
+    const uint64_t parent = read(x, kParent);
+    if (ok && !color.IsUnknown() && color.Bits() == 0 && read(parent, kParent) == x) {
+      x = read(x, kRight);
+    } else if (uint64_t l = ok ? read(x, kLeft) : 0; ok && l != 0) {
+      uint64_t y = l;
+      for (int i = 0; ok && i < 10000; ++i) {
+        const uint64_t r = read(y, kRight);
+        if (!ok || r == 0) break;
+        y = r;
+      }
+      x = y;
+    } else if (ok) {
+      uint64_t y = parent;
+      for (int i = 0; ok && i < 10000 && x == read(y, kLeft); ++i) {
+        x = y;
+        y = read(y, kParent);
+      }
+      x = y;
+    }
+  }
+  if (ok) result = RV::Bits(x);
   return CallOutcome::kDone;
 }
 

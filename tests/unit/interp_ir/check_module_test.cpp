@@ -382,6 +382,128 @@ int main() { return hits; }  // B
   EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
 }
 
+const char* kSharedMutexAbbaBuggy = R"(#include <mutex>
+#include <shared_mutex>
+#include <thread>
+std::shared_mutex routes;
+std::mutex stats;
+int hits;
+void lookup() {
+  std::shared_lock<std::shared_mutex> r(routes);  // R1
+  std::lock_guard<std::mutex> s(stats);  // S1
+  ++hits;
+}
+void prune() {
+  std::lock_guard<std::mutex> s(stats);  // S2
+  std::unique_lock<std::shared_mutex> w(routes);  // W2
+  hits = 0;
+}
+int main() {
+  std::thread a(lookup), b(prune);
+  a.join();
+  b.join();
+}
+)";
+
+TEST(CheckModule, ReaderLockAndMutexInversionIsADeadlock) {
+  CheckResult r = CheckSource(kSharedMutexAbbaBuggy);
+  auto deadlocks = OfKind(r, kDeadlock);
+  ASSERT_EQ(deadlocks.size(), 1u);
+  EXPECT_EQ(Lines(deadlocks[0]),
+            (std::set<unsigned>{LineOf(kSharedMutexAbbaBuggy, "// R1"), LineOf(kSharedMutexAbbaBuggy, "// S1"),
+                                LineOf(kSharedMutexAbbaBuggy, "// S2"), LineOf(kSharedMutexAbbaBuggy, "// W2")}));
+}
+
+const char* kMapBuggy = R"(#include <map>
+#include <mutex>
+#include <thread>
+std::mutex m;
+std::map<int, int> table;
+int main() {
+  std::thread t([] { std::lock_guard<std::mutex> g(m); table[1] = 2; });  // A
+  int n = table.count(1);  // B
+  t.join();
+  return n;
+}
+)";
+
+TEST(CheckModule, UnlockedMapReaderRacesWithTheWriter) {
+  CheckResult r = CheckSource(kMapBuggy);
+  auto races = OfKind(r, kRace);
+  ASSERT_FALSE(races.empty());
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kMapBuggy, "// A"), LineOf(kMapBuggy, "// B")}));
+}
+
+TEST(CheckModule, LockedMapReaderIsClean) {
+  std::string fixed = Replace(kMapBuggy, "int n = table.count(1);", "int n; { std::lock_guard<std::mutex> g(m); n = table.count(1); }");
+  EXPECT_TRUE(CheckSource(fixed).findings.empty());
+}
+
+TEST(CheckModule, ContainersComputeConcreteValues) {
+  // The write in main happens only if the containers gave wrong (or unknown)
+  // answers; with the models they are exact, so nothing races.
+  const char* source = R"(#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+int shared;
+int main() {
+  std::map<int, int> m;
+  for (int i = 5; i > 0; --i) m[i] = i * 10;
+  int s = 0;
+  for (auto& [k, v] : m) s = s * 10 + k;
+  std::unordered_map<std::string, int> u;
+  u["a"] = 1;
+  u["b"] = 2;
+  u["a"] += 5;
+  std::set<int> st{3, 1, 2};
+  const bool good = s == 12345 && u["a"] == 6 && u.size() == 2 && *st.rbegin() == 3;
+  std::thread t([] { shared = 1; });
+  if (!good) shared = 2;
+  t.join();
+}
+)";
+  EXPECT_TRUE(CheckSource(source).findings.empty());
+}
+
+TEST(CheckModule, SharedPtrCopiesAndBarrierAreClean) {
+  const char* source = R"(#include <barrier>
+#include <memory>
+#include <thread>
+std::shared_ptr<int> g = std::make_shared<int>(5);
+int partial[2];
+int main() {
+  std::barrier<> done(2);
+  std::thread a([&] { auto c = g; partial[1] = *c; (void)done.arrive(); });
+  auto c = g;
+  partial[0] = *c;
+  done.arrive_and_wait();
+  int total = partial[0] + partial[1];
+  a.join();
+  return total;
+}
+)";
+  EXPECT_TRUE(CheckSource(source).findings.empty());
+}
+
+TEST(CheckModule, GoogleTestBodiesAreEntries) {
+  const char* source = R"(#include <gtest/gtest.h>
+#include <thread>
+int hits;
+TEST(Counter, TwoThreads) {
+  std::thread a([] { hits++; });  // A
+  hits++;  // B
+  a.join();
+}
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].entry, "Counter_TwoThreads_Test");
+}
+
 // ------------------------------------------------- budgets, seeds, bad IR
 
 TEST(CheckModule, SameSeedSameFindingsAndStepsWithinBudget) {
