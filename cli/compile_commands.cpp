@@ -63,6 +63,18 @@ std::vector<std::string> meaningful_flags(const std::vector<std::string> &argume
   std::vector<std::string> kept;
   for (size_t i = 0; i < arguments.size(); ++i) {
     const std::string &arg = arguments[i];
+    // A precompiled header was built with the project's flags, not ours, and
+    // clang refuses it; the header itself is still included (CMake passes
+    // it with -include too), so the code means the same.
+    if (arg == "-include-pch") {
+      ++i;
+      continue;
+    }
+    if (arg == "-Xclang" && i + 3 < arguments.size() && arguments[i + 1] == "-include-pch" &&
+        arguments[i + 2] == "-Xclang") {
+      i += 3;
+      continue;
+    }
     bool skip_next = false, drop = false;
     for (const char *flag : kDroppedWithValue)
       if (arg == flag) skip_next = drop = true;

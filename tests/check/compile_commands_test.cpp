@@ -23,6 +23,14 @@ TEST(MeaningfulFlags, DropsOutputsDependenciesSanitizersAndTheSource) {
   EXPECT_EQ(meaningful_flags({"-oout.o", "-O2", "/abs/src/a.cc"}, "/abs/src/a.cc"), Words{"-O2"});
 }
 
+TEST(MeaningfulFlags, DropsPrecompiledHeadersButKeepsTheirInclude) {
+  Words cmake_pch = {"-Xclang", "-include-pch", "-Xclang", "/b/cmake_pch.hxx.pch",
+                     "-Xclang", "-include", "-Xclang", "/b/cmake_pch.hxx", "-DA"};
+  EXPECT_EQ(meaningful_flags(cmake_pch, "a.cc"),
+            (Words{"-Xclang", "-include", "-Xclang", "/b/cmake_pch.hxx", "-DA"}));
+  EXPECT_EQ(meaningful_flags({"-include-pch", "x.pch", "-DA"}, "a.cc"), Words{"-DA"});
+}
+
 TEST(TargetOfOutput, CMakeAndMeson) {
   EXPECT_EQ(target_of_output("CMakeFiles/pool.dir/src/pool.cpp.o"), "pool");
   EXPECT_EQ(target_of_output("/b/tests/CMakeFiles/pool_test.dir/t.cc.o"), "pool_test");
