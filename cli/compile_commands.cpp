@@ -56,7 +56,9 @@ std::vector<std::string> meaningful_flags(const std::vector<std::string> &argume
                                           const std::string &source) {
   // Flags that take the next word as their value and are dropped with it.
   static const char *const kDroppedWithValue[] = {"-o", "-MF", "-MT", "-MQ"};
-  static const char *const kDropped[] = {"-c", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "--"};
+  // Also the modes that would stop clang before it writes bitcode.
+  static const char *const kDropped[] = {"-c", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "--",
+                                         "-fsyntax-only", "-E", "-S"};
   static const char *const kDroppedPrefixes[] = {"-fsanitize", "-fno-sanitize", "-fsnag-",
                                                  "-fpass-plugin=", "-Werror", "-MF", "-MT", "-MQ"};
   std::string source_name = fs::path(source).filename().string();

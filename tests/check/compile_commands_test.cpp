@@ -21,6 +21,7 @@ TEST(MeaningfulFlags, DropsOutputsDependenciesSanitizersAndTheSource) {
                 "-Werror", "-pthread"};
   EXPECT_EQ(meaningful_flags(args, "../src/a.cc"), (Words{"-DNDEBUG", "-Iinc", "-std=c++20", "-pthread"}));
   EXPECT_EQ(meaningful_flags({"-oout.o", "-O2", "/abs/src/a.cc"}, "/abs/src/a.cc"), Words{"-O2"});
+  EXPECT_EQ(meaningful_flags({"-fsyntax-only", "-S", "-E", "-DA", "a.cc"}, "a.cc"), Words{"-DA"});
 }
 
 TEST(MeaningfulFlags, DropsPrecompiledHeadersButKeepsTheirInclude) {
