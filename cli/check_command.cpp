@@ -201,7 +201,7 @@ void require_source_file(const std::string &file) {
   if (fs::is_directory(file, error)) throw UsageError(file + " is a directory");
 }
 
-std::vector<CheckTarget> plan_from_database(const Options &options) {
+std::vector<CheckTarget> plan_from_database(const Options &options, std::vector<std::string> *notes) {
   std::vector<CompileCommand> commands;
   try {
     commands = read_compile_commands(options.build_dir);
@@ -223,9 +223,14 @@ std::vector<CheckTarget> plan_from_database(const Options &options) {
 
   std::vector<CheckTarget> targets;
   std::map<std::string, size_t> by_target;
+  std::vector<std::string> skipped;
   for (size_t i = 0; i < commands.size(); ++i) {
     if (!selected[i]) continue;
     CompileCommand &command = commands[i];
+    if (!is_c_or_cxx_source(command.file)) {
+      skipped.push_back(command.file);
+      continue;
+    }
     interp::frontend::TranslationUnit unit{command.file, command.directory, command.flags};
     unit.flags.insert(unit.flags.end(), options.compiler_flags.begin(), options.compiler_flags.end());
     if (!command.target.empty()) {
@@ -240,13 +245,24 @@ std::vector<CheckTarget> plan_from_database(const Options &options) {
       targets.push_back(CheckTarget{command.file, {std::move(unit)}});
     }
   }
+  if (!skipped.empty() && notes) {
+    notes->push_back(fmt::format("{}: {} source{} not in C or C++ left out, such as {}", options.build_dir,
+                                 skipped.size(), skipped.size() == 1 ? "" : "s", skipped.front()));
+  }
   return targets;
 }
 
 }  // namespace
 
-std::vector<CheckTarget> plan_check(const Options &options) {
-  if (!options.build_dir.empty()) return plan_from_database(options);
+bool is_c_or_cxx_source(const std::string &file) {
+  std::string extension = fs::path(file).extension().string();
+  for (const char *known : {".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP"})
+    if (extension == known) return true;
+  return false;
+}
+
+std::vector<CheckTarget> plan_check(const Options &options, std::vector<std::string> *notes) {
+  if (!options.build_dir.empty()) return plan_from_database(options, notes);
   if (options.check_files.empty()) throw UsageError("check: missing FILE or -p BUILD_DIR (see 'snag check --help')");
   // Files named together are one program, as on a compiler's command line.
   CheckTarget target;
@@ -261,7 +277,8 @@ std::vector<CheckTarget> plan_check(const Options &options) {
 int run_check(const Options &options) {
   Format format = parse_format(options.format);
   Destination out = report_destination(options.output, format);
-  std::vector<CheckTarget> targets = plan_check(options);
+  std::vector<std::string> plan_notes;
+  std::vector<CheckTarget> targets = plan_check(options, &plan_notes);
 
   interp::frontend::FrontendOptions frontend;
   frontend.cache_dir = options.no_cache ? "" : options.cache_dir.empty() ? interp::frontend::default_cache_dir()
@@ -293,6 +310,7 @@ int run_check(const Options &options) {
   std::vector<report::Finding> findings;
   report::RunInfo run;
   run.engine = "check";
+  run.notes = plan_notes;
   nlohmann::json per_target = nlohmann::json::array();
   size_t units = 0, compiled = 0, cached = 0;
   uint64_t runs = 0, steps = 0;

@@ -181,11 +181,16 @@ TEST_F(CheckCommandTest, CompileCommandsGroupTranslationUnitsByTarget) {
   entry(worker, "CMakeFiles/app.dir/src/worker.cc.o");
   entry(main, "CMakeFiles/app.dir/src/main.cc.o");
   entry(alone, "alone.o");
+  entry(write("src/start.S", ".text\n"), "CMakeFiles/app.dir/src/start.S.o");
   std::ofstream(dir_ / "build" / "compile_commands.json") << db.dump();
   options_.build_dir = (dir_ / "build").string();
 
-  std::vector<cli::CheckTarget> plan = cli::plan_check(options_);
+  std::vector<std::string> notes;
+  std::vector<cli::CheckTarget> plan = cli::plan_check(options_, &notes);
   ASSERT_EQ(plan.size(), 2u);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("1 source not in C or C++ left out, such as " + (dir_ / "src/start.S").string()),
+            std::string::npos) << notes[0];
   EXPECT_EQ(plan[0].name, "app");
   ASSERT_EQ(plan[0].units.size(), 2u);
   EXPECT_EQ(plan[0].units[0].flags, std::vector<std::string>{"-DX=1"});
