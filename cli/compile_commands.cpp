@@ -102,6 +102,12 @@ std::string target_of_output(const std::string &output) {
   std::smatch match;
   if (std::regex_search(output, match, cmake)) return match[2];
   if (std::regex_search(output, match, meson)) return match[2];
+  // One command that compiles several sources straight into a program
+  // (`g++ a.cc b.cc -o tool`, as Bear records it): the program is the target.
+  std::string extension = std::filesystem::path(output).extension().string();
+  if (!output.empty() && output != "-" && output != "/dev/null" && extension != ".o" &&
+      extension != ".obj" && extension != ".pch" && extension != ".gch" && extension != ".d")
+    return output;
   return {};
 }
 

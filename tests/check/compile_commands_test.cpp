@@ -38,6 +38,9 @@ TEST(TargetOfOutput, CMakeAndMeson) {
   EXPECT_EQ(target_of_output("libqueue.a.p/src_queue.cpp.o"), "libqueue.a");
   EXPECT_EQ(target_of_output("a.o"), "");
   EXPECT_EQ(target_of_output(""), "");
+  EXPECT_EQ(target_of_output("/dev/null"), "");
+  // g++ a.cc b.cc -o unittests: both sources belong to the program.
+  EXPECT_EQ(target_of_output("unittests"), "unittests");
 }
 
 TEST(ParseCompileCommands, CommandAndArgumentsForms) {
