@@ -158,7 +158,42 @@ struct ParsedValues {
   uint64_t pct_depth = 0;
   std::string shard;
   uint64_t delay_ms = 0;
+  uint64_t stall_ms = 0;
+  uint64_t max_stall_ms = 0;
+  uint64_t hold_ms = 0;
 };
+
+void add_guard_options(CLI::App &app, std::string_view name, Options &o, ParsedValues &v) {
+  app.add_option("--invariants", o.invariants,
+                 "the invariants file: what correct runs taught (learn merges into it)")
+      ->required()
+      ->type_name("FILE");
+  if (name == "learn" || name == "expose") {
+    app.add_option("--runs", o.runs, "run the program N times (default 1)")
+        ->check(whole_number(1, 1000))
+        ->type_name("N");
+  }
+  if (name == "learn") {
+    app.add_flag("--relax", o.relax,
+                 "check-only: report the violations of this correct run and add them to FILE");
+  }
+  if (name == "guard") {
+    app.add_option("--stall-ms", v.stall_ms, "stall a violating access in steps of N ms (default 1)")
+        ->check(whole_number(1, 1000))
+        ->type_name("N");
+    app.add_option("--max-stall-ms", v.max_stall_ms,
+                   "stall one access at most N ms, then let it run (default 10; 0: only report)")
+        ->check(whole_number(0, 60000))
+        ->type_name("N");
+  }
+  if (name == "expose") {
+    app.add_option("--hold-ms", v.hold_ms,
+                   "hold a thread at a stall point at most N ms, waiting for the access it usually "
+                   "follows (default 1000)")
+        ->check(whole_number(1, 600000))
+        ->type_name("N");
+  }
+}
 
 void add_tsv_options(CLI::App &app, Options &o, ParsedValues &v) {
   app.add_option("--runs", o.runs,
@@ -350,6 +385,7 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
     }
     if (engine.mode == EngineMode::kExplore) add_explore_options(app, o, v);
     if (engine.mode == EngineMode::kTsv) add_tsv_options(app, o, v);
+    if (engine.mode == EngineMode::kGuard) add_guard_options(app, engine.name, o, v);
     if (engine.mode == EngineMode::kEvents) {
       app.footer(
           "Prints the runtime's event stream (engine=record) to stdout, or to --output.\n"
@@ -360,6 +396,13 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
           "conflicting calls on the same object: std:: containers, strings, smart pointers,\n"
           "MT-unsafe libc functions and classes you annotate. Everything after PROGRAM is\n"
           "passed to it.");
+    } else if (engine.mode == EngineMode::kGuard) {
+      app.footer(
+          "Anticipating invariants (docs/guard.md): 'learn' records, from correct runs of PROGRAM\n"
+          "(built with snag-cc/snag-c++), which access of another thread came right before each\n"
+          "access; 'guard' stalls a thread (1 ms steps, 10 ms cap) before an access whose order\n"
+          "no learned run had, so the failure does not happen; 'expose' forces the rare order of\n"
+          "order-sensitive pairs. Everything after PROGRAM is passed to it.");
     } else if (engine.mode == EngineMode::kExplore) {
       app.footer(
           "Runs PROGRAM (built with snag-cc/snag-c++) under a controlled scheduler until a\n"
@@ -388,6 +431,17 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
   if (engine.mode == EngineMode::kReplay) return result;
   if (app.count("--seed") > 0) o.seed = v.seed;
   if (engine.mode == EngineMode::kTsv && app.count("--delay-ms") > 0) o.delay_ms = v.delay_ms;
+  o.exitcode_set = app.count("--exitcode") > 0;
+  if (engine.mode == EngineMode::kGuard) {
+    // Each of the three has only some of these options.
+    auto given = [&app](const char *name) {
+      const CLI::Option *option = app.get_option_no_throw(name);
+      return option && option->count() > 0;
+    };
+    if (given("--stall-ms")) o.stall_ms = v.stall_ms;
+    if (given("--max-stall-ms")) o.max_stall_ms = v.max_stall_ms;
+    if (given("--hold-ms")) o.hold_ms = v.hold_ms;
+  }
   if (engine.mode == EngineMode::kExplore) {
     if (app.count("--time-limit") > 0) o.time_limit_seconds = v.time_limit;
     if (app.count("--schedule-timeout") > 0) o.schedule_timeout_seconds = v.schedule_timeout;

@@ -16,6 +16,7 @@ struct Options {
   std::string format = "text";  // text | json | sarif
   std::string output;           // --output FILE; empty: the format's default stream
   int exitcode = 66;            // status when something was found
+  bool exitcode_set = false;    // --exitcode was given (guard keeps the program's status otherwise)
   std::string color = "auto";   // auto | always | never
 
   // Engines that run a program.
@@ -54,6 +55,12 @@ struct Options {
   bool no_cache = false;
   bool verbose = false;
   uint64_t check_max_steps = 10'000'000;    // --max-steps: the interpreter's budget per target
+  // `snag learn` / `snag guard` / `snag expose` (docs/guard.md); --runs too.
+  std::string invariants;                  // --invariants F
+  bool relax = false;                      // learn --relax
+  std::optional<uint64_t> stall_ms;        // guard --stall-ms
+  std::optional<uint64_t> max_stall_ms;    // guard --max-stall-ms
+  std::optional<uint64_t> hold_ms;         // expose --hold-ms
 
   // `snag replay`.
   std::string replay_file;

@@ -18,6 +18,7 @@ enum class EngineMode {
   kReplay,  // run the schedule of a replay file again (or shrink it)
   kTsv,     // run PROGRAM under the `tsv` engine N times, carrying the trap file
   kCheck,   // compile sources to bitcode and interpret them; no program runs
+  kGuard,   // learn / guard / expose around an invariants file
 };
 
 struct Engine {

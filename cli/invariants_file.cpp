@@ -20,6 +20,9 @@ struct Collector final : guard::InvariantsReader {
   void entry(snag_site_t site, snag_site_t predecessor) override {
     out->bsets[site].insert(predecessor);
   }
+  void lock(snag_site_t site, snag_site_t lock_site) override { out->locks.emplace(site, lock_site); }
+  void edge(snag_site_t a, snag_site_t b) override { out->edges.emplace(a, b); }
+  void count(snag_site_t site, uint64_t n) override { out->counts[site] += n; }
 };
 
 }  // namespace
@@ -65,6 +68,9 @@ std::string render_invariants(const Invariants &invariants) {
       if (predecessor == 0) out += fmt::format("bset {:016x} nil\n", site);
       else out += fmt::format("bset {:016x} {:016x}\n", site, predecessor);
     }
+  for (const auto &[site, lock] : invariants.locks) out += fmt::format("lock {:016x} {:016x}\n", site, lock);
+  for (const auto &[a, b] : invariants.edges) out += fmt::format("edge {:016x} {:016x}\n", a, b);
+  for (const auto &[site, n] : invariants.counts) out += fmt::format("count {:016x} {}\n", site, n);
   return out;
 }
 
@@ -80,7 +86,23 @@ InvariantsChange merge_invariants(Invariants &into, const Invariants &learned) {
       change.entries += added;
     }
   }
+  for (const auto &[site, lock] : learned.locks) into.locks.emplace(site, lock);
+  into.edges.insert(learned.edges.begin(), learned.edges.end());
+  for (const auto &[site, n] : learned.counts) into.counts[site] += n;
   return change;
+}
+
+void save_invariants_file(const std::string &path, const Invariants &invariants) {
+  std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw UsageError(fmt::format("cannot write invariants file {}", path));
+    out << render_invariants(invariants);
+    if (!out.flush()) throw UsageError(fmt::format("cannot write invariants file {}", path));
+  }
+  std::error_code code;
+  std::filesystem::rename(temporary, path, code);
+  if (code) throw UsageError(fmt::format("cannot replace invariants file {}: {}", path, code.message()));
 }
 
 }  // namespace snag::cli

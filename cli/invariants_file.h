@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace snag::cli {
 
@@ -16,6 +17,12 @@ namespace snag::cli {
 struct Invariants {
   std::string program;
   std::map<std::uint64_t, std::set<std::uint64_t>> bsets;
+  // Facts learned beside the BSets (docs/guard.md): the outermost lock held
+  // at a site (expose stalls there), pairs of sites that touched the same
+  // address (bias groups), and how often each site ran.
+  std::map<std::uint64_t, std::uint64_t> locks;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> edges;
+  std::map<std::uint64_t, std::uint64_t> counts;
 };
 
 // What a merge changed, as `snag learn` prints it.
@@ -32,10 +39,18 @@ Invariants parse_invariants_text(const std::string &text, const std::string &nam
 // file cannot be read or is corrupt or foreign.
 Invariants load_invariants_file(const std::string &path);
 
-// The file's text: header, program line, one sorted `bset` line per entry.
+// The file's text: header, program line, one sorted `bset` line per entry,
+// then the lock, edge and count facts.
 std::string render_invariants(const Invariants &invariants);
 
-// Adds everything `learned` holds to `into`; says what changed.
+// Adds everything `learned` holds to `into` (counts add up, the first lock
+// known for a site stays); says what changed in the BSets.
 InvariantsChange merge_invariants(Invariants &into, const Invariants &learned);
 
+}  // namespace snag::cli
+
+namespace snag::cli {
+// Writes `invariants` to `path` through a temporary file renamed over it, so
+// a reader never sees half a file. Throws UsageError when it cannot.
+void save_invariants_file(const std::string &path, const Invariants &invariants);
 }  // namespace snag::cli

@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "diagnostics.h"
 #include "explore_command.h"
+#include "guard_command.h"
 #include "replay_command.h"
 #include "report_command.h"
 #include "run_command.h"
@@ -27,6 +28,8 @@ int main(int argc, char **argv) {
         return run_tsv(*command->engine, command->options);
       case EngineMode::kCheck:
         return run_check(command->options);
+      case EngineMode::kGuard:
+        return run_guard_command(*command->engine, command->options);
       case EngineMode::kRun:
       case EngineMode::kEvents:
         break;

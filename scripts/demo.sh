@@ -47,7 +47,20 @@ echo "\$ snag check --cache-dir $out/check-cache examples/bank_account.cc -- -st
 "$bin/snag" check --cache-dir "$out/check-cache" examples/bank_account.cc -- -std=c++20
 echo "(snag exited with status $?; no program was built or run)"
 
-section "Not in this build yet"
-echo "snag learn/guard/expose (docs/guard.md) are being built;"
-echo "the README's engine table says what each engine can do today."
+section "An atomicity violation tolerated in production: snag learn, then snag guard"
+"$bin/snag-c++" -std=c++20 -O1 -g examples/config_reload.cc -o "$out/config_reload" || exit 1
+echo "\$ $out/config_reload early      # natively: the reload lands between check and use"
+SNAG_OPTIONS=engine=none "$out/config_reload" early
+echo "(exited with status $?)"
+rm -f "$out/config_reload.invariants"
+echo "\$ snag learn --invariants $out/config_reload.invariants $out/config_reload late   # correct runs"
+"$bin/snag" learn --invariants "$out/config_reload.invariants" "$out/config_reload" late
+echo "\$ snag learn --invariants $out/config_reload.invariants $out/config_reload first"
+"$bin/snag" learn --invariants "$out/config_reload.invariants" "$out/config_reload" first
+echo "\$ snag guard --invariants $out/config_reload.invariants --max-stall-ms 100 $out/config_reload early"
+echo "(the example widens its window to 50 ms, so the stall cap is raised from 10 ms to cover it)"
+"$bin/snag" guard --invariants "$out/config_reload.invariants" --max-stall-ms 100 "$out/config_reload" early 2>&1 |
+  grep -E "^WARNING|Atomicity violation|outcome|pattern|^snag guard|config_reload:"
+echo "(snag guard exited with the program's own status: ${PIPESTATUS[0]})"
+
 exit 0

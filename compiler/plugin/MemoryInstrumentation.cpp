@@ -108,9 +108,10 @@ bool isCallSite(const CallBase &Call) {
 class FunctionInstrumenter {
 public:
   FunctionInstrumenter(Function &F, const InstrumentKinds &Kinds,
-                       RuntimeHooks &Hooks, SiteTable &Sites)
+                       RuntimeHooks &Hooks, SiteTable &Sites,
+                       const GuardSites *Guard)
       : F(F), DL(F.getParent()->getDataLayout()), Kinds(Kinds), Hooks(Hooks),
-        Sites(Sites) {}
+        Sites(Sites), Guard(Guard) {}
 
   bool run() {
     collect();
@@ -264,6 +265,11 @@ private:
     IRBuilder<> IRB(Access.Inst);
     uint64_t Site = Sites.addSite(
         F, Access.Inst, Access.IsWrite ? SNAG_SITE_WRITE : SNAG_SITE_READ);
+    // A lean guard build: the site keeps its id (so ordinals, and with
+    // them the ids of later sites, match the full build the invariants
+    // were learned from) but gets no hook unless the invariants need it.
+    if (Guard && !Guard->allows(Site))
+      return;
     Value *Addr = IRB.CreatePointerCast(Access.Addr, Hooks.bytePtrTy());
     std::optional<unsigned> SizeLog2 =
         Access.IsScalar ? fixedSizeLog2(Access.Bytes) : std::nullopt;
@@ -385,6 +391,7 @@ private:
   const InstrumentKinds &Kinds;
   RuntimeHooks &Hooks;
   SiteTable &Sites;
+  const GuardSites *Guard;
 
   SmallVector<PlainAccess, 32> PlainAccesses;
   SmallVector<Instruction *, 8> Atomics;
@@ -414,7 +421,7 @@ void dropMemoryAttributes(Function &F) {
 } // namespace
 
 bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
-                      SiteTable &Sites) {
+                      SiteTable &Sites, const GuardSites *Guard) {
   if (!Kinds.anyLate())
     return false;
   RuntimeHooks Hooks(M);
@@ -427,7 +434,7 @@ bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
       Functions.push_back(&F);
   bool Changed = false;
   for (Function *F : Functions) {
-    if (FunctionInstrumenter(*F, Kinds, Hooks, Sites).run()) {
+    if (FunctionInstrumenter(*F, Kinds, Hooks, Sites, Guard).run()) {
       dropMemoryAttributes(*F);
       Changed = true;
     }

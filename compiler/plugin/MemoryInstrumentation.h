@@ -5,6 +5,7 @@
 #ifndef SNAG_PLUGIN_MEMORY_INSTRUMENTATION_H
 #define SNAG_PLUGIN_MEMORY_INSTRUMENTATION_H
 
+#include "GuardSites.h"
 #include "Options.h"
 #include "SiteTable.h"
 
@@ -14,8 +15,10 @@ namespace snag {
 
 // Instruments every function of `M` that OptOut does not exclude, adding the
 // sites to `Sites`. Returns true if the module changed.
+// With `Guard` (a lean guard build), plain accesses get hooks only at the
+// sites it allows.
 bool instrumentMemory(llvm::Module &M, const InstrumentKinds &Kinds,
-                      SiteTable &Sites);
+                      SiteTable &Sites, const GuardSites *Guard = nullptr);
 
 } // namespace snag
 

@@ -33,12 +33,14 @@ InstrumentKinds parseInstrumentKinds(StringRef Spec) {
       Kinds.Functions = true;
     } else if (Word == "api") {
       Kinds.Api = true;
+    } else if (Word == "guard") {
+      Kinds.Memory = Kinds.Guard = true;
     } else {
       // Not a crash: gen_crash_diag=false makes clang print the message and
       // exit with status 1 instead of asking for a bug report.
       report_fatal_error("snag: SNAG_INSTRUMENT: unknown kind '" + Word +
                              "' (expected a comma-separated list of memory, "
-                             "atomics, memops, functions, api, all, none)",
+                             "atomics, memops, functions, api, guard, all, none)",
                          /*gen_crash_diag=*/false);
     }
   }

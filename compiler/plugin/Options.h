@@ -12,6 +12,9 @@ struct InstrumentKinds {
   bool MemOps = false;    // memcpy / memmove / memset
   bool Functions = false; // function entry/exit and call-site stores
   bool Api = false;       // calls to members of classes in the API table
+  // A lean guard build: plain loads and stores at the sites of an
+  // invariants file only (GuardSites.h).
+  bool Guard = false;
 
   bool any() const { return Memory || Atomics || MemOps || Functions || Api; }
   // Kinds inserted at the end of the optimization pipeline.

@@ -22,6 +22,7 @@
 #include "SiteTable.h"
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 
@@ -59,13 +60,14 @@ private:
 
 class InstrumentationPass : public PassInfoMixin<InstrumentationPass> {
 public:
-  explicit InstrumentationPass(InstrumentKinds Kinds) : Kinds(Kinds) {}
+  InstrumentationPass(InstrumentKinds Kinds, std::shared_ptr<const GuardSites> Guard)
+      : Kinds(Kinds), Guard(std::move(Guard)) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     if (alreadyInstrumented(M))
       return PreservedAnalyses::all();
     SiteTable Sites(M);
-    bool Changed = instrumentMemory(M, Kinds, Sites);
+    bool Changed = instrumentMemory(M, Kinds, Sites, Guard.get());
     Changed |= addApiSites(M, Sites);
     if (!Sites.empty()) {
       Sites.emit();
@@ -78,6 +80,7 @@ public:
 
 private:
   InstrumentKinds Kinds;
+  std::shared_ptr<const GuardSites> Guard;
 };
 
 void registerPasses(PassBuilder &PB) {
@@ -90,10 +93,15 @@ void registerPasses(PassBuilder &PB) {
           MPM.addPass(ApiMarkingPass(Table));
         });
   }
+  std::shared_ptr<const GuardSites> Guard;
+  if (Kinds.Guard) {
+    Guard = std::make_shared<const GuardSites>(GuardSites::fromEnvironment());
+    errs() << Guard->summary() << "\n";
+  }
   // Registered even when only `api` is on: this pass writes the table.
   PB.registerOptimizerLastEPCallback(
-      [Kinds](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(InstrumentationPass(Kinds));
+      [Kinds, Guard](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(InstrumentationPass(Kinds, Guard));
       });
 }
 

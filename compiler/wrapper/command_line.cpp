@@ -1,5 +1,6 @@
 #include "command_line.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -11,8 +12,8 @@ namespace {
 // The kinds the pass plugin knows (compiler/plugin/Options.cpp). Checked here
 // so a typo is one line naming the option, not a compiler crash report.
 void check_instrument_list(const std::string &list) {
-  static const char *const kKinds[] = {"memory", "atomics", "memops", "functions", "api", "all", "none"};
-  const std::string allowed = "memory, atomics, memops, functions, api, all or none";
+  static const char *const kKinds[] = {"memory", "atomics", "memops", "functions", "api", "guard", "all", "none"};
+  const std::string allowed = "memory, atomics, memops, functions, api, guard, all or none";
   if (list.empty()) throw std::runtime_error("-fsnag-instrument= needs a list of " + allowed);
   size_t start = 0;
   while (start <= list.size()) {
@@ -129,15 +130,32 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
     } else if (starts_with(a, "-fsnag-instrument=")) {
       cl.instrument = a.substr(18);
       check_instrument_list(cl.instrument);
+    } else if (starts_with(a, "-fsnag-invariants=")) {
+      cl.invariants = a.substr(18);
+      if (cl.invariants.empty()) throw std::runtime_error("-fsnag-invariants= needs a file name");
+    } else if (starts_with(a, "-fsnag-bias=")) {
+      std::string n = a.substr(12);
+      char *end = nullptr;
+      unsigned long percent = std::strtoul(n.c_str(), &end, 10);
+      if (n.empty() || *end != '\0' || percent < 1 || percent > 100)
+        throw std::runtime_error("-fsnag-bias=" + n + ": expected a percentage from 1 to 100");
+      cl.bias = static_cast<int>(percent);
     } else if (a == "-fsnag-verbose") {
       cl.verbose = true;
     } else if (starts_with(a, "-fsnag")) {
       throw std::runtime_error("unknown snag option " + a +
-                               " (known: -fsnag-instrument=, -fsnag-api-table=, -fsnag-verbose)");
+                               " (known: -fsnag-instrument=, -fsnag-api-table=, -fsnag-invariants=, -fsnag-bias=, "
+                               "-fsnag-verbose)");
     } else {
       passed.push_back(a);
     }
   }
+  bool guard_kind = (',' + cl.instrument + ',').find(",guard,") != std::string::npos;
+  if (guard_kind && cl.invariants.empty())
+    throw std::runtime_error("-fsnag-instrument=guard needs -fsnag-invariants=FILE (the file 'snag learn' wrote)");
+  if (!cl.invariants.empty() && !guard_kind)
+    throw std::runtime_error("-fsnag-invariants= is for -fsnag-instrument=guard builds");
+  if (cl.bias && !guard_kind) throw std::runtime_error("-fsnag-bias= is for -fsnag-instrument=guard builds");
   classify(passed, cl, 0);
   if (!cl.has_inputs) cl.links = false;
   cl.clang_args = std::move(passed);

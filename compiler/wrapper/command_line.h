@@ -19,6 +19,8 @@ struct CommandLine {
   bool info_only = false;                // --version, -v alone, -print-*, -###, --help
   std::vector<std::string> api_tables;   // -fsnag-api-table=FILE
   std::string instrument;                // -fsnag-instrument=LIST
+  std::string invariants;                // -fsnag-invariants=FILE (guard builds)
+  int bias = 0;                          // -fsnag-bias=N (guard builds; 0: none)
   bool verbose = false;                  // -fsnag-verbose
 };
 

@@ -8,10 +8,15 @@
 //   -fsnag-instrument=LIST   kinds to instrument: memory,atomics,memops,
 //                            functions,api | all | none   (default all)
 //   -fsnag-api-table=FILE    more thread-unsafe classes for the api kind
+//   -fsnag-invariants=FILE   with -fsnag-instrument=guard: instrument only the
+//                            sites of this invariants file (a lean guard build)
+//   -fsnag-bias=N            with it: leave out site groups that carried more
+//                            than N% of the accesses when learning
 //   -fsnag-verbose           print the clang command before running it
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -59,6 +64,12 @@ std::vector<std::string> build_clang_command(const CommandLine &cl, const Toolch
 
 void set_plugin_environment(const CommandLine &cl) {
   if (!cl.instrument.empty()) setenv("SNAG_INSTRUMENT", cl.instrument.c_str(), 1);
+  if (!cl.invariants.empty()) {
+    std::error_code error;
+    std::string absolute = std::filesystem::absolute(cl.invariants, error).string();
+    setenv("SNAG_GUARD_INVARIANTS", error ? cl.invariants.c_str() : absolute.c_str(), 1);
+  }
+  if (cl.bias) setenv("SNAG_GUARD_BIAS", std::to_string(cl.bias).c_str(), 1);
   if (!cl.api_tables.empty()) {
     std::string tables;
     if (const char *existing = std::getenv("SNAG_API_TABLE")) tables = existing;

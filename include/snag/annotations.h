@@ -25,12 +25,19 @@ void snag_annotate_ignore_writes_end(void);
 void snag_annotate_thread_unsafe_begin(const volatile void *object, int is_write,
                                        const char *name);
 void snag_annotate_thread_unsafe_end(const volatile void *object);
+void snag_annotate_guard_same_variable(const volatile void *addr, size_t size,
+                                       const volatile void *as);
 
 #ifdef __cplusplus
 }
 #endif
 
 #ifdef __SNAG__
+/* For `snag learn` / `snag guard`: accesses to [addr, addr+size) count as
+ * accesses to `as`, so an invariant spans several variables that must change
+ * together (a multi-variable atomicity violation is then one variable's).
+ * Call it before the threads start; at most 64 ranges. */
+#define SNAG_GUARD_SAME_VARIABLE(addr, size, as) snag_annotate_guard_same_variable(addr, size, as)
 /* Everything this thread did before SNAG_HAPPENS_BEFORE(a) happens before
  * what a thread does after a matching SNAG_HAPPENS_AFTER(a). */
 #define SNAG_HAPPENS_BEFORE(addr) snag_annotate_happens_before(addr)
@@ -87,6 +94,7 @@ class ThreadUnsafeCall {
 #define SNAG_THREAD_UNSAFE_WRITE() SNAG_THREAD_UNSAFE_CALL_(1)
 #endif
 #else
+#define SNAG_GUARD_SAME_VARIABLE(addr, size, as) ((void)0)
 #define SNAG_HAPPENS_BEFORE(addr) ((void)0)
 #define SNAG_HAPPENS_AFTER(addr) ((void)0)
 #define SNAG_BENIGN_RACE(addr, size, why) ((void)0)

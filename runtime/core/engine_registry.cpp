@@ -9,6 +9,9 @@ Engine *create_record_engine();
 Engine *create_race_engine();
 Engine *create_explore_engine();
 Engine *create_tsv_engine();
+Engine *create_learn_engine();
+Engine *create_guard_engine();
+Engine *create_expose_engine();
 
 namespace {
 struct EngineEntry {
@@ -21,6 +24,9 @@ const EngineEntry kEngines[] = {
     {"race", create_race_engine},
     {"explore", create_explore_engine},
     {"tsv", create_tsv_engine},
+    {"learn", create_learn_engine},
+    {"guard", create_guard_engine},
+    {"expose", create_expose_engine},
 };
 }  // namespace
 

@@ -34,7 +34,7 @@ inline constexpr uint64_t kNoLimit = ~uint64_t{0};
 // clang-format off
 inline constexpr OptionSpec kOptionSpecs[] = {
   // name                 type                  default   min max        choices  engine     help
-  {"engine",              OptionType::kText,    "race",   0, 0,          nullptr, "all",     "which engine runs: race, tsv, explore, record (every event, for tests), none; several joined by '+' run together, the first leading (explore+race)"},
+  {"engine",              OptionType::kText,    "race",   0, 0,          nullptr, "all",     "which engine runs: race, tsv, explore, learn, guard, expose, record (every event, for tests), none; several joined by '+' run together, the first leading (explore+race)"},
   {"findings",            OptionType::kPath,    nullptr,  0, 0,          nullptr, "all",     "append findings as JSON lines to this file"},
   {"findings_fd",         OptionType::kCount,   nullptr,  0, 1048575,    nullptr, "all",     "write findings as JSON lines to this open descriptor"},
   {"format",              OptionType::kChoice,  "text",   0, 0,          "text|json", "all", "with neither findings nor findings_fd: text prints ThreadSanitizer-style reports on stderr, json prints JSON lines there"},
@@ -52,6 +52,11 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"decay_percent",       OptionType::kCount,   "10",     0, 100,        nullptr, "tsv",     "probability a trap loses after a delay that caught nothing"},
   {"max_thread_delay_ms", OptionType::kCount,   "5000",   0, 3600000,    nullptr, "tsv",     "total delay one thread may be given"},
   {"trap_file",           OptionType::kPath,    nullptr,  0, 0,          nullptr, "tsv",     "dangerous pairs of calls carried from run to run"},
+  {"invariants",          OptionType::kPath,    nullptr,  0, 0,          nullptr, "guard",   "the invariants file (BSets) that guard and expose check accesses against; given to learn, it makes learn check-only (--relax)"},
+  {"learn_out",           OptionType::kPath,    nullptr,  0, 0,          nullptr, "guard",   "learn: write what the run saw (BSets, counts, edges, locks) to this file at exit"},
+  {"stall_ms",            OptionType::kCount,   "1",      1, 1000,       nullptr, "guard",   "guard: length of one stall step before the invariant is checked again"},
+  {"max_stall_ms",        OptionType::kCount,   "10",     0, 60000,      nullptr, "guard",   "guard: longest stall of one access (0: report only, never stall)"},
+  {"expose_stall_ms",     OptionType::kCount,   "1000",   1, 600000,     nullptr, "guard",   "expose: longest hold of a thread at a stall point, waiting for the access it usually follows"},
   {"strategy",            OptionType::kChoice,  "portfolio", 0, 0,       "random|pct|delay-bound|preempt-bound|vb|pctvb|portfolio", "explore", "how schedules are chosen"},
   {"schedules",           OptionType::kCount,   "1000",   1, kNoLimit,   nullptr, "explore", "how many schedules this process runs at most"},
   {"time_limit",          OptionType::kSeconds, "0",      0, 0,          nullptr, "explore", "seconds this process may explore (0: no limit)"},

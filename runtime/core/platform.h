@@ -13,6 +13,10 @@
 #define SNAG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SNAG_TLS __thread __attribute__((tls_model("initial-exec")))
 #define SNAG_INTERFACE extern "C" __attribute__((visibility("default")))
+// A definition of a libc, libpthread or annotation function. Weak, so that a
+// program that defines a function of the same name itself (its own `send`,
+// its own no-op AnnotateHappensBefore) still links and keeps its own.
+#define SNAG_INTERCEPTOR extern "C" __attribute__((visibility("default"), weak))
 
 namespace snag {
 

@@ -36,6 +36,9 @@ struct ThreadState {
   // >0 inside AnnotateIgnore{Reads,Writes}Begin/End and similar.
   int ignore_reads = 0;
   int ignore_writes = 0;
+  // >0 inside AnnotateIgnoreSyncBegin/End: the race engine does not order
+  // or protect accesses through the locks and signals of the range.
+  int ignore_sync = 0;
 
   // pthread_once passes the user's initializer and the once object to its
   // trampoline here (intercept/barrier_once.cpp).

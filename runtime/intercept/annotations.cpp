@@ -28,44 +28,44 @@ void adjust(int ThreadState::*counter, int delta) {
 
 }  // namespace
 
-SNAG_INTERFACE void snag_annotate_happens_before(const volatile void *addr) {
+SNAG_INTERCEPTOR void snag_annotate_happens_before(const volatile void *addr) {
   annotate(EventKind::kAnnotateHappensBefore, addr, 0);
 }
-SNAG_INTERFACE void snag_annotate_happens_after(const volatile void *addr) {
+SNAG_INTERCEPTOR void snag_annotate_happens_after(const volatile void *addr) {
   annotate(EventKind::kAnnotateHappensAfter, addr, 0);
 }
-SNAG_INTERFACE void snag_annotate_benign_race(const volatile void *addr, size_t size,
+SNAG_INTERCEPTOR void snag_annotate_benign_race(const volatile void *addr, size_t size,
                                               const char *) {
   annotate(EventKind::kAnnotateBenignRace, addr, size);
 }
-SNAG_INTERFACE void snag_annotate_ignore_reads_begin() { adjust(&ThreadState::ignore_reads, 1); }
-SNAG_INTERFACE void snag_annotate_ignore_reads_end() { adjust(&ThreadState::ignore_reads, -1); }
-SNAG_INTERFACE void snag_annotate_ignore_writes_begin() { adjust(&ThreadState::ignore_writes, 1); }
-SNAG_INTERFACE void snag_annotate_ignore_writes_end() { adjust(&ThreadState::ignore_writes, -1); }
+SNAG_INTERCEPTOR void snag_annotate_ignore_reads_begin() { adjust(&ThreadState::ignore_reads, 1); }
+SNAG_INTERCEPTOR void snag_annotate_ignore_reads_end() { adjust(&ThreadState::ignore_reads, -1); }
+SNAG_INTERCEPTOR void snag_annotate_ignore_writes_begin() { adjust(&ThreadState::ignore_writes, 1); }
+SNAG_INTERCEPTOR void snag_annotate_ignore_writes_end() { adjust(&ThreadState::ignore_writes, -1); }
 
 // ThreadSanitizer's dynamic annotations (file and line come from its macros).
-SNAG_INTERFACE void AnnotateHappensBefore(const char *, int, const volatile void *addr) {
+SNAG_INTERCEPTOR void AnnotateHappensBefore(const char *, int, const volatile void *addr) {
   snag_annotate_happens_before(addr);
 }
-SNAG_INTERFACE void AnnotateHappensAfter(const char *, int, const volatile void *addr) {
+SNAG_INTERCEPTOR void AnnotateHappensAfter(const char *, int, const volatile void *addr) {
   snag_annotate_happens_after(addr);
 }
-SNAG_INTERFACE void AnnotateBenignRaceSized(const char *, int, const volatile void *addr,
+SNAG_INTERCEPTOR void AnnotateBenignRaceSized(const char *, int, const volatile void *addr,
                                             size_t size, const char *why) {
   snag_annotate_benign_race(addr, size, why);
 }
-SNAG_INTERFACE void AnnotateBenignRace(const char *, int, const volatile void *addr,
+SNAG_INTERCEPTOR void AnnotateBenignRace(const char *, int, const volatile void *addr,
                                        const char *why) {
   snag_annotate_benign_race(addr, 1, why);
 }
-SNAG_INTERFACE void AnnotateIgnoreReadsBegin(const char *, int) { snag_annotate_ignore_reads_begin(); }
-SNAG_INTERFACE void AnnotateIgnoreReadsEnd(const char *, int) { snag_annotate_ignore_reads_end(); }
-SNAG_INTERFACE void AnnotateIgnoreWritesBegin(const char *, int) {
+SNAG_INTERCEPTOR void AnnotateIgnoreReadsBegin(const char *, int) { snag_annotate_ignore_reads_begin(); }
+SNAG_INTERCEPTOR void AnnotateIgnoreReadsEnd(const char *, int) { snag_annotate_ignore_reads_end(); }
+SNAG_INTERCEPTOR void AnnotateIgnoreWritesBegin(const char *, int) {
   snag_annotate_ignore_writes_begin();
 }
-SNAG_INTERFACE void AnnotateIgnoreWritesEnd(const char *, int) { snag_annotate_ignore_writes_end(); }
-SNAG_INTERFACE void __tsan_acquire(void *addr) { snag_annotate_happens_after(addr); }
-SNAG_INTERFACE void __tsan_release(void *addr) { snag_annotate_happens_before(addr); }
+SNAG_INTERCEPTOR void AnnotateIgnoreWritesEnd(const char *, int) { snag_annotate_ignore_writes_end(); }
+SNAG_INTERCEPTOR void __tsan_acquire(void *addr) { snag_annotate_happens_after(addr); }
+SNAG_INTERCEPTOR void __tsan_release(void *addr) { snag_annotate_happens_before(addr); }
 
 // Members of the program's own thread-unsafe classes
 // (SNAG_THREAD_UNSAFE_READ/WRITE, SNAG_THREAD_UNSAFE_BEGIN/END): TSVD points
@@ -109,7 +109,7 @@ void annotated_call_site(ThreadState &t, snag_site_t inner, snag_site_t *site, u
 
 }  // namespace
 
-SNAG_INTERFACE void snag_annotate_thread_unsafe_begin(const volatile void *object, int is_write,
+SNAG_INTERCEPTOR void snag_annotate_thread_unsafe_begin(const volatile void *object, int is_write,
                                                       const char *operation) {
   if (!g_wants_api_calls) return;
   ThreadState *t = observing_thread();
@@ -123,7 +123,7 @@ SNAG_INTERFACE void snag_annotate_thread_unsafe_begin(const volatile void *objec
   emit(t, e);
 }
 
-SNAG_INTERFACE void snag_annotate_thread_unsafe_end(const volatile void *object) {
+SNAG_INTERCEPTOR void snag_annotate_thread_unsafe_end(const volatile void *object) {
   if (!g_wants_api_calls) return;
   ThreadState *t = observing_thread();
   if (!t) return;

@@ -27,7 +27,7 @@ void once_trampoline() {
 
 }  // namespace
 
-SNAG_INTERFACE int pthread_barrier_wait(pthread_barrier_t *b) {
+SNAG_INTERCEPTOR int pthread_barrier_wait(pthread_barrier_t *b) {
   ThreadState *t = observing_thread();
   if (!t) return real_pthread_barrier_wait()(b);
   Event e = make_event(EventKind::kBarrierWait);
@@ -40,7 +40,7 @@ SNAG_INTERFACE int pthread_barrier_wait(pthread_barrier_t *b) {
   return rc;
 }
 
-SNAG_INTERFACE int pthread_once(pthread_once_t *once, void (*init)()) {
+SNAG_INTERCEPTOR int pthread_once(pthread_once_t *once, void (*init)()) {
   ThreadState *t = observing_thread();
   if (!t) return real_pthread_once()(once, init);
   Event e = make_event(EventKind::kOnceEnter);

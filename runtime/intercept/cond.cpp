@@ -41,30 +41,30 @@ int observed_wait(pthread_cond_t *c, pthread_mutex_t *m, bool timed, Real real) 
 
 }  // namespace
 
-SNAG_INTERFACE int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr) {
+SNAG_INTERCEPTOR int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr) {
   return real_pthread_cond_init()(c, attr);
 }
 
-SNAG_INTERFACE int pthread_cond_destroy(pthread_cond_t *c) {
+SNAG_INTERCEPTOR int pthread_cond_destroy(pthread_cond_t *c) {
   return real_pthread_cond_destroy()(c);
 }
 
-SNAG_INTERFACE int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+SNAG_INTERCEPTOR int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
   return observed_wait(c, m, false, [&] { return real_pthread_cond_wait()(c, m); });
 }
 
-SNAG_INTERFACE int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+SNAG_INTERCEPTOR int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                                           const struct timespec *deadline) {
   return observed_wait(c, m, true, [&] { return real_pthread_cond_timedwait()(c, m, deadline); });
 }
 
-SNAG_INTERFACE int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
+SNAG_INTERCEPTOR int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
                                           const struct timespec *deadline) {
   return observed_wait(c, m, true,
                        [&] { return real_pthread_cond_clockwait()(c, m, clock, deadline); });
 }
 
-SNAG_INTERFACE int pthread_cond_signal(pthread_cond_t *c) {
+SNAG_INTERCEPTOR int pthread_cond_signal(pthread_cond_t *c) {
   ThreadState *t = observing_thread();
   if (t) {
     Event e = make_event(EventKind::kCondSignal);
@@ -75,7 +75,7 @@ SNAG_INTERFACE int pthread_cond_signal(pthread_cond_t *c) {
   return real_pthread_cond_signal()(c);
 }
 
-SNAG_INTERFACE int pthread_cond_broadcast(pthread_cond_t *c) {
+SNAG_INTERCEPTOR int pthread_cond_broadcast(pthread_cond_t *c) {
   ThreadState *t = observing_thread();
   if (t) {
     Event e = make_event(EventKind::kCondBroadcast);

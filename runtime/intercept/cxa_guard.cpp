@@ -19,18 +19,18 @@ void guard_event(EventKind kind, uint64_t *guard, uint64_t value) {
 }
 }  // namespace
 
-SNAG_INTERFACE int __cxa_guard_acquire(uint64_t *guard) {
+SNAG_INTERCEPTOR int __cxa_guard_acquire(uint64_t *guard) {
   int must_initialize = real___cxa_guard_acquire()(guard);
   guard_event(EventKind::kGuardAcquired, guard, static_cast<uint64_t>(must_initialize));
   return must_initialize;
 }
 
-SNAG_INTERFACE void __cxa_guard_release(uint64_t *guard) {
+SNAG_INTERCEPTOR void __cxa_guard_release(uint64_t *guard) {
   guard_event(EventKind::kGuardReleased, guard, 0);
   real___cxa_guard_release()(guard);
 }
 
-SNAG_INTERFACE void __cxa_guard_abort(uint64_t *guard) {
+SNAG_INTERCEPTOR void __cxa_guard_abort(uint64_t *guard) {
   guard_event(EventKind::kGuardAborted, guard, 0);
   real___cxa_guard_abort()(guard);
 }

@@ -1,12 +1,14 @@
 // Data passed through a pipe or socket is ordered: what the writer did before
 // write() happens before what the reader does after its read() returned the
 // data. A pipe's or socket pair's two ends share one synchronization object;
-// any other descriptor has its own.
+// any other descriptor has its own. The buffers are the program's memory:
+// write() and send() read theirs, read() and recv() write the bytes received.
 #include <atomic>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "intercept/real.h"
+#include "snag/abi.h"
 
 using namespace snag;
 
@@ -18,6 +20,8 @@ SNAG_REAL(int, pipe, (int *))
 SNAG_REAL(int, pipe2, (int *, int))
 SNAG_REAL(int, socketpair, (int, int, int, int *))
 SNAG_REAL(int, close, (int))
+SNAG_REAL(ssize_t, pread, (int, void *, size_t, off_t))
+SNAG_REAL(ssize_t, pwrite, (int, const void *, size_t, off_t))
 
 namespace {
 
@@ -49,49 +53,75 @@ void descriptor_event(EventKind kind, int fd) {
   emit(t, e);
 }
 
+void buffer_read(const void *data, size_t size) {
+  if (size && g_access_hook && observing_thread())
+    __snag_read_range(const_cast<void *>(data), size, caller_site());
+}
+
+void buffer_written(void *data, ssize_t received) {
+  if (received > 0 && g_access_hook && observing_thread())
+    __snag_write_range(data, static_cast<size_t>(received), caller_site());
+}
+
 }  // namespace
 
-SNAG_INTERFACE ssize_t write(int fd, const void *data, size_t size) {
+SNAG_INTERCEPTOR ssize_t write(int fd, const void *data, size_t size) {
+  buffer_read(data, size);
   descriptor_event(EventKind::kFdSend, fd);
   return real_write()(fd, data, size);
 }
 
-SNAG_INTERFACE ssize_t send(int fd, const void *data, size_t size, int flags) {
+SNAG_INTERCEPTOR ssize_t send(int fd, const void *data, size_t size, int flags) {
+  buffer_read(data, size);
   descriptor_event(EventKind::kFdSend, fd);
   return real_send()(fd, data, size, flags);
 }
 
-SNAG_INTERFACE ssize_t read(int fd, void *data, size_t size) {
+SNAG_INTERCEPTOR ssize_t read(int fd, void *data, size_t size) {
   ssize_t n = real_read()(fd, data, size);
   if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
+  buffer_written(data, n);
   return n;
 }
 
-SNAG_INTERFACE ssize_t recv(int fd, void *data, size_t size, int flags) {
+SNAG_INTERCEPTOR ssize_t recv(int fd, void *data, size_t size, int flags) {
   ssize_t n = real_recv()(fd, data, size, flags);
   if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
+  buffer_written(data, n);
   return n;
 }
 
-SNAG_INTERFACE int pipe(int fds[2]) {
+// Positioned I/O on files: no hand-off between threads, only the buffers.
+SNAG_INTERCEPTOR ssize_t pwrite(int fd, const void *data, size_t size, off_t offset) {
+  buffer_read(data, size);
+  return real_pwrite()(fd, data, size, offset);
+}
+
+SNAG_INTERCEPTOR ssize_t pread(int fd, void *data, size_t size, off_t offset) {
+  ssize_t n = real_pread()(fd, data, size, offset);
+  buffer_written(data, n);
+  return n;
+}
+
+SNAG_INTERCEPTOR int pipe(int fds[2]) {
   int rc = real_pipe()(fds);
   join_ends(fds, rc);
   return rc;
 }
 
-SNAG_INTERFACE int pipe2(int fds[2], int flags) {
+SNAG_INTERCEPTOR int pipe2(int fds[2], int flags) {
   int rc = real_pipe2()(fds, flags);
   join_ends(fds, rc);
   return rc;
 }
 
-SNAG_INTERFACE int socketpair(int domain, int type, int protocol, int fds[2]) {
+SNAG_INTERCEPTOR int socketpair(int domain, int type, int protocol, int fds[2]) {
   int rc = real_socketpair()(domain, type, protocol, fds);
   join_ends(fds, rc);
   return rc;
 }
 
-SNAG_INTERFACE int close(int fd) {
+SNAG_INTERCEPTOR int close(int fd) {
   if (fd >= 0) g_partner[fd % kTrackedDescriptors].store(0, std::memory_order_release);
   return real_close()(fd);
 }

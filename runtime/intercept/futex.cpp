@@ -34,7 +34,7 @@ long futex_call(long number, long a1, long a2, long a3, long a4, long a5, long a
 
 }  // namespace
 
-SNAG_INTERFACE long syscall(long number, ...) {
+SNAG_INTERCEPTOR long syscall(long number, ...) {
   va_list args;
   va_start(args, number);
   long a1 = va_arg(args, long), a2 = va_arg(args, long), a3 = va_arg(args, long);

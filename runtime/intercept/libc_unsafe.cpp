@@ -69,7 +69,7 @@ class UnsafeCall {
 
 }  // namespace
 
-#define SNAG_UNSAFE_INTERCEPTOR extern "C" __attribute__((visibility("default"), weak))
+#define SNAG_UNSAFE_INTERCEPTOR SNAG_INTERCEPTOR
 
 // One interceptor: calls the real `name` inside an UnsafeCall on `object`.
 #define SNAG_UNSAFE(ret, name, params, args, object, object_name, is_write) \

@@ -66,19 +66,19 @@ void delete_block(void *p, uint32_t flags) {
 
 }  // namespace
 
-SNAG_INTERFACE void *malloc(size_t size) { return allocated(__libc_malloc(size), size); }
+SNAG_INTERCEPTOR void *malloc(size_t size) { return allocated(__libc_malloc(size), size); }
 
-SNAG_INTERFACE void *calloc(size_t count, size_t size) {
+SNAG_INTERCEPTOR void *calloc(size_t count, size_t size) {
   return allocated(__libc_calloc(count, size), count * size);
 }
 
-SNAG_INTERFACE void *realloc(void *old, size_t size) {
+SNAG_INTERCEPTOR void *realloc(void *old, size_t size) {
   // The old block may be freed by the call, so the engine forgets it first.
   freeing(old);
   return allocated(__libc_realloc(old, size), size);
 }
 
-SNAG_INTERFACE void *reallocarray(void *old, size_t count, size_t size) {
+SNAG_INTERCEPTOR void *reallocarray(void *old, size_t count, size_t size) {
   size_t total;
   if (__builtin_mul_overflow(count, size, &total)) {
     errno = ENOMEM;
@@ -87,20 +87,20 @@ SNAG_INTERFACE void *reallocarray(void *old, size_t count, size_t size) {
   return realloc(old, total);
 }
 
-SNAG_INTERFACE void free(void *p) {
+SNAG_INTERCEPTOR void free(void *p) {
   freeing(p);
   __libc_free(p);
 }
 
-SNAG_INTERFACE void *memalign(size_t alignment, size_t size) {
+SNAG_INTERCEPTOR void *memalign(size_t alignment, size_t size) {
   return allocated(__libc_memalign(alignment, size), size);
 }
 
-SNAG_INTERFACE void *aligned_alloc(size_t alignment, size_t size) {
+SNAG_INTERCEPTOR void *aligned_alloc(size_t alignment, size_t size) {
   return allocated(__libc_memalign(alignment, size), size);
 }
 
-SNAG_INTERFACE int posix_memalign(void **out, size_t alignment, size_t size) {
+SNAG_INTERCEPTOR int posix_memalign(void **out, size_t alignment, size_t size) {
   if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
   void *p = __libc_memalign(alignment, size);
   if (!p) return ENOMEM;
@@ -108,9 +108,9 @@ SNAG_INTERFACE int posix_memalign(void **out, size_t alignment, size_t size) {
   return 0;
 }
 
-SNAG_INTERFACE void *valloc(size_t size) { return allocated(__libc_valloc(size), size); }
+SNAG_INTERCEPTOR void *valloc(size_t size) { return allocated(__libc_valloc(size), size); }
 
-SNAG_INTERFACE void *pvalloc(size_t size) { return allocated(__libc_pvalloc(size), size); }
+SNAG_INTERCEPTOR void *pvalloc(size_t size) { return allocated(__libc_pvalloc(size), size); }
 
 // operator new and delete, every standard form.
 #define SNAG_NEW_OPERATORS(SUFFIX, FLAGS)                                                     \

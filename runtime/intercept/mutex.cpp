@@ -32,61 +32,61 @@ uint32_t mutex_flags(pthread_mutex_t *m) {
 
 }  // namespace
 
-SNAG_INTERFACE int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr) {
+SNAG_INTERCEPTOR int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr) {
   int rc = real_pthread_mutex_init()(m, attr);
   if (rc == 0) observed_lifecycle(EventKind::kLockCreate, m, mutex_flags(m));
   return rc;
 }
 
-SNAG_INTERFACE int pthread_mutex_destroy(pthread_mutex_t *m) {
+SNAG_INTERCEPTOR int pthread_mutex_destroy(pthread_mutex_t *m) {
   observed_lifecycle(EventKind::kLockDestroy, m, mutex_flags(m));
   return real_pthread_mutex_destroy()(m);
 }
 
-SNAG_INTERFACE int pthread_mutex_lock(pthread_mutex_t *m) {
+SNAG_INTERCEPTOR int pthread_mutex_lock(pthread_mutex_t *m) {
   return observed_acquire(m, mutex_flags(m), [&] { return real_pthread_mutex_lock()(m); });
 }
 
-SNAG_INTERFACE int pthread_mutex_trylock(pthread_mutex_t *m) {
+SNAG_INTERCEPTOR int pthread_mutex_trylock(pthread_mutex_t *m) {
   return observed_acquire(m, mutex_flags(m) | kLockTry,
                           [&] { return real_pthread_mutex_trylock()(m); });
 }
 
-SNAG_INTERFACE int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *deadline) {
+SNAG_INTERCEPTOR int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *deadline) {
   return observed_acquire(m, mutex_flags(m) | kLockTimed,
                           [&] { return real_pthread_mutex_timedlock()(m, deadline); });
 }
 
-SNAG_INTERFACE int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock,
+SNAG_INTERCEPTOR int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock,
                                            const struct timespec *deadline) {
   return observed_acquire(m, mutex_flags(m) | kLockTimed,
                           [&] { return real_pthread_mutex_clocklock()(m, clock, deadline); });
 }
 
-SNAG_INTERFACE int pthread_mutex_unlock(pthread_mutex_t *m) {
+SNAG_INTERCEPTOR int pthread_mutex_unlock(pthread_mutex_t *m) {
   return observed_release(m, mutex_flags(m), [&] { return real_pthread_mutex_unlock()(m); });
 }
 
-SNAG_INTERFACE int pthread_spin_init(pthread_spinlock_t *s, int shared) {
+SNAG_INTERCEPTOR int pthread_spin_init(pthread_spinlock_t *s, int shared) {
   int rc = real_pthread_spin_init()(s, shared);
   if (rc == 0) observed_lifecycle(EventKind::kLockCreate, (void *)s, kLockSpin);
   return rc;
 }
 
-SNAG_INTERFACE int pthread_spin_destroy(pthread_spinlock_t *s) {
+SNAG_INTERCEPTOR int pthread_spin_destroy(pthread_spinlock_t *s) {
   observed_lifecycle(EventKind::kLockDestroy, (void *)s, kLockSpin);
   return real_pthread_spin_destroy()(s);
 }
 
-SNAG_INTERFACE int pthread_spin_lock(pthread_spinlock_t *s) {
+SNAG_INTERCEPTOR int pthread_spin_lock(pthread_spinlock_t *s) {
   return observed_acquire((void *)s, kLockSpin, [&] { return real_pthread_spin_lock()(s); });
 }
 
-SNAG_INTERFACE int pthread_spin_trylock(pthread_spinlock_t *s) {
+SNAG_INTERCEPTOR int pthread_spin_trylock(pthread_spinlock_t *s) {
   return observed_acquire((void *)s, kLockSpin | kLockTry,
                           [&] { return real_pthread_spin_trylock()(s); });
 }
 
-SNAG_INTERFACE int pthread_spin_unlock(pthread_spinlock_t *s) {
+SNAG_INTERCEPTOR int pthread_spin_unlock(pthread_spinlock_t *s) {
   return observed_release((void *)s, kLockSpin, [&] { return real_pthread_spin_unlock()(s); });
 }

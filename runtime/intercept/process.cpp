@@ -16,7 +16,7 @@ SNAG_REAL(void, exit, (int))
 SNAG_REAL(void, _exit, (int))
 SNAG_REAL(void, __assert_fail, (const char *, const char *, unsigned, const char *))
 
-SNAG_INTERFACE pid_t fork() {
+SNAG_INTERCEPTOR pid_t fork() {
   ThreadState *t = observing_thread();
   if (!t) return real_fork()();
   emit(t, make_event(EventKind::kForkBefore));
@@ -30,7 +30,7 @@ SNAG_INTERFACE pid_t fork() {
   return pid;
 }
 
-SNAG_INTERFACE void exit(int status) noexcept {
+SNAG_INTERCEPTOR void exit(int status) noexcept {
   if (ThreadState *t = observing_thread()) {
     Event e = make_event(EventKind::kExitCall);
     e.value = static_cast<uint64_t>(static_cast<unsigned>(status));
@@ -41,7 +41,7 @@ SNAG_INTERFACE void exit(int status) noexcept {
   __builtin_unreachable();
 }
 
-SNAG_INTERFACE void _exit(int status) noexcept {
+SNAG_INTERCEPTOR void _exit(int status) noexcept {
   if (g_started) {
     int override_status = finish_process(status);
     if (override_status != 0) status = override_status;
@@ -52,7 +52,7 @@ SNAG_INTERFACE void _exit(int status) noexcept {
 
 // assert() failures: the engine learns the assertion and its place before
 // glibc prints the message and aborts.
-SNAG_INTERFACE void __assert_fail(const char *assertion, const char *file, unsigned line,
+SNAG_INTERCEPTOR void __assert_fail(const char *assertion, const char *file, unsigned line,
                                   const char *function) noexcept {
   if (ThreadState *t = observing_thread()) {
     Event e = make_event(EventKind::kAssertFailure);

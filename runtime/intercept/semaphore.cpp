@@ -30,7 +30,7 @@ int observed_sem_wait(sem_t *s, uint32_t flags, Real real) {
 
 }  // namespace
 
-SNAG_INTERFACE int sem_post(sem_t *s) {
+SNAG_INTERCEPTOR int sem_post(sem_t *s) {
   ThreadState *t = observing_thread();
   if (t) {
     Event e = make_event(EventKind::kSemPost);
@@ -41,19 +41,19 @@ SNAG_INTERFACE int sem_post(sem_t *s) {
   return real_sem_post()(s);
 }
 
-SNAG_INTERFACE int sem_wait(sem_t *s) {
+SNAG_INTERCEPTOR int sem_wait(sem_t *s) {
   return observed_sem_wait(s, 0, [&] { return real_sem_wait()(s); });
 }
 
-SNAG_INTERFACE int sem_trywait(sem_t *s) {
+SNAG_INTERCEPTOR int sem_trywait(sem_t *s) {
   return observed_sem_wait(s, kLockTry, [&] { return real_sem_trywait()(s); });
 }
 
-SNAG_INTERFACE int sem_timedwait(sem_t *s, const struct timespec *deadline) {
+SNAG_INTERCEPTOR int sem_timedwait(sem_t *s, const struct timespec *deadline) {
   return observed_sem_wait(s, kLockTimed, [&] { return real_sem_timedwait()(s, deadline); });
 }
 
-SNAG_INTERFACE int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *deadline) {
+SNAG_INTERCEPTOR int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *deadline) {
   return observed_sem_wait(s, kLockTimed,
                            [&] { return real_sem_clockwait()(s, clock, deadline); });
 }

@@ -34,20 +34,20 @@ uint64_t to_microseconds(const struct timespec *ts) {
 
 }  // namespace
 
-SNAG_INTERFACE unsigned sleep(unsigned seconds) {
+SNAG_INTERCEPTOR unsigned sleep(unsigned seconds) {
   long result;
   if (announce(EventKind::kSleep, uint64_t(seconds) * 1000000, &result))
     return static_cast<unsigned>(result);
   return real_sleep()(seconds);
 }
 
-SNAG_INTERFACE int usleep(useconds_t microseconds) {
+SNAG_INTERCEPTOR int usleep(useconds_t microseconds) {
   long result;
   if (announce(EventKind::kSleep, microseconds, &result)) return static_cast<int>(result);
   return real_usleep()(microseconds);
 }
 
-SNAG_INTERFACE int nanosleep(const struct timespec *duration, struct timespec *remaining) {
+SNAG_INTERCEPTOR int nanosleep(const struct timespec *duration, struct timespec *remaining) {
   long result;
   if (announce(EventKind::kSleep, to_microseconds(duration), &result))
     return static_cast<int>(result);
@@ -55,7 +55,7 @@ SNAG_INTERFACE int nanosleep(const struct timespec *duration, struct timespec *r
 }
 
 // std::this_thread::sleep_for and sleep_until end up here or in nanosleep.
-SNAG_INTERFACE int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request,
+SNAG_INTERCEPTOR int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request,
                                    struct timespec *remaining) {
   long result;
   uint64_t us = (flags & TIMER_ABSTIME) ? 0 : to_microseconds(request);
@@ -63,7 +63,7 @@ SNAG_INTERFACE int clock_nanosleep(clockid_t clock, int flags, const struct time
   return real_clock_nanosleep()(clock, flags, request, remaining);
 }
 
-SNAG_INTERFACE int sched_yield() {
+SNAG_INTERCEPTOR int sched_yield() {
   long result;
   if (announce(EventKind::kYield, 0, &result)) return static_cast<int>(result);
   return real_sched_yield()();

@@ -72,7 +72,7 @@ int observed_join(pthread_t thread, uint32_t flags, Join join) {
 
 }  // namespace
 
-SNAG_INTERFACE int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                   void *(*start)(void *), void *arg) {
   ThreadState *t = observing_thread();
   if (!t) return real_pthread_create()(thread, attr, start, arg);
@@ -99,29 +99,29 @@ SNAG_INTERFACE int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
   return rc;
 }
 
-SNAG_INTERFACE int pthread_join(pthread_t thread, void **result) {
+SNAG_INTERCEPTOR int pthread_join(pthread_t thread, void **result) {
   return observed_join(thread, 0, [&] { return real_pthread_join()(thread, result); });
 }
 
-SNAG_INTERFACE int pthread_tryjoin_np(pthread_t thread, void **result) {
+SNAG_INTERCEPTOR int pthread_tryjoin_np(pthread_t thread, void **result) {
   return observed_join(thread, kLockTry,
                        [&] { return real_pthread_tryjoin_np()(thread, result); });
 }
 
-SNAG_INTERFACE int pthread_timedjoin_np(pthread_t thread, void **result,
+SNAG_INTERCEPTOR int pthread_timedjoin_np(pthread_t thread, void **result,
                                         const struct timespec *deadline) {
   return observed_join(thread, kLockTimed,
                        [&] { return real_pthread_timedjoin_np()(thread, result, deadline); });
 }
 
-SNAG_INTERFACE int pthread_clockjoin_np(pthread_t thread, void **result, clockid_t clock,
+SNAG_INTERCEPTOR int pthread_clockjoin_np(pthread_t thread, void **result, clockid_t clock,
                                         const struct timespec *deadline) {
   return observed_join(thread, kLockTimed, [&] {
     return real_pthread_clockjoin_np()(thread, result, clock, deadline);
   });
 }
 
-SNAG_INTERFACE int pthread_detach(pthread_t thread) {
+SNAG_INTERCEPTOR int pthread_detach(pthread_t thread) {
   ThreadState *t = observing_thread();
   if (t) {
     if (ThreadState *child = thread_by_handle(thread)) {
@@ -134,14 +134,14 @@ SNAG_INTERFACE int pthread_detach(pthread_t thread) {
   return real_pthread_detach()(thread);
 }
 
-SNAG_INTERFACE void pthread_exit(void *result) {
+SNAG_INTERCEPTOR void pthread_exit(void *result) {
   if (ThreadState *t = observing_thread()) thread_finished(t);
   real_pthread_exit()(result);
   __builtin_unreachable();
 }
 
 // Thread names appear in reports and in `thread:` suppressions.
-SNAG_INTERFACE int pthread_setname_np(pthread_t thread, const char *name) {
+SNAG_INTERCEPTOR int pthread_setname_np(pthread_t thread, const char *name) {
   if (observing_thread())
     if (ThreadState *target = thread_by_handle(thread)) copy_text(target->name, sizeof target->name, name);
   return real_pthread_setname_np()(thread, name);

@@ -49,6 +49,27 @@ bool parse_entry(const Line &line, snag_site_t *site, snag_site_t *predecessor) 
   return rest.length == 16 && parse_site(rest.start, predecessor);
 }
 
+// "lock|edge <16 hex> <16 hex>" after a prefix of `skip` characters.
+bool parse_site_pair(const Line &line, size_t skip, snag_site_t *a, snag_site_t *b) {
+  if (line.length != skip + 33 || line.start[skip + 16] != ' ') return false;
+  return parse_site(line.start + skip, a) && parse_site(line.start + skip + 17, b);
+}
+
+// "count <16 hex> <decimal>"
+bool parse_count(const Line &line, snag_site_t *site, uint64_t *n) {
+  constexpr size_t kPrefix = 6 + 16 + 1;
+  if (line.length <= kPrefix || line.length > kPrefix + 19 || line.start[22] != ' ') return false;
+  if (!parse_site(line.start + 6, site)) return false;
+  uint64_t v = 0;
+  for (size_t i = kPrefix; i < line.length; ++i) {
+    char c = line.start[i];
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *n = v;
+  return true;
+}
+
 }  // namespace
 
 bool parse_invariants(const char *text, size_t length, InvariantsReader &reader,
@@ -70,7 +91,33 @@ bool parse_invariants(const char *text, size_t length, InvariantsReader &reader,
       continue;
     }
     if (line.length == 0 || line.start[0] == '#' || line.starts_with("program ")) continue;
-    snag_site_t site, predecessor;
+    snag_site_t site, other;
+    uint64_t n;
+    if (line.starts_with("lock ")) {
+      if (!parse_site_pair(line, 5, &site, &other)) {
+        *error = "has a malformed line (expected 'lock <site> <site>')";
+        return false;
+      }
+      reader.lock(site, other);
+      continue;
+    }
+    if (line.starts_with("edge ")) {
+      if (!parse_site_pair(line, 5, &site, &other)) {
+        *error = "has a malformed line (expected 'edge <site> <site>')";
+        return false;
+      }
+      reader.edge(site, other);
+      continue;
+    }
+    if (line.starts_with("count ")) {
+      if (!parse_count(line, &site, &n)) {
+        *error = "has a malformed line (expected 'count <site> <number>')";
+        return false;
+      }
+      reader.count(site, n);
+      continue;
+    }
+    snag_site_t predecessor;
     if (!parse_entry(line, &site, &predecessor)) {
       *error = "has a malformed line (expected 'bset <site> <site>|nil')";
       return false;

@@ -9,9 +9,16 @@
 //   # comment
 //   bset 9a3b1c0d2e4f5061 0c1d2e3f40516273
 //   bset 9a3b1c0d2e4f5061 nil
+//   lock 9a3b1c0d2e4f5061 5e6f708192a3b4c5
+//   edge 9a3b1c0d2e4f5061 0c1d2e3f40516273
+//   count 9a3b1c0d2e4f5061 1234
 //
 // "nil" means S was seen with no remote predecessor (first access to the
-// address, or only the same thread touched it before).
+// address, or only the same thread touched it before). `lock S L`: S ran
+// while the thread held a lock it took at site L (its outermost), where
+// `snag expose` moves a stall up to. `edge A B`: sites A and B touched the
+// same address (bias instrumentation groups sites by these). `count S N`:
+// S ran N times in the learning runs.
 //
 // The parser has a file of its own, with no dependency beyond libc's
 // declarations, so the runtime, the CLI and a fuzz target share it.
@@ -32,6 +39,9 @@ constexpr snag_site_t kNilPredecessor = 0;
 class InvariantsReader {
  public:
   virtual void entry(snag_site_t site, snag_site_t predecessor) = 0;
+  virtual void lock(snag_site_t site, snag_site_t lock_site) { (void)site, (void)lock_site; }
+  virtual void edge(snag_site_t a, snag_site_t b) { (void)a, (void)b; }
+  virtual void count(snag_site_t site, uint64_t n) { (void)site, (void)n; }
 
  protected:
   ~InvariantsReader() = default;

@@ -4,11 +4,21 @@
 
 #include <new>
 
+#include <sys/syscall.h>
+
 #include "core/internal_alloc.h"
+#include "core/platform.h"
 
 namespace snag::race {
 
 namespace {
+
+// Another thread is rewriting the variable's history (kBusyWord): that takes
+// a few stores, unless the thread was preempted in between.
+void yield_while_busy(const std::atomic<uint64_t> &state) {
+  for (unsigned spins = 0; state.load(std::memory_order_acquire) == kBusyWord; ++spins)
+    if (spins > 64) raw_syscall(SYS_sched_yield);
+}
 
 // The bytes of `a` that fall inside [base, base + size), relative to base.
 struct Span {
@@ -81,17 +91,18 @@ StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
   return rt.context;
 }
 
-void RaceEngine::record(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
-  History *h = a.write ? &v.history->write : &v.history->read;
+History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
   Span span = clip(a, v.base, variable_size(v));
-  h->site = a.site ? a.site : 1;
-  h->stack = context_stack(t, rt);
-  h->lockset = a.write ? rt.lockset_write : rt.lockset_all;
-  h->thread = t.tid;
-  h->clock = rt.clock.get(t.tid);
-  h->offset = span.offset;
-  h->size = static_cast<uint16_t>(span.size > 0xffff ? 0xffff : span.size);
-  h->write = a.write;
+  History h{};
+  h.site = a.site ? a.site : 1;
+  h.stack = context_stack(t, rt);
+  h.lockset = a.write ? rt.lockset_write : rt.lockset_all;
+  h.thread = t.tid;
+  h.clock = rt.clock.get(t.tid);
+  h.offset = span.offset;
+  h.size = static_cast<uint16_t>(span.size > 0xffff ? 0xffff : span.size);
+  h.write = a.write;
+  return h;
 }
 
 // The fast path decides the common cases with one load of the state word:
@@ -200,6 +211,10 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
   for (;;) {
     uint64_t w = v.state->load(std::memory_order_acquire);
     if (w == kReportedWord) return Outcome::kDone;
+    if (w == kBusyWord) {
+      yield_while_busy(*v.state);
+      continue;
+    }
     uint64_t nw = w;
     const char *race_state = nullptr;     // set when this access completes a race
     const History *previous = nullptr;    // ... with this remembered access
@@ -309,9 +324,18 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
     bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
                                                                     : nw != w || stale;
-    // The history is written before the state word, so a thread that sees
-    // the new state also finds the access behind it (a retry rewrites it).
-    if (remember) record(t, rt, v, a);
+    if (remember) {
+      // The history and the state word change together: the variable is
+      // claimed (kBusyWord) while its history is rewritten, and a thread that
+      // sees the new state also finds the access behind it. Writing the
+      // history before a compare-and-swap that then failed overwrote the
+      // winning thread's access, and a later split or report lost that side.
+      History entry = history_of(t, rt, v, a);
+      if (!v.state->compare_exchange_strong(w, kBusyWord)) continue;
+      (a.write ? v.history->write : v.history->read) = entry;
+      v.state->store(nw, std::memory_order_release);
+      return Outcome::kDone;
+    }
     if (nw != w && !v.state->compare_exchange_strong(w, nw)) continue;
     return Outcome::kDone;
   }

@@ -93,7 +93,7 @@ class RaceEngine final : public Engine {
               const History &previous, const Access &a);
   static bool split_granule(const Variable &v, uint64_t word);
   StackId context_stack(ThreadState &t, RaceThread &rt);
-  void record(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
+  History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 
   // race_events.cpp
   RaceThread &thread_data(ThreadState &t);

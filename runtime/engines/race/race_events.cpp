@@ -162,8 +162,40 @@ void RaceEngine::forget_thread_stack() {
   pthread_attr_destroy(&attr);
 }
 
+namespace {
+
+// What AnnotateIgnoreSyncBegin/End hides from the race engine: locks,
+// signals and hand-offs (not thread creation and join, nor memory).
+bool is_ignorable_sync(EventKind kind) {
+  switch (kind) {
+    case EventKind::kLockAcquired:
+    case EventKind::kUnlock:
+    case EventKind::kCondWait:
+    case EventKind::kCondWoken:
+    case EventKind::kCondSignal:
+    case EventKind::kCondBroadcast:
+    case EventKind::kBarrierWait:
+    case EventKind::kBarrierPassed:
+    case EventKind::kSemPost:
+    case EventKind::kSemAcquired:
+    case EventKind::kFutexWake:
+    case EventKind::kFutexWoken:
+    case EventKind::kAnnotateHappensBefore:
+    case EventKind::kAnnotateHappensAfter:
+    case EventKind::kAtomicBefore:
+    case EventKind::kAtomicAfter:
+    case EventKind::kFence:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
   RaceThread &rt = thread_data(t);
+  if (t.ignore_sync > 0 && is_ignorable_sync(e.kind)) return {};
   switch (e.kind) {
     case EventKind::kThreadCreate: {
       ThreadState *child = thread_by_tid(static_cast<Tid>(e.value));

@@ -36,6 +36,10 @@ enum class Kind : uint64_t {
 constexpr uint64_t kKindMask = 7;
 // A variable whose race was reported: no further tracking.
 constexpr uint64_t kReportedWord = (uint64_t(0xffffffff) << 32) | uint64_t(Kind::kSharedRead);
+// A variable whose history is being rewritten by one thread: others wait for
+// the state word that follows (a few stores later). Looks like a Shared-Read
+// word with a lockset no thread holds, so the fast path never accepts it.
+constexpr uint64_t kBusyWord = (uint64_t(0xfffffffe) << 32) | uint64_t(Kind::kSharedRead);
 
 SNAG_ALWAYS_INLINE Kind kind_of(uint64_t w) { return static_cast<Kind>(w & kKindMask); }
 constexpr uint64_t kWroteBit = 8;

@@ -62,6 +62,41 @@ TEST(CliInvariantsFile, MergeCountsChangesAndConverges) {
   EXPECT_EQ(third.entries, 1);
 }
 
+TEST(CliInvariantsFile, FactsMergeRenderAndReadBack) {
+  Invariants known, run;
+  run.bsets[0xa1] = {0};
+  run.locks[0xa1] = 0xf1;
+  run.edges.insert({0xa1, 0xb2});
+  run.counts[0xa1] = 5;
+  merge_invariants(known, run);
+  Invariants other;
+  other.locks[0xa1] = 0xf2;  // the first lock known stays
+  other.edges.insert({0xa1, 0xb2});
+  other.counts[0xa1] = 7;   // counts add up over runs
+  InvariantsChange change = merge_invariants(known, other);
+  EXPECT_EQ(change.entries, 0);  // facts are not BSet entries
+  EXPECT_EQ(known.locks.at(0xa1), 0xf1u);
+  EXPECT_EQ(known.edges.size(), 1u);
+  EXPECT_EQ(known.counts.at(0xa1), 12u);
+  Invariants again = parse_invariants_text(render_invariants(known), "f");
+  EXPECT_EQ(again.locks, known.locks);
+  EXPECT_EQ(again.edges, known.edges);
+  EXPECT_EQ(again.counts, known.counts);
+  EXPECT_EQ(again.bsets, known.bsets);
+}
+
+TEST(CliInvariantsFile, SaveReplacesTheFileWhole) {
+  std::string path = ::testing::TempDir() + "/saved.invariants";
+  Invariants inv;
+  inv.program = "worker";
+  inv.bsets[0xa1] = {0, 0xb2};
+  save_invariants_file(path, inv);
+  Invariants back = load_invariants_file(path);
+  EXPECT_EQ(back.bsets, inv.bsets);
+  EXPECT_EQ(back.program, "worker");
+  EXPECT_THROW(save_invariants_file("/nonexistent/dir/x.invariants", inv), UsageError);
+}
+
 TEST(CliInvariantsFile, MissingFileIsEmpty) {
   Invariants inv = load_invariants_file("/nonexistent/dir/inv.snag");
   EXPECT_TRUE(inv.bsets.empty());

@@ -13,9 +13,14 @@ namespace {
 
 struct Collected final : InvariantsReader {
   std::vector<std::pair<snag_site_t, snag_site_t>> entries;
+  std::vector<std::pair<snag_site_t, snag_site_t>> locks, edges;
+  std::vector<std::pair<snag_site_t, uint64_t>> counts;
   void entry(snag_site_t site, snag_site_t predecessor) override {
     entries.emplace_back(site, predecessor);
   }
+  void lock(snag_site_t site, snag_site_t lock_site) override { locks.emplace_back(site, lock_site); }
+  void edge(snag_site_t a, snag_site_t b) override { edges.emplace_back(a, b); }
+  void count(snag_site_t site, uint64_t n) override { counts.emplace_back(site, n); }
 };
 
 struct Result {
@@ -46,6 +51,33 @@ TEST(InvariantsFile, ReadsEntriesCommentsAndNil) {
   EXPECT_EQ(c.entries[0].first, 0x9a3b1c0d2e4f5061u);
   EXPECT_EQ(c.entries[0].second, 0x0c1d2e3f40516273u);
   EXPECT_EQ(c.entries[1].second, kNilPredecessor);
+}
+
+TEST(InvariantsFile, ReadsLockEdgeAndCountFacts) {
+  Collected c;
+  Result r = parse(
+      "snag-invariants 1\n"
+      "lock 9a3b1c0d2e4f5061 0c1d2e3f40516273\n"
+      "edge 0000000000000001 0000000000000002\n"
+      "count 9a3b1c0d2e4f5061 1234567890123\n",
+      c);
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_EQ(c.locks.size(), 1u);
+  EXPECT_EQ(c.locks[0].second, 0x0c1d2e3f40516273u);
+  ASSERT_EQ(c.edges.size(), 1u);
+  EXPECT_EQ(c.edges[0].second, 2u);
+  ASSERT_EQ(c.counts.size(), 1u);
+  EXPECT_EQ(c.counts[0].second, 1234567890123u);
+  // Each fact refuses a malformed line with its own reason and the line.
+  for (const char *bad : {"lock 9a3b1c0d2e4f5061 nil", "edge 0000000000000001",
+                          "count 9a3b1c0d2e4f5061 12x", "count 9a3b1c0d2e4f5061 ",
+                          "count 9a3b1c0d2e4f5061 12345678901234567890"}) {
+    Collected d;
+    Result refused = parse(std::string("snag-invariants 1\n") + bad + "\n", d);
+    EXPECT_FALSE(refused.ok) << bad;
+    EXPECT_EQ(refused.line, 2) << bad;
+    EXPECT_NE(refused.error.find("malformed"), std::string::npos) << bad;
+  }
 }
 
 TEST(InvariantsFile, HeaderOnlyIsAnEmptySetAndFinalNewlineIsOptional) {

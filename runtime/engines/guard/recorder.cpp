@@ -1,0 +1,69 @@
+#include "engines/guard/recorder.h"
+
+#include "core/internal_alloc.h"
+
+namespace snag::guard {
+
+Slot *g_slots;
+
+void recorder_init() {
+  g_slots = static_cast<Slot *>(map_pages(sizeof(Slot) << kRecorderLog2Slots));
+}
+
+Slot &lock_slot(uintptr_t granule) {
+  Slot &s = slot_of(granule);
+  for (unsigned spins = 0;; ++spins) {
+    uint64_t key = s.key.load(std::memory_order_relaxed);
+    if (!(key & 1) && s.key.compare_exchange_weak(key, key | 1, std::memory_order_acquire)) {
+      if (key != granule) {  // fresh, or another granule's: start empty
+        for (int i = 0; i < 2; ++i) {
+          __atomic_store_n(&s.site[i], 0, __ATOMIC_RELAXED);
+          __atomic_store_n(&s.thread[i], 0, __ATOMIC_RELAXED);
+          s.stack[i] = 0;
+          s.write[i] = 0;
+        }
+      }
+      return s;
+    }
+    if (spins > 64) __builtin_ia32_pause();
+  }
+}
+
+void unlock_slot(Slot &s, uintptr_t granule) { s.key.store(granule, std::memory_order_release); }
+
+Accessor remote_predecessor(const Slot &s, uint32_t thread) {
+  int i = s.thread[0] != 0 && s.thread[0] != thread ? 0 : 1;
+  Accessor a;
+  if (s.thread[i] == 0 || s.thread[i] == thread) return a;
+  a.site = s.site[i];
+  a.thread = s.thread[i];
+  a.stack = s.stack[i];
+  a.write = s.write[i];
+  return a;
+}
+
+Accessor local_predecessor(const Slot &s, uint32_t thread) {
+  Accessor a;
+  int i = s.thread[0] == thread ? 0 : s.thread[1] == thread ? 1 : -1;
+  if (i < 0) return a;
+  a.site = s.site[i];
+  a.thread = s.thread[i];
+  a.stack = s.stack[i];
+  a.write = s.write[i];
+  return a;
+}
+
+void record_access(Slot &s, const Accessor &access) {
+  if (s.thread[0] != 0 && s.thread[0] != access.thread) {
+    __atomic_store_n(&s.site[1], s.site[0], __ATOMIC_RELAXED);
+    __atomic_store_n(&s.thread[1], s.thread[0], __ATOMIC_RELAXED);
+    s.stack[1] = s.stack[0];
+    s.write[1] = s.write[0];
+  }
+  __atomic_store_n(&s.site[0], access.site, __ATOMIC_RELAXED);
+  __atomic_store_n(&s.thread[0], access.thread, __ATOMIC_RELAXED);
+  s.stack[0] = access.stack;
+  s.write[0] = access.write;
+}
+
+}  // namespace snag::guard

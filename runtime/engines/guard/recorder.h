@@ -1,0 +1,79 @@
+// The recorder of paper 003's Algorithm 1: for each 8-byte granule of
+// memory, the last two accesses that came from different threads (site,
+// thread, kind, stack). From it the remote predecessor of an access follows:
+// the newest entry when another thread made it, else the older one.
+//
+// A direct-mapped table indexed by a hash of the granule address, mapped
+// once (virtual memory only; pages are touched as addresses are), never
+// allocating after start-up. A slot holding another granule is taken over:
+// that granule's history is forgotten and it looks fresh (nil) next time, so
+// the table is sized to make this rare (docs/guard.md).
+//
+// The access hook's fast path reads a slot without locking (is the newest
+// entry this very thread at this very site? then nothing changes); every
+// change happens with the slot's lock bit held.
+#pragma once
+
+#include <atomic>
+#include <stdint.h>
+
+#include "core/platform.h"
+#include "core/stack.h"
+#include "snag/abi.h"
+
+namespace snag::guard {
+
+struct Accessor {
+  snag_site_t site = 0;   // 0: none (nil)
+  uint32_t thread = 0;    // tid + 1; 0: none
+  StackId stack = 0;
+  bool write = false;
+};
+
+struct Slot {
+  std::atomic<uint64_t> key;  // granule address, | 1 while locked; 0: never used
+  // [0] the newest access, [1] the newest one by a thread other than [0]'s.
+  snag_site_t site[2];
+  uint32_t thread[2];
+  StackId stack[2];
+  uint8_t write[2];
+};
+
+constexpr int kRecorderLog2Slots = 21;  // 2M slots, 48 bytes each (virtual)
+
+extern Slot *g_slots;
+
+void recorder_init();
+
+// The slot key of the granule holding `addr`: its address plus 8, so that
+// it is never 0 (an unused slot) and its low bit is free for the lock.
+SNAG_ALWAYS_INLINE uintptr_t granule_of(uintptr_t addr) { return (addr & ~uintptr_t{7}) + 8; }
+
+SNAG_ALWAYS_INLINE Slot &slot_of(uintptr_t granule) {
+  uint64_t h = (granule >> 3) * 0x9e3779b97f4a7c15ull;
+  return g_slots[h >> (64 - kRecorderLog2Slots)];
+}
+
+// True when the newest access to `granule` was this thread at this site:
+// then the access changes nothing and its check was already made.
+SNAG_ALWAYS_INLINE bool unchanged(const Slot &s, uintptr_t granule, uint32_t thread,
+                                  snag_site_t site) {
+  return s.key.load(std::memory_order_relaxed) == granule &&
+         __atomic_load_n(&s.thread[0], __ATOMIC_RELAXED) == thread &&
+         __atomic_load_n(&s.site[0], __ATOMIC_RELAXED) == site;
+}
+
+// Locks the slot for `granule`, taking it over (forgetting another
+// granule's history) if needed.
+Slot &lock_slot(uintptr_t granule);
+void unlock_slot(Slot &s, uintptr_t granule);
+
+// With the slot locked: the remote predecessor of an access by `thread`
+// (site 0 = nil) and, when the access's own thread made the entry right
+// before it, that local predecessor.
+Accessor remote_predecessor(const Slot &s, uint32_t thread);
+Accessor local_predecessor(const Slot &s, uint32_t thread);
+// With the slot locked: records the access (Algorithm 1's UpdateRecorder).
+void record_access(Slot &s, const Accessor &access);
+
+}  // namespace snag::guard

@@ -1,0 +1,166 @@
+// libc functions that read or write the program's memory on its behalf:
+// string and memory comparisons, string copies, and stdio output. The
+// compiler pass only sees the call, so each one reports the bytes it
+// touched as one ranged access at the call's site, as a plain loop in the
+// program would. (Buffers of read/write/send/recv: intercept/fd_io.cpp.)
+//
+// dlsym, which finds the real functions, calls strlen and memcmp itself:
+// while a real function is being looked up on this thread, these
+// interceptors fall back to plain loops instead of recursing.
+#include <atomic>
+#include <stdio.h>
+#include <string.h>
+
+#include "intercept/real.h"
+#include "snag/abi.h"
+
+using namespace snag;
+
+namespace {
+
+SNAG_TLS bool t_resolving;
+
+template <typename Fn>
+Fn resolve(std::atomic<Fn> &slot, const char *name) {
+  Fn fn = slot.load(std::memory_order_acquire);
+  if (fn || t_resolving) return fn;
+  t_resolving = true;
+  fn = reinterpret_cast<Fn>(lookup_real(name, nullptr));
+  t_resolving = false;
+  slot.store(fn, std::memory_order_release);
+  return fn;
+}
+
+// Only an engine that watches memory (the race engine) needs the ranges; the
+// others should not pay for a second pass over the bytes.
+bool wants_accesses() { return g_access_hook && observing_thread(); }
+
+void read_bytes(const void *p, size_t n) {
+  if (n && wants_accesses()) __snag_read_range(const_cast<void *>(p), n, caller_site());
+}
+
+void write_bytes(void *p, size_t n) {
+  if (n && wants_accesses()) __snag_write_range(p, n, caller_site());
+}
+
+size_t plain_strlen(const char *s) {
+  size_t n = 0;
+  while (s[n]) ++n;
+  return n;
+}
+
+// The bytes a comparison of at most `limit` bytes actually read: up to and
+// including the first difference (or the terminating NUL for strings).
+size_t compared_bytes(const unsigned char *a, const unsigned char *b, size_t limit, bool strings) {
+  size_t i = 0;
+  while (i < limit && a[i] == b[i] && !(strings && a[i] == 0)) ++i;
+  return i < limit ? i + 1 : limit;
+}
+
+int plain_compare(const unsigned char *a, const unsigned char *b, size_t limit, bool strings) {
+  for (size_t i = 0; i < limit; ++i) {
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    if (strings && a[i] == 0) return 0;
+  }
+  return 0;
+}
+
+using memcmp_fn = int (*)(const void *, const void *, size_t);
+using strcmp_fn = int (*)(const char *, const char *);
+using strncmp_fn = int (*)(const char *, const char *, size_t);
+using strlen_fn = size_t (*)(const char *);
+using strcpy_fn = char *(*)(char *, const char *);
+
+std::atomic<memcmp_fn> g_memcmp, g_bcmp;
+std::atomic<strcmp_fn> g_strcmp;
+std::atomic<strncmp_fn> g_strncmp;
+std::atomic<strlen_fn> g_strlen;
+std::atomic<strcpy_fn> g_strcpy;
+
+int compare_memory(std::atomic<memcmp_fn> &slot, const char *name, const void *a, const void *b,
+                   size_t n) {
+  auto *x = static_cast<const unsigned char *>(a);
+  auto *y = static_cast<const unsigned char *>(b);
+  memcmp_fn real = resolve(slot, name);
+  if (!real) return plain_compare(x, y, n, false);
+  if (wants_accesses()) {
+    size_t touched = compared_bytes(x, y, n, false);
+    read_bytes(a, touched);
+    read_bytes(b, touched);
+  }
+  return real(a, b, n);
+}
+
+}  // namespace
+
+// dlsym does not print: these three can be looked up the usual way.
+SNAG_REAL(int, puts, (const char *))
+SNAG_REAL(int, fputs, (const char *, FILE *))
+SNAG_REAL(size_t, fwrite, (const void *, size_t, size_t, FILE *))
+
+SNAG_INTERCEPTOR int memcmp(const void *a, const void *b, size_t n) {
+  return compare_memory(g_memcmp, "memcmp", a, b, n);
+}
+
+SNAG_INTERCEPTOR int bcmp(const void *a, const void *b, size_t n) {
+  return compare_memory(g_bcmp, "bcmp", a, b, n);
+}
+
+SNAG_INTERCEPTOR int strcmp(const char *a, const char *b) {
+  auto *x = reinterpret_cast<const unsigned char *>(a);
+  auto *y = reinterpret_cast<const unsigned char *>(b);
+  strcmp_fn real = resolve(g_strcmp, "strcmp");
+  if (!real) return plain_compare(x, y, SIZE_MAX, true);
+  if (wants_accesses()) {
+    size_t touched = compared_bytes(x, y, SIZE_MAX, true);
+    read_bytes(a, touched);
+    read_bytes(b, touched);
+  }
+  return real(a, b);
+}
+
+SNAG_INTERCEPTOR int strncmp(const char *a, const char *b, size_t n) {
+  auto *x = reinterpret_cast<const unsigned char *>(a);
+  auto *y = reinterpret_cast<const unsigned char *>(b);
+  strncmp_fn real = resolve(g_strncmp, "strncmp");
+  if (!real) return plain_compare(x, y, n, true);
+  if (wants_accesses()) {
+    size_t touched = compared_bytes(x, y, n, true);
+    read_bytes(a, touched);
+    read_bytes(b, touched);
+  }
+  return real(a, b, n);
+}
+
+SNAG_INTERCEPTOR size_t strlen(const char *s) {
+  strlen_fn real = resolve(g_strlen, "strlen");
+  size_t n = real ? real(s) : plain_strlen(s);
+  read_bytes(s, n + 1);
+  return n;
+}
+
+SNAG_INTERCEPTOR char *strcpy(char *to, const char *from) {
+  strcpy_fn real = resolve(g_strcpy, "strcpy");
+  if (!real) return static_cast<char *>(memmove(to, from, plain_strlen(from) + 1));
+  if (wants_accesses()) {
+    size_t n = plain_strlen(from) + 1;
+    read_bytes(from, n);
+    write_bytes(to, n);
+  }
+  return real(to, from);
+}
+
+SNAG_INTERCEPTOR int puts(const char *s) {
+  if (wants_accesses()) read_bytes(s, plain_strlen(s) + 1);
+  return real_puts()(s);
+}
+
+SNAG_INTERCEPTOR int fputs(const char *s, FILE *f) {
+  if (wants_accesses()) read_bytes(s, plain_strlen(s) + 1);
+  return real_fputs()(s, f);
+}
+
+SNAG_INTERCEPTOR size_t fwrite(const void *data, size_t size, size_t count, FILE *f) {
+  read_bytes(data, size * count);
+  return real_fwrite()(data, size, count, f);
+}

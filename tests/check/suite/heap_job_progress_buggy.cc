@@ -1,0 +1,27 @@
+// snag-check-suite
+// expect: race
+// why: the worker writes the heap-allocated Job's progress field while main polls it before join()
+#include <memory>
+#include <thread>
+
+struct Job {
+  int input = 0;
+  int result = 0;
+  int progress = 0;
+};
+
+bool seen_finished = false;  // shown in a status line
+
+void run_job(Job* job) {
+  job->result = job->input * 2;
+  job->progress = 100;  // RACE:first
+}
+
+int main() {
+  auto job = std::make_unique<Job>();
+  job->input = 21;
+  std::thread worker(run_job, job.get());
+  seen_finished = job->progress == 100;  // RACE:second
+  worker.join();
+  return job->result == 42 ? 0 : 1;
+}

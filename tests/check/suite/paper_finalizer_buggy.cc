@@ -1,0 +1,57 @@
+// snag-check-suite
+// expect: race
+// why: paper 001 "Finalizer Race" in C++: a deferred-delete thread (the finalizer) runs ~Connection, which updates a plain counter the mutator also updates
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+struct Stats {
+  int open_connections = 0;
+} stats;
+
+struct Connection {
+  Connection() { ++stats.open_connections; }   // RACE:first
+  ~Connection() { --stats.open_connections; }  // RACE:second
+};
+
+// Destroys retired objects on its own thread, as a GC finalizer thread would.
+class Finalizer {
+ public:
+  explicit Finalizer(int expected) : expected_(expected), thread_([this] { run(); }) {}
+  void retire(Connection* c) {
+    std::lock_guard<std::mutex> lock(m_);
+    queue_.push_back(c);
+    cv_.notify_one();
+  }
+  void join() { thread_.join(); }
+
+ private:
+  void run() {
+    for (int done = 0; done < expected_; ++done) {
+      Connection* c;
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [this] { return !queue_.empty(); });
+        c = queue_.back();
+        queue_.pop_back();
+      }
+      delete c;
+    }
+  }
+
+  int expected_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::vector<Connection*> queue_;
+  std::thread thread_;
+};
+
+int main() {
+  Finalizer finalizer(1);
+  finalizer.retire(new Connection());
+  Connection* next = new Connection();
+  finalizer.join();
+  delete next;
+  return stats.open_connections == 0 ? 0 : 1;
+}

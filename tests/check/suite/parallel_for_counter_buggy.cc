@@ -1,0 +1,27 @@
+// snag-check-suite
+// expect: race
+// why: the loop body run by every worker of parallel_for bumps a plain global counter, so two workers' increments race
+#include <functional>
+#include <thread>
+#include <vector>
+
+// Static scheduling: worker w runs the iterations w, w + n, w + 2n, ...
+void parallel_for(int begin, int end, int workers, const std::function<void(int)>& body) {
+  std::vector<std::thread> pool;
+  for (int w = 0; w < workers; ++w)
+    pool.emplace_back([=, &body] {
+      for (int i = begin + w; i < end; i += workers) body(i);
+    });
+  for (auto& t : pool) t.join();
+}
+
+int processed = 0;
+int squares[8];
+
+int main() {
+  parallel_for(0, 8, 2, [](int i) {
+    squares[i] = i * i;
+    ++processed;  // RACE:first RACE:second
+  });
+  return processed <= 8 && squares[7] == 49 ? 0 : 1;
+}

@@ -1,0 +1,34 @@
+// snag-check-suite
+// expect: deadlock
+// why: Tree::sum locks a plain std::mutex and recurses into the children, so the first child re-locks the mutex its caller holds
+#include <mutex>
+#include <thread>
+#include <vector>
+
+struct Node {
+  int value;
+  std::vector<Node*> children;
+};
+
+class Tree {
+ public:
+  int sum(Node* n) {
+    std::lock_guard<std::mutex> lock(m_);  // DEADLOCK
+    int s = n->value;
+    for (Node* c : n->children) s += sum(c);
+    return s;
+  }
+
+ private:
+  std::mutex m_;
+};
+
+int main() {
+  Node leaf1{2, {}}, leaf2{3, {}};
+  Node root{1, {&leaf1, &leaf2}};
+  Tree tree;
+  int total = 0;
+  std::thread t([&] { total = tree.sum(&root); });
+  t.join();
+  return total == 6 ? 0 : 1;
+}

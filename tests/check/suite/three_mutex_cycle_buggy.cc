@@ -1,0 +1,32 @@
+// snag-check-suite
+// expect: deadlock
+// why: three stages each hold their own mutex and then lock the next stage's (a->b, b->c, c->a): a three-thread lock cycle
+#include <mutex>
+#include <thread>
+
+struct Stage {
+  std::mutex m;
+  int items = 0;
+};
+
+Stage stages[3];
+
+void hand_over(int from) {
+  Stage& src = stages[from];
+  Stage& dst = stages[(from + 1) % 3];
+  std::lock_guard<std::mutex> hold(src.m);  // DEADLOCK
+  std::lock_guard<std::mutex> next(dst.m);  // DEADLOCK
+  dst.items += src.items;
+  src.items = 0;
+}
+
+int main() {
+  for (int i = 0; i < 3; ++i) stages[i].items = i + 1;
+  std::thread a(hand_over, 0);
+  std::thread b(hand_over, 1);
+  std::thread c(hand_over, 2);
+  a.join();
+  b.join();
+  c.join();
+  return 0;
+}
