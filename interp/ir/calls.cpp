@@ -156,6 +156,47 @@ Machine::CallOutcome Machine::CallIntrinsic(Thread& t, Frame& f, const llvm::Cal
       if (!a.IsUnknown()) result = RV::Bits(static_cast<uint64_t>(__builtin_popcountll(a.Bits())));
       return CallOutcome::kDone;
     }
+    case Ix::ctlz:
+    case Ix::cttz: {
+      Value a = word(0);
+      const unsigned bits = call.getType()->isIntegerTy() ? call.getType()->getIntegerBitWidth() : 0;
+      if (a.IsUnknown() || bits == 0 || bits > 64) return CallOutcome::kDone;
+      const uint64_t x = a.Bits() & MaskBits(bits);
+      if (x == 0) {
+        result = RV::Bits(bits);
+      } else if (id == Ix::ctlz) {
+        result = RV::Bits(static_cast<uint64_t>(__builtin_clzll(x)) - (64 - bits));
+      } else {
+        result = RV::Bits(static_cast<uint64_t>(__builtin_ctzll(x)));
+      }
+      return CallOutcome::kDone;
+    }
+    case Ix::abs: {
+      Value a = word(0);
+      const unsigned bits = call.getType()->isIntegerTy() ? call.getType()->getIntegerBitWidth() : 0;
+      if (a.IsUnknown() || bits == 0 || bits > 64) return CallOutcome::kDone;
+      const unsigned shift = 64 - bits;
+      const int64_t v = static_cast<int64_t>(a.Bits() << shift) >> shift;
+      result = RV::Bits(static_cast<uint64_t>(v < 0 ? -v : v) & MaskBits(bits));
+      return CallOutcome::kDone;
+    }
+    case Ix::fshl:
+    case Ix::fshr: {
+      Value hi = word(0), lo = word(1), amount = word(2);
+      const unsigned bits = call.getType()->isIntegerTy() ? call.getType()->getIntegerBitWidth() : 0;
+      if (hi.IsUnknown() || lo.IsUnknown() || amount.IsUnknown() || bits == 0 || bits > 64)
+        return CallOutcome::kDone;
+      const unsigned k = static_cast<unsigned>(amount.Bits() % bits);
+      const uint64_t m = MaskBits(bits), h = hi.Bits() & m, l = lo.Bits() & m;
+      if (k == 0) {
+        result = RV::Bits(id == Ix::fshl ? h : l);
+      } else if (id == Ix::fshl) {
+        result = RV::Bits(((h << k) | (l >> (bits - k))) & m);
+      } else {
+        result = RV::Bits(((h << (bits - k)) | (l >> k)) & m);
+      }
+      return CallOutcome::kDone;
+    }
     case Ix::stacksave:
     case Ix::eh_typeid_for:
       return CallOutcome::kDone;

@@ -12,6 +12,7 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "interp/ir/machine.h"
@@ -259,16 +260,36 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
   uint64_t used = 0;
   uint64_t run_index = 0;
   // Round-robin over entries so every entry gets its first run before any
-  // gets its second, until each has its runs or the total budget is spent.
-  unsigned max_runs = 0;
-  for (const Entry& e : entries) max_runs = std::max(max_runs, e.runs);
-  for (unsigned round = 0; round < max_runs && used < options.max_steps_total; ++round) {
-    for (const Entry& e : entries) {
-      if (round >= e.runs || used >= options.max_steps_total) continue;
+  // gets its second. Each entry has its minimum runs; after that it goes on
+  // while its recent runs still reach code no earlier run of it reached or
+  // find something new (another side of a branch on unknown input), until
+  // the total budget is spent.
+  constexpr unsigned kQuietRuns = 8;   // runs without news before an entry stops
+  constexpr unsigned kMaxRuns = 256;   // per entry
+  struct Progress {
+    unsigned runs = 0;
+    unsigned quiet = 0;
+    std::set<const llvm::BasicBlock*> covered;
+  };
+  std::vector<Progress> progress(entries.size());
+  bool any = true;
+  while (any && used < options.max_steps_total) {
+    any = false;
+    for (size_t i = 0; i < entries.size() && used < options.max_steps_total; ++i) {
+      const Entry& e = entries[i];
+      Progress& p = progress[i];
+      if (p.runs >= kMaxRuns || (p.runs >= e.runs && p.quiet >= kQuietRuns)) continue;
+      any = true;
       const uint64_t budget = std::min(options.max_steps_per_run, options.max_steps_total - used);
+      const size_t findings_before = result.findings.size();
       used += machine.Run(e.name, e.tasks, Mix(options.seed + run_index), budget);
       ++run_index;
-      if (round == 0) result.entries.push_back(e.name);
+      if (p.runs == 0) result.entries.push_back(e.name);
+      ++p.runs;
+      size_t new_blocks = 0;
+      for (const llvm::BasicBlock* b : machine.covered()) new_blocks += p.covered.insert(b).second;
+      if (new_blocks > 0 || result.findings.size() > findings_before) p.quiet = 0;
+      else ++p.quiet;
     }
   }
   result.steps = used;

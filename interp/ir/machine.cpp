@@ -532,6 +532,7 @@ void Machine::StoreTo(MemObject& o, uint64_t offset, const llvm::Type* type, con
   }
   const uint64_t size = dl_->getTypeStoreSize(const_cast<llvm::Type*>(type)).getFixedSize();
   if (offset + size > o.size) return;
+  o.dirty = true;
   const bool known = !value.elems && !value.v.IsUnknown() && size <= 8;
   const uint64_t bits = known ? value.v.Bits() : 0;
   for (uint64_t i = 0; i < size; ++i) {
@@ -582,10 +583,10 @@ void Machine::Touch(Thread& t, const llvm::Instruction& at, uint64_t address, ui
   // Before the second thread exists every access happens before everything
   // any later thread does, so there is nothing to record.
   if (!multi_threaded_ || size == 0) return;
-  const SourceSite& site = UserSite(t, at);
-  auto id = site_ids_.find(&site);
-  if (id == site_ids_.end()) id = site_ids_.emplace(&site, sync_->InternSite(site)).first;
-  sync_->Access(t.id, address, size, is_write, id->second, o.name);
+  const uint32_t index = UserSiteIndex(t, at);
+  if (index >= run_site_id_.size()) run_site_id_.resize(sites_.size(), -1);
+  if (run_site_id_[index] < 0) run_site_id_[index] = sync_->InternSite(sites_[index]);
+  sync_->Access(t.id, address, size, is_write, static_cast<uint32_t>(run_site_id_[index]), o.name);
 }
 
 Value Machine::ReadWord(uint64_t address, unsigned bytes) {
@@ -602,6 +603,7 @@ Value Machine::ReadWord(uint64_t address, unsigned bytes) {
 void Machine::WriteWord(uint64_t address, unsigned bytes, uint64_t value) {
   MemObject* o = memory_.Find(address, bytes);
   if (!o) return;
+  o->dirty = true;
   for (unsigned i = 0; i < bytes; ++i) {
     o->data[address - o->base + i] = static_cast<uint8_t>(value >> (8 * i));
     o->known[address - o->base + i] = 1;
@@ -625,6 +627,7 @@ void Machine::CopyBytes(Thread& t, const llvm::Instruction& at, Value dst, Value
   d = memory_.Find(dst.Bits(), n);  // Touch may not move objects, but stay safe
   if (!d) return;
   Touch(t, at, dst.Bits(), n, true, *d);
+  d->dirty = true;
   std::memcpy(d->data.data() + (dst.Bits() - d->base), data.data(), n);
   std::memcpy(d->known.data() + (dst.Bits() - d->base), known.data(), n);
 }
@@ -636,6 +639,7 @@ void Machine::SetBytes(Thread& t, const llvm::Instruction& at, Value dst, Value 
   MemObject* d = memory_.Find(dst.Bits(), n);
   if (!d) return;
   Touch(t, at, dst.Bits(), n, true, *d);
+  d->dirty = true;
   const uint64_t off = dst.Bits() - d->base;
   std::memset(d->data.data() + off, byte.IsUnknown() ? 0 : static_cast<int>(byte.Bits() & 0xff), n);
   std::memset(d->known.data() + off, byte.IsUnknown() ? 0 : 1, n);
@@ -654,6 +658,7 @@ void Machine::JumpTo(Frame& f, const llvm::BasicBlock* target) {
   for (auto& [phi, value] : incoming) Reg(f, phi) = std::move(value);
   f.prev = f.bb;
   f.bb = target;
+  covered_.insert(target);
   f.pc = target->getFirstNonPHI();
 }
 
@@ -1057,8 +1062,7 @@ uint64_t Machine::Run(const std::string& entry_name,
 }
 
 void Machine::ResetRun(uint64_t seed) {
-  memory_.Clear();
-  for (const MemObject& g : global_images_) memory_.Place(g);
+  memory_.ResetTo(global_images_);
   sync_ = std::make_unique<SyncModel>();
   threads_.clear();
   rng_.seed(seed);
@@ -1075,7 +1079,8 @@ void Machine::ResetRun(uint64_t seed) {
   once_state_.clear();
   guard_state_.clear();
   tls_address_.clear();
-  site_ids_.clear();
+  run_site_id_.assign(sites_.size(), -1);
+  covered_.clear();
 }
 
 void Machine::StartTask(Thread& t) {
@@ -1177,6 +1182,7 @@ void Machine::PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> arg
   Frame f;
   f.fn = fn;
   f.bb = &fn->getEntryBlock();
+  covered_.insert(f.bb);
   f.pc = &*f.bb->begin();
   f.system = IsSystemFunction(fn);
   f.regs.resize(slot_count_[fn]);

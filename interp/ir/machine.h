@@ -19,6 +19,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+
 #include "interp/ir/checker.h"
 #include "interp/ir/memory.h"
 #include "interp/sync_model.h"
@@ -112,6 +115,8 @@ class Machine {
                uint64_t max_steps);
 
   const llvm::Module& module() const { return module_; }
+  // Blocks the last run entered.
+  const llvm::DenseSet<const llvm::BasicBlock*>& covered() const { return covered_; }
   const llvm::DataLayout& layout() const { return *dl_; }
   uint64_t FunctionAddress(const llvm::Function* f) const;
   const llvm::Function* FunctionAt(uint64_t address) const;
@@ -190,9 +195,13 @@ class Machine {
 
   // Sites and names.
   const SourceSite& UserSite(Thread& t, const llvm::Instruction& at, std::string* function = nullptr);
+  uint32_t UserSiteIndex(Thread& t, const llvm::Instruction& at);
   const SourceSite& SiteOf(const llvm::Instruction& at);
   void Note(const llvm::Instruction& at, const std::string& message);
   std::string VariableName(uint64_t address);
+  // Class name and debug type of what a `new`/malloc call allocates, when
+  // the result is cast to a user struct (heap objects have no variable).
+  std::pair<std::string, const llvm::DIType*> HeapTypeOf(const llvm::Instruction& call);
   void ReportRaces();
   void ReportLockOrder();
   std::string ThreadName(ThreadId id) const;
@@ -214,12 +223,19 @@ class Machine {
   std::unordered_map<const llvm::Value*, std::pair<std::string, const llvm::DIType*>> local_names_;
   std::unordered_map<const llvm::Function*, int> model_of_;
   mutable std::unordered_map<const llvm::Function*, bool> system_;
-  std::unordered_map<const llvm::Value*, uint32_t> slot_of_;
+  llvm::DenseMap<const llvm::Value*, uint32_t> slot_of_;  // open addressing: the hottest lookup
   std::unordered_map<const llvm::Function*, uint32_t> slot_count_;
-  std::unordered_map<const SourceSite*, uint32_t> site_ids_;  // per run: interned in the detector
-  std::unordered_map<const llvm::Instruction*, SourceSite> site_cache_;
-  std::unordered_map<const llvm::Constant*, RV> constant_cache_;
+  // Sites of instructions, numbered once; per run, the detector's id of each
+  // (-1 until first used), so a hot access looks nothing up by file name.
+  std::deque<SourceSite> sites_;
+  llvm::DenseMap<const llvm::Instruction*, uint32_t> site_index_;
+  std::vector<int64_t> run_site_id_;
+  uint32_t SiteIndex(const llvm::Instruction& at);
+  llvm::DenseMap<const llvm::Constant*, RV> constant_cache_;
   std::unordered_map<const llvm::Function*, std::string> demangled_;
+  std::unordered_map<std::string, const llvm::DIType*> composite_by_name_;  // "ns::Foo"
+  bool composites_indexed_ = false;
+  std::unordered_map<const llvm::Instruction*, std::pair<std::string, const llvm::DIType*>> heap_type_;
 
   // Per run.
   std::string entry_;
@@ -246,6 +262,7 @@ class Machine {
   std::map<uint64_t, int> once_state_;  // 0 new, 1 running, 2 done
   std::map<uint64_t, int> guard_state_;
   std::map<std::pair<ThreadId, const llvm::GlobalVariable*>, uint64_t> tls_address_;
+  llvm::DenseSet<const llvm::BasicBlock*> covered_;
   std::map<SourceSite, std::string> site_function_;
 };
 

@@ -29,6 +29,8 @@ void Memory::Free(uint64_t base) {
   auto it = objects_.find(base);
   if (it == objects_.end()) return;
   if (it->second.kind == MemObject::Kind::kHeap) heap_bytes_ -= it->second.size;
+  if (!it->second.name.empty())
+    freed_names_[base] = Named{it->second.size, std::move(it->second.name), it->second.type};
   if (last_ == &it->second) last_ = nullptr;
   objects_.erase(it);
 }
@@ -54,8 +56,38 @@ const MemObject* Memory::FindAny(uint64_t address) const {
   return &it->second;
 }
 
+Memory::NameInfo Memory::NameAt(uint64_t address) const {
+  if (const MemObject* o = FindAny(address)) return {o->name, o->type, o->base};
+  auto it = freed_names_.upper_bound(address);
+  if (it == freed_names_.begin()) return {};
+  --it;
+  if (address >= it->first + std::max<uint64_t>(it->second.size, 1)) return {};
+  return {it->second.name, it->second.type, it->first};
+}
+
+void Memory::ResetTo(const std::vector<MemObject>& globals) {
+  last_ = nullptr;
+  objects_.erase(objects_.lower_bound(kDynamicBase), objects_.end());
+  freed_names_.clear();
+  next_ = kDynamicBase;
+  heap_bytes_ = 0;
+  if (objects_.size() != globals.size()) {
+    objects_.clear();
+    for (const MemObject& g : globals) objects_[g.base] = g;
+    return;
+  }
+  for (const MemObject& g : globals) {
+    MemObject& o = objects_[g.base];
+    if (!o.dirty) continue;
+    o.data = g.data;
+    o.known = g.known;
+    o.dirty = false;
+  }
+}
+
 void Memory::Clear() {
   objects_.clear();
+  freed_names_.clear();
   last_ = nullptr;
   next_ = kDynamicBase;
   heap_bytes_ = 0;

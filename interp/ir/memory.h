@@ -25,6 +25,7 @@ struct MemObject {
   std::string name;            // variable name for messages ("counter"), may be empty
   const llvm::DIType* type = nullptr;  // debug type, to name fields
   enum class Kind : uint8_t { kGlobal, kStack, kHeap } kind = Kind::kGlobal;
+  bool dirty = false;  // written since placed (globals are restored only then)
 };
 
 class Memory {
@@ -45,12 +46,31 @@ class Memory {
   // The object holding [address, address + size), or null.
   MemObject* Find(uint64_t address, uint64_t size);
   const MemObject* FindAny(uint64_t address) const;  // the object holding address
+  // Name and debug type of the object that holds or held `address` (freed
+  // stack slots keep their names for the run's report; addresses are never
+  // reused within a run).
+  struct NameInfo {
+    std::string name;
+    const llvm::DIType* type = nullptr;
+    uint64_t base = 0;
+  };
+  NameInfo NameAt(uint64_t address) const;
 
   uint64_t heap_bytes() const { return heap_bytes_; }
   void Clear();
+  // Drops every stack slot and heap block and puts back the initial
+  // contents of the globals written since (a big global array is not copied
+  // again on every run).
+  void ResetTo(const std::vector<MemObject>& globals);
 
  private:
   std::map<uint64_t, MemObject> objects_;
+  struct Named {
+    uint64_t size;
+    std::string name;
+    const llvm::DIType* type;
+  };
+  std::map<uint64_t, Named> freed_names_;
   MemObject* last_ = nullptr;
   uint64_t next_ = kDynamicBase;
   uint64_t heap_bytes_ = 0;

@@ -7,6 +7,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include <tuple>
 #include <unordered_map>
 
 #include "interp/ir/machine.h"
@@ -409,6 +410,7 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       }
       MemObject& o = memory_.Allocate(std::max<uint64_t>(n, 1), MemObject::Kind::kHeap,
                                       model == Model::kCalloc);
+      std::tie(o.name, o.type) = HeapTypeOf(call);
       result = RV::Bits(o.base);
       return CallOutcome::kDone;
     }
@@ -705,6 +707,7 @@ Machine::CallOutcome Machine::CondWait(Thread& t, const llvm::Instruction& at, u
     t.cond_mutex = mutex;
     t.state = Thread::State::kCond;
     t.wait_on = cond;
+    t.wait_site = UserSite(t, at, &t.wait_function);
     // A timed wait may always time out; an untimed one waits for a notify.
     t.woken = timed;
     if (!timed) cond_waiters_[cond].push_back(t.id);

@@ -5,7 +5,9 @@
 // thread being blocked in a wait-for cycle).
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/Support/Path.h>
 
@@ -98,9 +100,11 @@ bool Machine::IsSystemFunction(const llvm::Function* f) const {
   return system;
 }
 
-const SourceSite& Machine::SiteOf(const llvm::Instruction& at) {
-  auto it = site_cache_.find(&at);
-  if (it != site_cache_.end()) return it->second;
+const SourceSite& Machine::SiteOf(const llvm::Instruction& at) { return sites_[SiteIndex(at)]; }
+
+uint32_t Machine::SiteIndex(const llvm::Instruction& at) {
+  auto it = site_index_.find(&at);
+  if (it != site_index_.end()) return it->second;
   SourceSite site;
   if (const llvm::DILocation* loc = at.getDebugLoc().get()) {
     site.file = JoinPath(loc->getDirectory(), loc->getFilename());
@@ -113,20 +117,25 @@ const SourceSite& Machine::SiteOf(const llvm::Instruction& at) {
     if (d == demangled_.end()) d = demangled_.emplace(f, llvm::demangle(f->getName().str())).first;
     site_function_[site] = d->second;
   }
-  return site_cache_.emplace(&at, std::move(site)).first->second;
+  const uint32_t index = static_cast<uint32_t>(sites_.size());
+  sites_.push_back(std::move(site));
+  site_index_[&at] = index;
+  return index;
 }
 
-const SourceSite& Machine::UserSite(Thread& t, const llvm::Instruction& at, std::string* function) {
+uint32_t Machine::UserSiteIndex(Thread& t, const llvm::Instruction& at) {
   for (size_t i = t.frames.size(); i-- > 0;) {
     const Frame& f = t.frames[i];
     if (f.system) continue;
     const llvm::Instruction* inst = (i + 1 == t.frames.size()) ? &at : f.pc;
-    const SourceSite& site = SiteOf(*inst);
-    if (site.line == 0) continue;
-    if (function) *function = site_function_[site];
-    return site;
+    const uint32_t index = SiteIndex(*inst);
+    if (sites_[index].line != 0) return index;
   }
-  const SourceSite& site = SiteOf(at);
+  return SiteIndex(at);
+}
+
+const SourceSite& Machine::UserSite(Thread& t, const llvm::Instruction& at, std::string* function) {
+  const SourceSite& site = sites_[UserSiteIndex(t, at)];
   if (function) *function = site_function_[site];
   return site;
 }
@@ -140,10 +149,51 @@ std::string Machine::ThreadName(ThreadId id) const {
 }
 
 std::string Machine::VariableName(uint64_t address) {
-  const MemObject* o = memory_.FindAny(address);
-  if (!o) return {};
-  if (o->name.empty()) return {};
-  return o->name + FieldPath(o->type, address - o->base);
+  const Memory::NameInfo info = memory_.NameAt(address);
+  if (info.name.empty()) return {};
+  return info.name + FieldPath(info.type, address - info.base);
+}
+
+std::pair<std::string, const llvm::DIType*> Machine::HeapTypeOf(const llvm::Instruction& call) {
+  auto cached = heap_type_.find(&call);
+  if (cached != heap_type_.end()) return cached->second;
+  if (!composites_indexed_) {
+    composites_indexed_ = true;
+    llvm::DebugInfoFinder finder;
+    finder.processModule(module_);
+    for (const llvm::DIType* t : finder.types()) {
+      auto* c = llvm::dyn_cast<llvm::DICompositeType>(t);
+      if (!c || c->getName().empty() || (c->getFlags() & llvm::DINode::FlagFwdDecl)) continue;
+      std::string name = c->getName().str();
+      for (const llvm::DIScope* s = c->getScope(); s; s = s->getScope()) {
+        if (s->getName().empty()) break;
+        name = s->getName().str() + "::" + name;
+      }
+      composite_by_name_.emplace(name, c);
+    }
+  }
+  std::pair<std::string, const llvm::DIType*> found;
+  for (const llvm::User* u : call.users()) {
+    auto* cast = llvm::dyn_cast<llvm::BitCastInst>(u);
+    if (!cast) continue;
+    auto* pointer = llvm::dyn_cast<llvm::PointerType>(cast->getType());
+    if (!pointer || pointer->isOpaque()) continue;
+    auto* st = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+    if (!st || !st->hasName()) continue;
+    llvm::StringRef name = st->getName();
+    for (llvm::StringRef prefix : {"class.", "struct.", "union."})
+      if (name.startswith(prefix)) name = name.drop_front(prefix.size());
+    // Clang numbers same-named types: "class.Foo.12".
+    const size_t dot = name.rfind('.');
+    if (dot != llvm::StringRef::npos && dot + 1 < name.size() &&
+        name.drop_front(dot + 1).find_first_not_of("0123456789") == llvm::StringRef::npos)
+      name = name.take_front(dot);
+    auto it = composite_by_name_.find(name.str());
+    found = {name.str(), it == composite_by_name_.end() ? nullptr : it->second};
+    break;
+  }
+  heap_type_.emplace(&call, found);
+  return found;
 }
 
 void Machine::ReportRaces() {
@@ -207,6 +257,13 @@ void Machine::CheckAllBlocked() {
         if (!it->second.readers.empty()) return *it->second.readers.begin();
         return std::nullopt;
       }
+      case Thread::State::kCond:
+        // Whoever could notify: prefer a thread stuck on a lock this one holds.
+        for (const auto& other : threads_) {
+          if (other.get() == &t || other->state != Thread::State::kMutex) continue;
+          if (sync_->Owner(other->wait_on) == t.id) return other->id;
+        }
+        return std::nullopt;
       default:
         return std::nullopt;
     }
@@ -229,6 +286,7 @@ void Machine::CheckAllBlocked() {
     finding.kind = CheckFinding::Kind::kDeadlock;
     finding.entry = entry_;
     bool join = false;
+    bool cond = false;
     std::set<SourceSite> seen;
     auto add = [&](const SourceSite& site, ThreadId thread, const std::string& function) {
       if (site.line == 0 || !seen.insert(site).second) return;
@@ -241,6 +299,7 @@ void Machine::CheckAllBlocked() {
     for (ThreadId id : cycle) {
       const Thread& t = *threads_[id];
       if (t.state == Thread::State::kJoin) join = true;
+      if (t.state == Thread::State::kCond) cond = true;
       if (t.state == Thread::State::kMutex) {
         auto held = held_site_.find(t.wait_on);
         auto owner = sync_->Owner(t.wait_on);
@@ -256,6 +315,8 @@ void Machine::CheckAllBlocked() {
     }
     if (cycle.size() == 1 && threads_[cycle[0]]->state == Thread::State::kMutex)
       finding.message = "deadlock: a thread locks a mutex it already holds";
+    else if (cond)
+      finding.message = "deadlock: a thread waits on a condition variable while holding a lock the notifying thread needs";
     else if (join)
       finding.message = "deadlock: join() waits for a thread that needs a lock the joining thread holds";
     else

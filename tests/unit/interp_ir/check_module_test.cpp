@@ -336,6 +336,54 @@ TEST(CheckModule, JoinWhileHoldingTheLockTheThreadNeeds) {
                                 LineOf(kJoinUnderLockBuggy, "// JOIN")}));
 }
 
+const char* kCondUnderLockBuggy = R"(#include <mutex>
+#include <condition_variable>
+#include <thread>
+std::mutex outer, inner;
+std::condition_variable cv;
+bool ready;
+int main() {
+  std::thread notifier([] {
+    std::lock_guard<std::mutex> o(outer);  // BLOCKS
+    { std::lock_guard<std::mutex> i(inner); ready = true; }
+    cv.notify_one();
+  });
+  std::lock_guard<std::mutex> o(outer);  // HOLDS
+  std::unique_lock<std::mutex> i(inner);
+  cv.wait(i, [] { return ready; });  // WAITS
+  notifier.join();
+}
+)";
+
+TEST(CheckModule, WaitingOnACondvarWhileHoldingTheNotifiersLock) {
+  CheckResult r = CheckSource(kCondUnderLockBuggy);
+  auto deadlocks = OfKind(r, kDeadlock);
+  ASSERT_EQ(deadlocks.size(), 1u);
+  EXPECT_EQ(Lines(deadlocks[0]),
+            (std::set<unsigned>{LineOf(kCondUnderLockBuggy, "// BLOCKS"), LineOf(kCondUnderLockBuggy, "// HOLDS"),
+                                LineOf(kCondUnderLockBuggy, "// WAITS")}));
+  EXPECT_TRUE(OfKind(r, kRace).empty());
+}
+
+TEST(CheckModule, RaceBehindThreeInputBranchesIsReached) {
+  // Only one run in eight takes all three sides; runs go on while they reach
+  // new code, so the race is found although main alone has 8 minimum runs.
+  const char* source = R"(#include <thread>
+int x;
+int main(int argc, char** argv) {
+  std::thread t([] { x = 1; });  // A
+  if (argc > 1)
+    if (argv[1][0] == 'a')
+      if (argv[1][1] == 'b') x = 2;  // B
+  t.join();
+}
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+}
+
 // ------------------------------------------------------------------ entries
 
 const char* kLibraryBuggy = R"(#include <mutex>
