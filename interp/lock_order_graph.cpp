@@ -11,7 +11,9 @@ void LockOrderGraph::OnAcquire(ThreadId thread, uint64_t mutex, bool recursive,
     }
     auto& out = edges_[h.mutex];
     if (out.count(mutex)) continue;  // first sighting of an order is enough
-    LockEdge edge{h.mutex, mutex, thread, h.site, site};
+    LockEdge edge{h.mutex, mutex, thread, h.site, site, {}};
+    for (const Held& g : held)
+      if (g.mutex != h.mutex) edge.guards.push_back(g.mutex);
     out.emplace(mutex, edge);
     // The new edge closes a cycle when `mutex` already reaches `h.mutex`.
     std::set<uint64_t> seen;
@@ -21,6 +23,15 @@ void LockOrderGraph::OnAcquire(ThreadId thread, uint64_t mutex, bool recursive,
       for (const LockEdge& e : path) other_thread |= e.thread != thread;
       if (!other_thread) continue;  // one thread alone cannot deadlock by order
       path.insert(path.begin(), edge);
+      // A gate lock every edge was taken under serializes the whole cycle.
+      std::set<uint64_t> common(path[0].guards.begin(), path[0].guards.end());
+      for (const LockEdge& e : path) {
+        std::set<uint64_t> mine(e.guards.begin(), e.guards.end()), both;
+        for (uint64_t g : common)
+          if (mine.count(g)) both.insert(g);
+        common = std::move(both);
+      }
+      if (!common.empty()) continue;
       ReportOnce(Deadlock{false, path});
     }
   }

@@ -4,6 +4,8 @@
 // is a deadlock some schedule can reach (ABBA and longer), even if this run's
 // schedule did not hang. Acquiring a non-recursive mutex the thread already
 // holds is reported at once as a self-deadlock. Mutexes are model addresses.
+// A cycle whose edges were all taken under one common other mutex (a "gate
+// lock") cannot close, so it is not reported.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@ struct LockEdge {
   ThreadId thread = 0;
   SourceSite held_site;      // where `held` was acquired
   SourceSite acquired_site;  // where `acquired` was acquired while holding it
+  std::vector<uint64_t> guards;  // other mutexes the thread held meanwhile
 };
 
 struct Deadlock {

@@ -89,5 +89,7 @@ int main(int argc, char** argv) {
     std::printf("stats: %llu steps, %llu runs, %zu entries, %.3f s\n",
                 static_cast<unsigned long long>(result.steps), static_cast<unsigned long long>(result.runs),
                 result.entries.size(), seconds);
+  if (stats)
+    for (const auto& e : result.entries) std::printf("entry: %s\n", e.c_str());
   return result.findings.empty() ? 0 : 66;
 }

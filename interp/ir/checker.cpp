@@ -9,9 +9,11 @@
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -159,6 +161,52 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
     methods[object].push_back({&f, this_index});
     class_names[object] = cls->getName().str();
   }
+  // Public free functions of a TU that has mutable globals: pairs of them
+  // may race on those globals (the object is then the TU itself).
+  bool has_mutable_globals = false;
+  for (const llvm::GlobalVariable& g : module.globals()) {
+    if (g.isDeclaration() || g.isConstant() || g.getName().startswith("llvm.")) continue;
+    llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> dbg;
+    g.getDebugInfo(dbg);
+    if (!dbg.empty()) has_mutable_globals = true;
+  }
+  std::vector<const llvm::Function*> free_functions;
+  if (has_mutable_globals) {
+    for (const llvm::Function& f : module) {
+      if (f.isDeclaration() || f.hasLocalLinkage() || machine.IsSystemFunction(&f)) continue;
+      const llvm::DISubprogram* sp = f.getSubprogram();
+      if (!sp || f.getName() == "main") continue;
+      const llvm::DISubprogram* decl = sp->getDeclaration() ? sp->getDeclaration() : sp;
+      if (llvm::isa_and_nonnull<llvm::DICompositeType>(decl->getScope())) continue;
+      free_functions.push_back(&f);
+    }
+  }
+  for (size_t i = 0; i < free_functions.size(); ++i) {
+    for (size_t j = i; j < free_functions.size(); ++j) {
+      const llvm::Function* a = free_functions[i];
+      const llvm::Function* b = free_functions[j];
+      Entry e;
+      e.name = llvm::demangle(a->getName().str()) + " || " + llvm::demangle(b->getName().str());
+      e.runs = 2;
+      e.tasks = [=](Machine& m) {
+        std::vector<Task> tasks;
+        for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
+        Task pair;
+        pair.kind = Task::Kind::kSpawnPair;
+        pair.fn = a;
+        pair.args = UnknownArgs(m, a);
+        pair.second = b;
+        pair.second_args = UnknownArgs(m, b);
+        tasks.push_back(std::move(pair));
+        tasks.push_back(Task{Task::Kind::kJoinAll, nullptr, nullptr, {}, {}});
+        return tasks;
+      };
+      entries.push_back(std::move(e));
+      if (entries.size() >= 32) break;
+    }
+    if (entries.size() >= 32) break;
+  }
+
   for (auto& [object_type, list] : methods) {
     const llvm::Function* ctor = default_ctor.count(object_type) ? default_ctor[object_type] : nullptr;
     const uint64_t size = std::max<uint64_t>(
@@ -201,6 +249,73 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
       }
     }
   }
+}
+
+// In-the-middle starts for a program whose main never got far enough:
+// user functions that start threads themselves (std::thread, jthread,
+// pthread_create, thrd_create, std::async), each called on a zeroed object
+// (methods) with unknown arguments.
+std::vector<Entry> ThreadStarterEntries(const llvm::Module& module, Machine& machine,
+                                        const std::vector<const llvm::Function*>& ctors) {
+  // Level 0 starts threads itself; level 1 and 2 call a lower level (a
+  // project's own thread wrapper, then the code using it).
+  auto calls_any = [](const llvm::Function& f, const std::function<bool(const llvm::Function*)>& pred) {
+    for (const llvm::BasicBlock& bb : f)
+      for (const llvm::Instruction& i : bb)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
+          if (auto* callee = llvm::dyn_cast<llvm::Function>(call->getCalledOperand()->stripPointerCasts()))
+            if (pred(callee)) return true;
+    return false;
+  };
+  std::set<const llvm::Function*> starters;
+  std::vector<const llvm::Function*> ordered;
+  std::set<const llvm::Function*> level = {};
+  for (int depth = 0; depth < 3; ++depth) {
+    std::set<const llvm::Function*> next;
+    for (const llvm::Function& f : module) {
+      if (f.isDeclaration() || machine.IsSystemFunction(&f) || f.getName() == "main" || starters.count(&f))
+        continue;
+      const bool found = depth == 0 ? calls_any(f, [](const llvm::Function* c) {
+        const llvm::StringRef n = c->getName();
+        return n.startswith("_ZNSt6threadC") || n.startswith("_ZNSt7jthreadC") || n == "pthread_create" ||
+               n == "thrd_create" || n.startswith("_ZSt5async");
+      })
+                                    : calls_any(f, [&](const llvm::Function* c) { return level.count(c) > 0; });
+      if (found) next.insert(&f);
+    }
+    for (const llvm::Function& f : module)
+      if (next.count(&f)) ordered.push_back(&f);
+    starters.insert(next.begin(), next.end());
+    level = std::move(next);
+  }
+  std::vector<Entry> out;
+  for (const llvm::Function* fp : ordered) {
+    const llvm::Function& f = *fp;
+    const llvm::Function* fn = &f;
+    uint64_t object_size = 0;
+    const llvm::DISubprogram* sp = f.getSubprogram();
+    const llvm::DISubprogram* decl = sp && sp->getDeclaration() ? sp->getDeclaration() : sp;
+    if (decl && llvm::isa_and_nonnull<llvm::DICompositeType>(decl->getScope()) && f.arg_size() > 0) {
+      if (auto* p = llvm::dyn_cast<llvm::PointerType>(f.getArg(0)->getType()); p && !p->isOpaque()) {
+        auto* st = llvm::dyn_cast<llvm::StructType>(p->getNonOpaquePointerElementType());
+        if (st && st->isSized()) object_size = module.getDataLayout().getTypeAllocSize(st).getFixedSize();
+      }
+    }
+    Entry e;
+    e.name = llvm::demangle(f.getName().str());
+    e.runs = 2;
+    e.tasks = [fn, object_size, ctors](Machine& m) {
+      std::vector<Task> tasks;
+      for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
+      std::vector<RV> args = UnknownArgs(m, fn);
+      if (object_size > 0) args[0] = RV::Bits(m.AllocateObject(object_size, ""));
+      tasks.push_back(Task{Task::Kind::kCall, fn, nullptr, std::move(args), {}});
+      return tasks;
+    };
+    out.push_back(std::move(e));
+    if (out.size() >= 32) break;
+  }
+  return out;
 }
 
 }  // namespace
@@ -272,6 +387,8 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
     std::set<const llvm::BasicBlock*> covered;
   };
   std::vector<Progress> progress(entries.size());
+  const bool has_main = main && !main->isDeclaration();
+  bool starters_added = false;
   bool any = true;
   while (any && used < options.max_steps_total) {
     any = false;
@@ -282,7 +399,8 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
       any = true;
       const uint64_t budget = std::min(options.max_steps_per_run, options.max_steps_total - used);
       const size_t findings_before = result.findings.size();
-      used += machine.Run(e.name, e.tasks, Mix(options.seed + run_index), budget);
+      const uint64_t steps = machine.Run(e.name, e.tasks, Mix(options.seed + run_index), budget);
+      used += steps;
       ++run_index;
       if (p.runs == 0) result.entries.push_back(e.name);
       ++p.runs;
@@ -290,6 +408,14 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
       for (const llvm::BasicBlock* b : machine.covered()) new_blocks += p.covered.insert(b).second;
       if (new_blocks > 0 || result.findings.size() > findings_before) p.quiet = 0;
       else ++p.quiet;
+      // (last: `e` and `p` are not used after the vectors grow)
+      if (has_main && i == 0 && steps >= options.max_steps_per_run && !starters_added) {
+        // main spent a whole run before returning (long loops, servers): the
+        // code that starts threads may never have been reached from it.
+        starters_added = true;
+        for (Entry& extra : ThreadStarterEntries(module, machine, ctors)) entries.push_back(std::move(extra));
+        progress.resize(entries.size());
+      }
     }
   }
   result.steps = used;

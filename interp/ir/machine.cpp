@@ -3,6 +3,7 @@
 // models.cpp; naming and reporting in report.cpp.
 #include "interp/ir/machine.h"
 
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -1005,6 +1006,10 @@ bool Machine::Runnable(Thread& t) {
       return true;
     case Thread::State::kCond:
       return t.woken;
+    case Thread::State::kSem: {
+      Value count = ReadWord(t.wait_on, 4);
+      return count.IsUnknown() || count.Bits() != 0;
+    }
     case Thread::State::kOnce: {
       auto it = once_state_.find(t.wait_on);
       auto jt = guard_state_.find(t.wait_on);
@@ -1124,8 +1129,14 @@ Thread& Machine::NewThread(const llvm::Function* fn, std::vector<RV> args,
   auto thread = std::make_unique<Thread>();
   thread->id = id;
   thread->description = "thread T" + std::to_string(id);
-  if (!created_at.file.empty())
+  if (!created_at.file.empty()) {
     thread->description += " started at " + created_at.file + ":" + std::to_string(created_at.line);
+  } else {
+    // An in-the-middle start: say which function the invented thread runs.
+    auto d = demangled_.find(fn);
+    if (d == demangled_.end()) d = demangled_.emplace(fn, llvm::demangle(fn->getName().str())).first;
+    thread->description += " running " + d->second;
+  }
   Task task;
   task.fn = fn;
   task.args = std::move(args);

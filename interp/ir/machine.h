@@ -73,7 +73,7 @@ struct Frame {
 };
 
 struct Thread {
-  enum class State { kRunnable, kMutex, kRwRead, kRwWrite, kJoin, kJoinAll, kCond, kOnce, kDone };
+  enum class State { kRunnable, kMutex, kRwRead, kRwWrite, kJoin, kJoinAll, kCond, kOnce, kSem, kDone };
   ThreadId id = 0;
   std::vector<Frame> frames;
   std::vector<Task> tasks;

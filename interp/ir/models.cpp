@@ -28,6 +28,7 @@ enum class Model {
   kMemcpy, kMemset, kStrlen,
   kGuardAcquire, kGuardRelease, kGuardAbort,
   kEndThread, kEndRun, kYield, kReturnZero, kReturnOne, kHashBytes,
+  kThrdCreate, kThrdJoin, kMtxInit, kMtxTryLock, kSemInit, kSemWait, kSemTryWait, kSemPost,
   kRbInsert, kRbIncrement, kRbDecrement, kNeedRehash, kNextBucket, kMemcmp, kStrcmp,
 };
 
@@ -71,6 +72,34 @@ Model ModelByName(const std::string& name) {
       {"pthread_cond_init", Model::kReturnZero},
       {"pthread_cond_destroy", Model::kReturnZero},
       {"pthread_once", Model::kOnce},
+      // C11 <threads.h>: glibc builds them on the pthread objects.
+      {"thrd_create", Model::kThrdCreate},
+      {"thrd_join", Model::kThrdJoin},
+      {"thrd_detach", Model::kPthreadDetach},
+      {"thrd_yield", Model::kYield},
+      {"thrd_sleep", Model::kYield},
+      {"thrd_exit", Model::kEndThread},
+      {"mtx_init", Model::kMtxInit},
+      {"mtx_lock", Model::kMutexLock},
+      {"mtx_timedlock", Model::kMutexLock},
+      {"mtx_trylock", Model::kMtxTryLock},
+      {"mtx_unlock", Model::kMutexUnlock},
+      {"mtx_destroy", Model::kReturnZero},
+      {"cnd_wait", Model::kCondWait},
+      {"cnd_timedwait", Model::kCondTimedWait},
+      {"cnd_signal", Model::kCondSignal},
+      {"cnd_broadcast", Model::kCondBroadcast},
+      {"cnd_init", Model::kReturnZero},
+      {"cnd_destroy", Model::kReturnZero},
+      {"call_once", Model::kOnce},
+      // POSIX semaphores: the count lives in the sem_t's first word.
+      {"sem_init", Model::kSemInit},
+      {"sem_wait", Model::kSemWait},
+      {"sem_timedwait", Model::kSemWait},
+      {"sem_clockwait", Model::kSemWait},
+      {"sem_trywait", Model::kSemTryWait},
+      {"sem_post", Model::kSemPost},
+      {"sem_destroy", Model::kReturnZero},
       {"_ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE", Model::kStdCondWait},
       {"_ZNSt18condition_variable10notify_oneEv", Model::kStdCondNotifyOne},
       {"_ZNSt18condition_variable10notify_allEv", Model::kStdCondNotifyAll},
@@ -189,6 +218,59 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       if (id != 0 && known(0)) WriteWord(at(0), 8, id);
       result = RV::Bits(id != 0 ? 0 : 11);  // EAGAIN when no thread was made
       return o;
+    }
+    case Model::kThrdCreate: {  // (thrd_t*, int (*)(void*), void*)
+      const llvm::Function* fn = known(1) ? FunctionAt(at(1)) : nullptr;
+      uint64_t id = 0;
+      CallOutcome o = StartThread(t, call, fn, {args.size() > 2 ? args[2] : RV()}, &id);
+      if (id != 0 && known(0)) WriteWord(at(0), 8, id);
+      result = RV::Bits(id != 0 ? 0 : 2);  // thrd_success / thrd_error
+      return o;
+    }
+    case Model::kThrdJoin:
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      return JoinThread(t, call, at(0));
+    case Model::kMtxInit:  // (mtx_t*, type): mtx_recursive is bit 1
+      if (known(0)) WriteWord(at(0) + 16, 4, known(1) && (at(1) & 1) ? 1 : 0);
+      result = RV::Bits(0);
+      return CallOutcome::kDone;
+    case Model::kMtxTryLock: {
+      if (!known(0)) return CallOutcome::kDone;
+      CallOutcome o = LockMutex(t, call, at(0), true, result);
+      if (!result.v.IsUnknown() && result.v.Bits() == kBusy) result = RV::Bits(1);  // thrd_busy
+      return o;
+    }
+    case Model::kSemInit:  // (sem_t*, pshared, value)
+      if (known(0)) WriteWord(at(0), 4, known(2) ? at(2) : 0);
+      result = RV::Bits(0);
+      return CallOutcome::kDone;
+    case Model::kSemWait:
+    case Model::kSemTryWait: {
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      Value count = ReadWord(at(0), 4);
+      if (count.IsUnknown()) return CallOutcome::kDone;
+      if (count.Bits() == 0) {
+        if (model == Model::kSemTryWait) {
+          result = RV::Bits(static_cast<uint64_t>(-1) & 0xffffffff);
+          return CallOutcome::kDone;
+        }
+        t.state = Thread::State::kSem;
+        t.wait_on = at(0);
+        return CallOutcome::kBlocked;
+      }
+      WriteWord(at(0), 4, count.Bits() - 1);
+      sync_->AtomicLoad(t.id, at(0));  // learns what the posting thread did
+      return CallOutcome::kDone;
+    }
+    case Model::kSemPost: {
+      result = RV::Bits(0);
+      if (!known(0)) return CallOutcome::kDone;
+      Value count = ReadWord(at(0), 4);
+      if (!count.IsUnknown()) WriteWord(at(0), 4, count.Bits() + 1);
+      sync_->AtomicStore(t.id, at(0));
+      return CallOutcome::kDone;
     }
     case Model::kPthreadJoin:
       if (!known(0)) {

@@ -33,6 +33,19 @@ TEST(LockOrderGraph, ConsistentOrderIsClean) {
   EXPECT_TRUE(g.deadlocks().empty());
 }
 
+TEST(LockOrderGraph, InversionUnderACommonGateLockIsClean) {
+  constexpr uint64_t kGate = 0x400;
+  LockOrderGraph g;
+  g.OnAcquire(1, kB, false, At(11), {{kGate, At(9)}, {kA, At(10)}});
+  g.OnAcquire(2, kA, false, At(21), {{kGate, At(19)}, {kB, At(20)}});
+  EXPECT_TRUE(g.deadlocks().empty());
+  // Without the gate on one side the cycle can close.
+  LockOrderGraph open;
+  open.OnAcquire(1, kB, false, At(11), {{kGate, At(9)}, {kA, At(10)}});
+  open.OnAcquire(2, kA, false, At(21), {{kB, At(20)}});
+  EXPECT_EQ(open.deadlocks().size(), 1u);
+}
+
 TEST(LockOrderGraph, ThreeLockCycle) {
   LockOrderGraph g;
   g.OnAcquire(1, kB, false, At(2), {{kA, At(1)}});

@@ -147,6 +147,68 @@ TEST(CheckModule, PthreadReadAfterJoinIsClean) {
   EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
 }
 
+const char* kC11Buggy = R"(#include <threads.h>
+mtx_t m;
+int counter;
+once_flag flag = ONCE_FLAG_INIT;
+int inited;
+void init(void) { inited = 1; }
+int work(void* arg) {
+  (void)arg;
+  call_once(&flag, init);
+  counter++;  // A
+  return inited;
+}
+int main(void) {
+  mtx_init(&m, mtx_plain);
+  thrd_t a, b;
+  thrd_create(&a, work, 0);
+  thrd_create(&b, work, 0);
+  thrd_join(a, 0);
+  thrd_join(b, 0);
+  return counter;
+}
+)";
+
+TEST(CheckModule, C11ThreadsRaceAndLockedTwin) {
+  CheckResult r = CheckSource(kC11Buggy, /*is_c=*/true);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kC11Buggy, "// A")}));
+  std::string fixed = Replace(kC11Buggy, "  counter++;  // A", "  mtx_lock(&m);\n  counter++;\n  mtx_unlock(&m);");
+  EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
+}
+
+const char* kSemaphoreBuggy = R"(#include <pthread.h>
+#include <semaphore.h>
+sem_t ready;
+int data;
+void* producer(void* arg) {
+  (void)arg;
+  sem_post(&ready);
+  data = 5;  // A
+  return 0;
+}
+int main(void) {
+  sem_init(&ready, 0, 0);
+  pthread_t t;
+  pthread_create(&t, 0, producer, 0);
+  sem_wait(&ready);
+  int r = data;  // B
+  pthread_join(t, 0);
+  return r;
+}
+)";
+
+TEST(CheckModule, PosixSemaphoreOrdersOnlyWhatCameBeforeThePost) {
+  CheckResult r = CheckSource(kSemaphoreBuggy, /*is_c=*/true);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(kSemaphoreBuggy, "// A"), LineOf(kSemaphoreBuggy, "// B")}));
+  std::string fixed = Replace(kSemaphoreBuggy, "  sem_post(&ready);\n  data = 5;  // A", "  data = 5;\n  sem_post(&ready);");
+  EXPECT_TRUE(CheckSource(fixed, /*is_c=*/true).findings.empty());
+}
+
 const char* kVectorBuggy = R"(#include <thread>
 #include <vector>
 std::vector<int> v;
@@ -411,6 +473,45 @@ TEST(CheckModule, LibraryFixedTwinIsClean) {
   std::string fixed = Replace(kLibraryBuggy, "{ return total_; }",
                               "{ std::lock_guard<std::mutex> g(m_); return total_; }");
   EXPECT_TRUE(CheckSource(fixed).findings.empty());
+}
+
+TEST(CheckModule, LibraryFreeFunctionsArePairedOnTheirGlobals) {
+  const char* source = R"(#include <mutex>
+static std::mutex m;
+static int hits;
+void record() { std::lock_guard<std::mutex> g(m); ++hits; }  // A
+int peek() { return hits; }  // B
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].variable, "hits");
+}
+
+TEST(CheckModule, ThreadStartersAreEntriesWhenMainNeverGetsThere) {
+  // main's loop spends every run's budget; spawn() is then started from the
+  // middle, as the function that starts the threads.
+  const char* source = R"(#include <thread>
+int x;
+void spawn() {
+  std::thread t([] { x = 1; });  // A
+  x = 2;  // B
+  t.join();
+}
+int main() {
+  for (long i = 0; i < 100000000; ++i) {}
+  spawn();
+}
+)";
+  CheckOptions options;
+  options.max_steps_total = 3'000'000;
+  options.max_steps_per_run = 200'000;
+  CheckResult r = CheckSource(source, false, options);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].entry, "spawn()");
 }
 
 TEST(CheckModule, StaticConstructorThreadsAreSeen) {
