@@ -102,6 +102,31 @@ bool OwnsSync(const llvm::DIType* type, int depth = 0) {
 
 // The same from the IR type, for classes whose debug type is only a forward
 // declaration in this translation unit (clang's default -g).
+// Does the function start a thread itself?
+bool StartsThreads(const llvm::Function& f) {
+  for (const llvm::BasicBlock& bb : f)
+    for (const llvm::Instruction& i : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
+        if (auto* callee = llvm::dyn_cast<llvm::Function>(call->getCalledOperand()->stripPointerCasts())) {
+          const llvm::StringRef n = callee->getName();
+          if (n.startswith("_ZNSt6threadC") || n.startswith("_ZNSt7jthreadC") || n == "pthread_create" ||
+              n == "thrd_create" || n.startswith("_ZSt5async") ||
+              n.startswith("_ZNSt6vectorISt6threadSaIS0_EE12emplace_back"))
+            return true;
+        }
+  return false;
+}
+
+// The struct `this` points to, for a member function.
+const llvm::StructType* ThisType(const llvm::Function& f, unsigned this_index) {
+  if (this_index >= f.arg_size()) return nullptr;
+  auto* pointer = llvm::dyn_cast<llvm::PointerType>(f.getArg(this_index)->getType());
+  if (!pointer || pointer->isOpaque()) return nullptr;
+  auto* st = llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType());
+  if (!st || st->isOpaque() || !st->isSized()) return nullptr;
+  return st;
+}
+
 bool OwnsSyncType(const llvm::Type* type, int depth = 0) {
   if (depth > 6) return false;
   if (auto* st = llvm::dyn_cast<llvm::StructType>(type)) {
@@ -131,6 +156,14 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
   std::map<const llvm::StructType*, std::vector<Method>> methods;
   std::map<const llvm::StructType*, const llvm::Function*> default_ctor;
   std::map<const llvm::StructType*, std::string> class_names;
+  std::map<const llvm::StructType*, const llvm::DICompositeType*> class_types;
+  // Classes one of whose member functions starts a thread also qualify.
+  std::set<const llvm::StructType*> starts_threads;
+  for (const llvm::Function& f : module) {
+    if (f.isDeclaration() || machine.IsSystemFunction(&f) || !StartsThreads(f)) continue;
+    const unsigned index = f.arg_size() > 0 && f.hasParamAttribute(0, llvm::Attribute::StructRet) ? 1 : 0;
+    if (const llvm::StructType* st = ThisType(f, index)) starts_threads.insert(st);
+  }
   for (const llvm::Function& f : module) {
     if (f.isDeclaration() || machine.IsSystemFunction(&f)) continue;
     const llvm::DISubprogram* sp = f.getSubprogram();
@@ -147,7 +180,7 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
     if (!this_type || this_type->isOpaque()) continue;
     auto* object = llvm::dyn_cast<llvm::StructType>(this_type->getNonOpaquePointerElementType());
     if (!object || object->isOpaque() || !object->isSized()) continue;
-    if (!OwnsSync(cls) && !OwnsSyncType(object)) continue;
+    if (!OwnsSync(cls) && !OwnsSyncType(object) && !starts_threads.count(object)) continue;
     const bool is_ctor = name.contains("C2E") || name.contains("C1E");
     const bool is_dtor = name.contains("D0E") || name.contains("D1E") || name.contains("D2E");
     if (is_ctor) {
@@ -160,6 +193,7 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
     if (access == 0 && cls->getTag() == llvm::dwarf::DW_TAG_class_type) continue;
     methods[object].push_back({&f, this_index});
     class_names[object] = cls->getName().str();
+    class_types[object] = cls;
   }
   // Public free functions of a TU that has mutable globals: pairs of them
   // may race on those globals (the object is then the TU itself).
@@ -212,6 +246,7 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
     const uint64_t size = std::max<uint64_t>(
         module.getDataLayout().getTypeAllocSize(const_cast<llvm::StructType*>(object_type)).getFixedSize(), 8);
     const std::string class_name = class_names[object_type];
+    const llvm::DICompositeType* class_type = class_types[object_type];
     for (size_t i = 0; i < list.size(); ++i) {
       for (size_t j = i; j < list.size(); ++j) {
         const Method a = list[i], b = list[j];
@@ -221,7 +256,7 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
         e.tasks = [=](Machine& m) {
           std::vector<Task> tasks;
           for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
-          const uint64_t object = m.AllocateObject(size, class_name);
+          const uint64_t object = m.AllocateObject(size, class_name, class_type);
           if (ctor) tasks.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
           auto args_for = [&](const Method& method) {
             std::vector<RV> args = UnknownArgs(m, method.fn);
@@ -360,7 +395,10 @@ CheckResult CheckModule(llvm::Module& module, const CheckOptions& options) {
       const uint64_t object = m.AllocateObject(512, "");
       std::vector<Task> rest;
       if (ctor) rest.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
+      // testing::Test's vtable: two destructors, SetUp (slot 2), TearDown (3).
+      rest.push_back(Task{Task::Kind::kVirtual, nullptr, nullptr, {RV::Bits(object)}, {}, 2});
       rest.push_back(Task{Task::Kind::kCall, body, nullptr, {RV::Bits(object)}, {}});
+      rest.push_back(Task{Task::Kind::kVirtual, nullptr, nullptr, {RV::Bits(object)}, {}, 3});
       return with_ctors(std::move(rest));
     };
     entries.push_back(std::move(e));

@@ -1096,6 +1096,15 @@ void Machine::StartTask(Thread& t) {
       case Task::Kind::kCall:
         PushFrame(t, task.fn, std::move(task.args));
         break;
+      case Task::Kind::kVirtual: {
+        if (task.args.empty() || task.args[0].v.IsUnknown()) break;
+        Value vptr = ReadWord(task.args[0].v.Bits(), 8);
+        if (vptr.IsUnknown()) break;
+        Value slot = ReadWord(vptr.Bits() + 8 * task.slot, 8);
+        const llvm::Function* fn = slot.IsUnknown() ? nullptr : FunctionAt(slot.Bits());
+        if (fn && !fn->isDeclaration()) PushFrame(t, fn, std::move(task.args));
+        break;
+      }
       case Task::Kind::kSpawnPair: {
         SourceSite here;
         NewThread(task.fn, std::move(task.args), here, t.id);
@@ -1206,8 +1215,10 @@ void Machine::PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> arg
   t.state = Thread::State::kRunnable;
 }
 
-uint64_t Machine::AllocateObject(uint64_t size, const std::string& name) {
-  return memory_.Allocate(std::max<uint64_t>(size, 1), MemObject::Kind::kHeap, true, name).base;
+uint64_t Machine::AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type) {
+  MemObject& o = memory_.Allocate(std::max<uint64_t>(size, 1), MemObject::Kind::kHeap, true, name);
+  o.type = type;
+  return o.base;
 }
 
 }  // namespace snag::interp::ir

@@ -53,11 +53,14 @@ struct RV {
 
 // What the thread does when its frame stack runs empty, in order.
 struct Task {
-  enum class Kind { kCall, kSpawnPair, kJoinAll } kind = Kind::kCall;
+  // kVirtual: calls slot `slot` of the vtable of the object in args[0] when
+  // that function has a body (a GoogleTest fixture's SetUp/TearDown).
+  enum class Kind { kCall, kSpawnPair, kJoinAll, kVirtual } kind = Kind::kCall;
   const llvm::Function* fn = nullptr;
   const llvm::Function* second = nullptr;  // kSpawnPair
   std::vector<RV> args;
   std::vector<RV> second_args;
+  unsigned slot = 0;
 };
 
 struct Frame {
@@ -121,7 +124,7 @@ class Machine {
   uint64_t FunctionAddress(const llvm::Function* f) const;
   const llvm::Function* FunctionAt(uint64_t address) const;
   // A fresh zeroed heap object of `size` bytes in the current run (entries).
-  uint64_t AllocateObject(uint64_t size, const std::string& name);
+  uint64_t AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type = nullptr);
   RV UnknownOf(const llvm::Type* type) const;
   bool IsSystemFunction(const llvm::Function* f) const;
 
@@ -202,6 +205,7 @@ class Machine {
   // Class name and debug type of what a `new`/malloc call allocates, when
   // the result is cast to a user struct (heap objects have no variable).
   std::pair<std::string, const llvm::DIType*> HeapTypeOf(const llvm::Instruction& call);
+  void IndexComposites();  // composite_by_name_, once
   void ReportRaces();
   void ReportLockOrder();
   std::string ThreadName(ThreadId id) const;

@@ -19,7 +19,7 @@ namespace {
 enum class Model {
   kNone,
   kPthreadCreate, kPthreadJoin, kPthreadDetach, kPthreadSelf, kPthreadEqual,
-  kMutexLock, kMutexTryLock, kMutexUnlock, kMutexInit, kMutexAttrSetType, kMutexAttrInit,
+  kMutexLock, kMutexTryLock, kMutexTimedLock, kMutexUnlock, kMutexInit, kMutexAttrSetType, kMutexAttrInit,
   kRwRead, kRwWrite, kRwTryRead, kRwTryWrite, kRwUnlock,
   kCondWait, kCondTimedWait, kCondSignal, kCondBroadcast,
   kStdCondWait, kStdCondNotifyOne, kStdCondNotifyAll,
@@ -40,8 +40,10 @@ Model ModelByName(const std::string& name) {
       {"pthread_self", Model::kPthreadSelf},
       {"pthread_equal", Model::kPthreadEqual},
       {"pthread_mutex_lock", Model::kMutexLock},
-      {"pthread_mutex_timedlock", Model::kMutexLock},
-      {"pthread_mutex_clocklock", Model::kMutexLock},
+      // A timed lock gives up instead of waiting forever: it never closes a
+      // deadlock, so it is a try-lock that reports ETIMEDOUT.
+      {"pthread_mutex_timedlock", Model::kMutexTimedLock},
+      {"pthread_mutex_clocklock", Model::kMutexTimedLock},
       {"pthread_mutex_trylock", Model::kMutexTryLock},
       {"pthread_mutex_unlock", Model::kMutexUnlock},
       {"pthread_mutex_init", Model::kMutexInit},
@@ -54,11 +56,11 @@ Model ModelByName(const std::string& name) {
       {"pthread_spin_unlock", Model::kMutexUnlock},
       {"pthread_spin_init", Model::kReturnZero},
       {"pthread_rwlock_rdlock", Model::kRwRead},
-      {"pthread_rwlock_timedrdlock", Model::kRwRead},
-      {"pthread_rwlock_clockrdlock", Model::kRwRead},
+      {"pthread_rwlock_timedrdlock", Model::kRwTryRead},
+      {"pthread_rwlock_clockrdlock", Model::kRwTryRead},
       {"pthread_rwlock_wrlock", Model::kRwWrite},
-      {"pthread_rwlock_timedwrlock", Model::kRwWrite},
-      {"pthread_rwlock_clockwrlock", Model::kRwWrite},
+      {"pthread_rwlock_timedwrlock", Model::kRwTryWrite},
+      {"pthread_rwlock_clockwrlock", Model::kRwTryWrite},
       {"pthread_rwlock_tryrdlock", Model::kRwTryRead},
       {"pthread_rwlock_trywrlock", Model::kRwTryWrite},
       {"pthread_rwlock_unlock", Model::kRwUnlock},
@@ -81,7 +83,7 @@ Model ModelByName(const std::string& name) {
       {"thrd_exit", Model::kEndThread},
       {"mtx_init", Model::kMtxInit},
       {"mtx_lock", Model::kMutexLock},
-      {"mtx_timedlock", Model::kMutexLock},
+      {"mtx_timedlock", Model::kMtxTryLock},
       {"mtx_trylock", Model::kMtxTryLock},
       {"mtx_unlock", Model::kMutexUnlock},
       {"mtx_destroy", Model::kReturnZero},
@@ -95,8 +97,8 @@ Model ModelByName(const std::string& name) {
       // POSIX semaphores: the count lives in the sem_t's first word.
       {"sem_init", Model::kSemInit},
       {"sem_wait", Model::kSemWait},
-      {"sem_timedwait", Model::kSemWait},
-      {"sem_clockwait", Model::kSemWait},
+      {"sem_timedwait", Model::kSemTryWait},
+      {"sem_clockwait", Model::kSemTryWait},
       {"sem_trywait", Model::kSemTryWait},
       {"sem_post", Model::kSemPost},
       {"sem_destroy", Model::kReturnZero},
@@ -298,6 +300,12 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
     case Model::kMutexTryLock:
       if (!known(0)) return CallOutcome::kDone;
       return LockMutex(t, call, at(0), true, result);
+    case Model::kMutexTimedLock: {
+      if (!known(0)) return CallOutcome::kDone;
+      CallOutcome o = LockMutex(t, call, at(0), true, result);
+      if (!result.v.IsUnknown() && result.v.Bits() == kBusy) result = RV::Bits(110);  // ETIMEDOUT
+      return o;
+    }
     case Model::kMutexUnlock:
       if (known(0)) UnlockMutex(t, at(0));
       result = RV::Bits(0);
@@ -347,7 +355,7 @@ Machine::CallOutcome Machine::CallModel(Thread& t, Frame& f, const llvm::CallBas
       // Writers learn from every earlier holder, readers from earlier writers.
       std::string function;
       const SourceSite& site = UserSite(t, call, &function);
-      sync_->OrderAcquire(t.id, lock, site);
+      if (!try_only) sync_->OrderAcquire(t.id, lock, site);  // a try never waits
       rw_site_[{lock, t.id}] = {site, function};
       sync_->AtomicLoad(t.id, lock);
       if (write) {

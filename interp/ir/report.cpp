@@ -151,13 +151,19 @@ std::string Machine::ThreadName(ThreadId id) const {
 std::string Machine::VariableName(uint64_t address) {
   const Memory::NameInfo info = memory_.NameAt(address);
   if (info.name.empty()) return {};
-  return info.name + FieldPath(info.type, address - info.base);
+  const llvm::DIType* type = info.type;
+  // A class only declared in this unit's debug info: use its definition.
+  if (auto* c = llvm::dyn_cast_or_null<llvm::DICompositeType>(type); c && (c->getFlags() & llvm::DINode::FlagFwdDecl)) {
+    IndexComposites();
+    auto it = composite_by_name_.find(info.name);
+    if (it != composite_by_name_.end()) type = it->second;
+  }
+  return info.name + FieldPath(type, address - info.base);
 }
 
-std::pair<std::string, const llvm::DIType*> Machine::HeapTypeOf(const llvm::Instruction& call) {
-  auto cached = heap_type_.find(&call);
-  if (cached != heap_type_.end()) return cached->second;
-  if (!composites_indexed_) {
+void Machine::IndexComposites() {
+  if (composites_indexed_) return;
+  {
     composites_indexed_ = true;
     llvm::DebugInfoFinder finder;
     finder.processModule(module_);
@@ -172,6 +178,12 @@ std::pair<std::string, const llvm::DIType*> Machine::HeapTypeOf(const llvm::Inst
       composite_by_name_.emplace(name, c);
     }
   }
+}
+
+std::pair<std::string, const llvm::DIType*> Machine::HeapTypeOf(const llvm::Instruction& call) {
+  auto cached = heap_type_.find(&call);
+  if (cached != heap_type_.end()) return cached->second;
+  IndexComposites();
   std::pair<std::string, const llvm::DIType*> found;
   for (const llvm::User* u : call.users()) {
     auto* cast = llvm::dyn_cast<llvm::BitCastInst>(u);

@@ -475,6 +475,30 @@ TEST(CheckModule, LibraryFixedTwinIsClean) {
   EXPECT_TRUE(CheckSource(fixed).findings.empty());
 }
 
+TEST(CheckModule, LibraryClassThatStartsThreadsIsCheckedFromTheMiddle) {
+  const char* source = R"(#include <thread>
+#include <vector>
+class Crawler {
+ public:
+  void start(int n);
+  int pages() const;
+ private:
+  std::vector<std::thread> workers_;
+  int pages_ = 0;
+};
+void Crawler::start(int n) {
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this] { ++pages_; });  // A
+}
+int Crawler::pages() const { return pages_; }  // B
+)";
+  CheckResult r = CheckSource(source);
+  bool found = false;
+  for (const CheckFinding& f : OfKind(r, kRace))
+    found |= Lines(f) == std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")};
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(OfKind(r, kDeadlock).empty());
+}
+
 TEST(CheckModule, LibraryFreeFunctionsArePairedOnTheirGlobals) {
   const char* source = R"(#include <mutex>
 static std::mutex m;
@@ -651,6 +675,31 @@ TEST(Counter, TwoThreads) {
   ASSERT_EQ(races.size(), 1u);
   EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
   EXPECT_EQ(races[0].entry, "Counter_TwoThreads_Test");
+}
+
+TEST(CheckModule, GoogleTestFixturesGetTheirSetUp) {
+  // The race is on the object SetUp allocates; without SetUp `box` is null
+  // and nothing is accessed.
+  const char* source = R"(#include <gtest/gtest.h>
+#include <thread>
+struct Box { int value = 0; };
+class Fixture : public ::testing::Test {
+ protected:
+  void SetUp() override { box = new Box; }
+  void TearDown() override { delete box; }
+  Box* box = nullptr;
+};
+TEST_F(Fixture, Race) {
+  std::thread t([this] { box->value = 1; });  // A
+  box->value = 2;  // B
+  t.join();
+}
+)";
+  CheckResult r = CheckSource(source);
+  auto races = OfKind(r, kRace);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(Lines(races[0]), (std::set<unsigned>{LineOf(source, "// A"), LineOf(source, "// B")}));
+  EXPECT_EQ(races[0].variable, "Box.value");
 }
 
 // ------------------------------------------------- budgets, seeds, bad IR
