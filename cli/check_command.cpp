@@ -13,11 +13,11 @@
 #include <fmt/format.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "check_findings.h"
 #include "compile_commands.h"
 #include "diagnostics.h"
+#include "isolated_check.h"
 #include "interp/ir/checker.h"
 #include "output.h"
 #include "report/dedup.h"
@@ -31,6 +31,10 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The interpreter's own budget (--max-steps) ends a target long before this
+// on anything it understands; the limit is for what it does not.
+constexpr double kTargetTimeoutSeconds = 300;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -48,6 +52,7 @@ struct TargetOutcome {
   uint64_t runs = 0, steps = 0;
   std::vector<std::string> entries;
   double compile_seconds = 0, check_seconds = 0;
+  bool library = false;  // no main, no test: compiled with every declaration
 };
 
 std::string site_text(const interp::SourceSite &site) {
@@ -68,18 +73,21 @@ void interpret(llvm::Module &module, const std::string &name, const Options &opt
                TargetOutcome &outcome) {
   interp::CheckOptions check = check_options(options);
   Clock::time_point start = Clock::now();
-  interp::CheckResult result;
-  try {
-    result = interp::CheckModule(module, check);
-  } catch (const std::runtime_error &e) {
+  IsolatedCheck isolated = check_module_isolated(module, check, kTargetTimeoutSeconds);
+  outcome.check_seconds += seconds_since(start);
+  if (!isolated.failure.empty()) {
+    outcome.notes.push_back(fmt::format("{}: {}; nothing reported for it", name, isolated.failure));
+    return;
+  }
+  if (!isolated.result) {
     // A TU with nothing to start from (no main, no test, no class with a
     // mutex or threads) is not an error of the user's.
-    std::string why = one_line(e.what());
+    std::string why = isolated.no_entry;
     if (why.rfind("nothing to check", 0) != 0) why = "nothing to check: " + why;
     outcome.notes.push_back(name + ": " + why);
     return;
   }
-  outcome.check_seconds += seconds_since(start);
+  const interp::CheckResult &result = *isolated.result;
   for (const interp::CheckFinding &finding : result.findings)
     outcome.findings.push_back(to_report_finding(finding, check.seed));
   for (const interp::CheckNote &note : result.notes)
@@ -89,61 +97,91 @@ void interpret(llvm::Module &module, const std::string &name, const Options &opt
   outcome.entries.insert(outcome.entries.end(), result.entries.begin(), result.entries.end());
 }
 
-TargetOutcome check_target(const CheckTarget &target, const Options &options,
-                           const interp::frontend::FrontendOptions &frontend) {
-  TargetOutcome outcome;
-  llvm::LLVMContext context;
+// Compiles every TU of a target, with `extra` flags after each TU's own.
+// `counted`: this pass's compilations and cache hits go into the statistics.
+std::vector<std::unique_ptr<llvm::Module>> compile_units(const CheckTarget &target,
+                                                         const std::vector<std::string> &extra, bool counted,
+                                                         const interp::frontend::FrontendOptions &frontend,
+                                                         llvm::LLVMContext &context, TargetOutcome &outcome) {
   std::vector<std::unique_ptr<llvm::Module>> modules;
-  for (const interp::frontend::TranslationUnit &unit : target.units) {
+  std::string pass = extra.empty() ? "" : " (with " + extra.front() + ")";
+  for (interp::frontend::TranslationUnit unit : target.units) {
+    unit.flags.insert(unit.flags.end(), extra.begin(), extra.end());
     Clock::time_point start = Clock::now();
-    interp::frontend::CompileResult compiled =
-        interp::frontend::compile_translation_unit(unit, frontend, context);
+    interp::frontend::CompileResult compiled = interp::frontend::compile_translation_unit(unit, frontend, context);
     double seconds = seconds_since(start);
     outcome.compile_seconds += seconds;
-    ++outcome.units;
     if (!compiled.module) {
       outcome.diagnostics.push_back(compiled.diagnostics);
       outcome.failed_files.push_back(unit.file);
       continue;
     }
-    if (!compiled.dropped_flags.empty()) {
+    if (!compiled.dropped_flags.empty() && counted) {
       std::string flags;
       for (const std::string &flag : compiled.dropped_flags) flags += (flags.empty() ? "" : " ") + flag;
       outcome.notes.push_back(fmt::format("{}: clang 14 does not know {}; checked without", unit.file, flags));
     }
     if (compiled.from_cache) {
-      ++outcome.cached;
-      outcome.verbose.push_back(fmt::format("{}: bitcode from the cache{} ({:.2f} s)", unit.file,
+      outcome.cached += counted;
+      outcome.verbose.push_back(fmt::format("{}: bitcode{} from the cache{} ({:.2f} s)", unit.file, pass,
                                             compiled.ran_clang ? "" : ", its files unchanged", seconds));
     } else {
-      ++outcome.compiled;
-      outcome.verbose.push_back(fmt::format("{}: compiled ({:.2f} s)", unit.file, seconds));
+      outcome.compiled += counted;
+      outcome.verbose.push_back(fmt::format("{}: compiled{} ({:.2f} s)", unit.file, pass, seconds));
     }
     modules.push_back(std::move(compiled.module));
   }
+  return modules;
+}
+
+// Whether the interpreter has a main or a GoogleTest body to start from.
+bool has_program_entry(const llvm::Module &module) {
+  for (const llvm::Function &f : module) {
+    if (f.isDeclaration()) continue;
+    if (f.getName() == "main" || f.getName().endswith("8TestBodyEv")) return true;
+  }
+  return false;
+}
+
+TargetOutcome check_target(const CheckTarget &target, const Options &options,
+                           const interp::frontend::FrontendOptions &frontend) {
+  TargetOutcome outcome;
+  outcome.units = target.units.size();
+  llvm::LLVMContext context;
+  std::vector<std::string> extra;  // flags of the pass whose modules are checked
+  std::vector<std::unique_ptr<llvm::Module>> modules =
+      compile_units(target, extra, true, frontend, context, outcome);
   if (modules.empty()) return outcome;
+  if (outcome.failed_files.empty() &&
+      std::none_of(modules.begin(), modules.end(), [](const auto &m) { return has_program_entry(*m); })) {
+    // A library: clang leaves out the inline member functions nothing in
+    // the TU calls, and those are what in-the-middle starts call. Compile
+    // again with every declaration emitted (cached like any other bitcode).
+    modules.clear();
+    outcome.library = true;
+    outcome.compiled = outcome.cached = 0;
+    extra = {"-femit-all-decls"};
+    modules = compile_units(target, extra, true, frontend, context, outcome);
+    if (modules.empty()) return outcome;
+  }
 
   std::string link_error;
-  std::unique_ptr<llvm::Module> linked;
-  if (modules.size() == 1) {
-    linked = std::move(modules.front());
-  } else {
-    // Linking consumes the modules; keep a copy of each for the fallback.
-    std::vector<std::unique_ptr<llvm::Module>> copies;
-    for (auto &m : modules) copies.push_back(llvm::CloneModule(*m));
-    linked = interp::frontend::link_modules(std::move(copies), link_error);
-  }
+  std::unique_ptr<llvm::Module> linked =
+      modules.size() == 1 ? std::move(modules.front()) : interp::frontend::link_modules(std::move(modules), link_error);
   if (linked) {
     interpret(*linked, target.name, options, outcome);
   } else {
     // Two definitions of one symbol (two mains in one directory's files):
-    // check each TU alone rather than nothing.
+    // check each TU alone rather than nothing. Linking consumed the modules;
+    // the cache gives them back without compiling.
     outcome.notes.push_back(fmt::format("{}: {}; checking its translation units one by one",
                                         target.name, one_line(link_error)));
-    for (auto &m : modules) interpret(*m, m->getModuleIdentifier(), options, outcome);
+    for (auto &m : compile_units(target, extra, false, frontend, context, outcome))
+      interpret(*m, m->getModuleIdentifier(), options, outcome);
   }
-  outcome.verbose.push_back(fmt::format("{}: {} translation unit{}, {} run{}, {} steps, checked in {:.2f} s",
-                                        target.name, outcome.units, outcome.units == 1 ? "" : "s",
+  outcome.verbose.push_back(fmt::format("{}{}: {} translation unit{}, {} run{}, {} steps, checked in {:.2f} s",
+                                        target.name, outcome.library ? " (a library)" : "", outcome.units,
+                                        outcome.units == 1 ? "" : "s",
                                         outcome.runs, outcome.runs == 1 ? "" : "s", outcome.steps,
                                         outcome.check_seconds));
   return outcome;
@@ -163,7 +201,7 @@ void require_source_file(const std::string &file) {
   if (fs::is_directory(file, error)) throw UsageError(file + " is a directory");
 }
 
-std::vector<CheckTarget> plan_from_database(const Options &options) {
+std::vector<CheckTarget> plan_from_database(const Options &options, std::vector<std::string> *notes) {
   std::vector<CompileCommand> commands;
   try {
     commands = read_compile_commands(options.build_dir);
@@ -185,9 +223,14 @@ std::vector<CheckTarget> plan_from_database(const Options &options) {
 
   std::vector<CheckTarget> targets;
   std::map<std::string, size_t> by_target;
+  std::vector<std::string> skipped;
   for (size_t i = 0; i < commands.size(); ++i) {
     if (!selected[i]) continue;
     CompileCommand &command = commands[i];
+    if (!is_c_or_cxx_source(command.file)) {
+      skipped.push_back(command.file);
+      continue;
+    }
     interp::frontend::TranslationUnit unit{command.file, command.directory, command.flags};
     unit.flags.insert(unit.flags.end(), options.compiler_flags.begin(), options.compiler_flags.end());
     if (!command.target.empty()) {
@@ -202,13 +245,24 @@ std::vector<CheckTarget> plan_from_database(const Options &options) {
       targets.push_back(CheckTarget{command.file, {std::move(unit)}});
     }
   }
+  if (!skipped.empty() && notes) {
+    notes->push_back(fmt::format("{}: {} source{} not in C or C++ left out, such as {}", options.build_dir,
+                                 skipped.size(), skipped.size() == 1 ? "" : "s", skipped.front()));
+  }
   return targets;
 }
 
 }  // namespace
 
-std::vector<CheckTarget> plan_check(const Options &options) {
-  if (!options.build_dir.empty()) return plan_from_database(options);
+bool is_c_or_cxx_source(const std::string &file) {
+  std::string extension = fs::path(file).extension().string();
+  for (const char *known : {".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP"})
+    if (extension == known) return true;
+  return false;
+}
+
+std::vector<CheckTarget> plan_check(const Options &options, std::vector<std::string> *notes) {
+  if (!options.build_dir.empty()) return plan_from_database(options, notes);
   if (options.check_files.empty()) throw UsageError("check: missing FILE or -p BUILD_DIR (see 'snag check --help')");
   // Files named together are one program, as on a compiler's command line.
   CheckTarget target;
@@ -223,7 +277,8 @@ std::vector<CheckTarget> plan_check(const Options &options) {
 int run_check(const Options &options) {
   Format format = parse_format(options.format);
   Destination out = report_destination(options.output, format);
-  std::vector<CheckTarget> targets = plan_check(options);
+  std::vector<std::string> plan_notes;
+  std::vector<CheckTarget> targets = plan_check(options, &plan_notes);
 
   interp::frontend::FrontendOptions frontend;
   frontend.cache_dir = options.no_cache ? "" : options.cache_dir.empty() ? interp::frontend::default_cache_dir()
@@ -255,6 +310,7 @@ int run_check(const Options &options) {
   std::vector<report::Finding> findings;
   report::RunInfo run;
   run.engine = "check";
+  run.notes = plan_notes;
   nlohmann::json per_target = nlohmann::json::array();
   size_t units = 0, compiled = 0, cached = 0;
   uint64_t runs = 0, steps = 0;
@@ -268,6 +324,7 @@ int run_check(const Options &options) {
     units += o.units, compiled += o.compiled, cached += o.cached, runs += o.runs, steps += o.steps;
     per_target.push_back({{"name", targets[i].name},
                           {"translation_units", o.units},
+                          {"library", o.library},
                           {"compiled", o.compiled},
                           {"from_cache", o.cached},
                           {"compile_seconds", o.compile_seconds},

@@ -23,7 +23,12 @@ struct CheckTarget {
 
 // What to check, from the options. Throws UsageError for a missing file, a
 // file not in the compilation database, or an unusable database.
-std::vector<CheckTarget> plan_check(const Options &options);
+// With -p, sources that are not C or C++ (assembler, CUDA, Objective-C) are
+// left out, and `notes` (when given) says so.
+std::vector<CheckTarget> plan_check(const Options &options, std::vector<std::string> *notes = nullptr);
+
+// Whether snag check compiles a file of this name: .c, .cc, .cpp, .cxx, .c++, .C, .cp.
+bool is_c_or_cxx_source(const std::string &file);
 
 int run_check(const Options &options);
 

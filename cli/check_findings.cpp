@@ -35,16 +35,18 @@ void note_thread(report::Finding &finding, const ThreadDescription &thread) {
 }  // namespace
 
 ThreadDescription parse_thread_description(const std::string &text) {
-  // The column is optional: the interpreter may name the line only.
+  // "main thread" or "thread T<n>", then what the interpreter adds: where it
+  // was started (the column is optional), or what it runs ("running
+  // Counter::add()", for the threads of in-the-middle starts).
   static const std::regex shape(
-      "^(main thread|thread T([0-9]{1,9}))(?: started at (.+?):([0-9]{1,9})(?::([0-9]{1,9}))?)?$");
+      "^(main thread|thread T([0-9]{1,9}))(?: started at (.+?):([0-9]{1,9})(?::([0-9]{1,9}))?|( .+))?$");
   ThreadDescription thread;
   std::smatch match;
   if (!std::regex_match(text, match, shape)) {
     thread.name = text;
     return thread;
   }
-  thread.name = match[1];
+  thread.name = std::string(match[1]) + (match[6].matched ? std::string(match[6]) : "");
   thread.id = match[2].matched ? std::stoll(match[2]) : 0;
   if (match[3].matched) {
     thread.created_at = interp::SourceSite{

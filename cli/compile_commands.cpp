@@ -56,13 +56,27 @@ std::vector<std::string> meaningful_flags(const std::vector<std::string> &argume
                                           const std::string &source) {
   // Flags that take the next word as their value and are dropped with it.
   static const char *const kDroppedWithValue[] = {"-o", "-MF", "-MT", "-MQ"};
-  static const char *const kDropped[] = {"-c", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "--"};
+  // Also the modes that would stop clang before it writes bitcode.
+  static const char *const kDropped[] = {"-c", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "--",
+                                         "-fsyntax-only", "-E", "-S"};
   static const char *const kDroppedPrefixes[] = {"-fsanitize", "-fno-sanitize", "-fsnag-",
                                                  "-fpass-plugin=", "-Werror", "-MF", "-MT", "-MQ"};
   std::string source_name = fs::path(source).filename().string();
   std::vector<std::string> kept;
   for (size_t i = 0; i < arguments.size(); ++i) {
     const std::string &arg = arguments[i];
+    // A precompiled header was built with the project's flags, not ours, and
+    // clang refuses it; the header itself is still included (CMake passes
+    // it with -include too), so the code means the same.
+    if (arg == "-include-pch") {
+      ++i;
+      continue;
+    }
+    if (arg == "-Xclang" && i + 3 < arguments.size() && arguments[i + 1] == "-include-pch" &&
+        arguments[i + 2] == "-Xclang") {
+      i += 3;
+      continue;
+    }
     bool skip_next = false, drop = false;
     for (const char *flag : kDroppedWithValue)
       if (arg == flag) skip_next = drop = true;
@@ -88,6 +102,12 @@ std::string target_of_output(const std::string &output) {
   std::smatch match;
   if (std::regex_search(output, match, cmake)) return match[2];
   if (std::regex_search(output, match, meson)) return match[2];
+  // One command that compiles several sources straight into a program
+  // (`g++ a.cc b.cc -o tool`, as Bear records it): the program is the target.
+  std::string extension = std::filesystem::path(output).extension().string();
+  if (!output.empty() && output != "-" && output != "/dev/null" && extension != ".o" &&
+      extension != ".obj" && extension != ".pch" && extension != ".gch" && extension != ".d")
+    return output;
   return {};
 }
 

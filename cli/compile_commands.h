@@ -27,8 +27,9 @@ struct CompileCommand {
   std::string file;                // the source, joined to `directory` when relative
   std::vector<std::string> flags;  // the flags that matter, in order
   // The build target the object belongs to, from CMake's
-  // "CMakeFiles/<target>.dir/" or Meson's "<target>.p/" in the output path;
-  // empty when the database does not tell.
+  // "CMakeFiles/<target>.dir/" or Meson's "<target>.p/" in the output path,
+  // or the program itself when one command compiled and linked several
+  // sources; empty when the database does not tell.
   std::string target;
 };
 

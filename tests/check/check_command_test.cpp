@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnostics.h"
-#include "fake_checker.h"
+#include "isolated_check.h"
 
 namespace fs = std::filesystem;
 using namespace snag;
@@ -32,7 +32,6 @@ class CheckCommandTest : public ::testing::Test {
     options_.format = "json";
     options_.output = (dir_ / "report.json").string();
     options_.cache_dir = (dir_ / "cache").string();
-    interp::fake_checker_calls = 0;
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -81,7 +80,7 @@ TEST_F(CheckCommandTest, CleanProgramExitsZero) {
 TEST_F(CheckCommandTest, FileThatDoesNotCompileExitsTwo) {
   options_.check_files = {write("broken.cc", "int main() { return undeclared; }\n")};
   EXPECT_EQ(cli::run_check(options_), 2);
-  EXPECT_EQ(interp::fake_checker_calls, 0);
+  EXPECT_TRUE(report()["run"]["check"]["targets"][0]["entries"].empty());
 }
 
 TEST_F(CheckCommandTest, MissingFileIsAUsageError) {
@@ -92,7 +91,7 @@ TEST_F(CheckCommandTest, MissingFileIsAUsageError) {
 TEST_F(CheckCommandTest, NamedFilesAreLinkedIntoOneProgram) {
   options_.check_files = {write("worker.cc", kWorker), write("main.cc", kMain)};
   EXPECT_EQ(cli::run_check(options_), 66);
-  EXPECT_EQ(interp::fake_checker_calls, 1);
+  EXPECT_EQ(report()["run"]["check"]["targets"][0]["entries"].size(), 1u);  // one module
   nlohmann::json f = report()["findings"][0];
   std::set<std::string> files = {f["sides"][0]["stack"][0]["file"], f["sides"][1]["stack"][0]["file"]};
   EXPECT_EQ(files.size(), 2u);  // one side in each file
@@ -101,7 +100,7 @@ TEST_F(CheckCommandTest, NamedFilesAreLinkedIntoOneProgram) {
 TEST_F(CheckCommandTest, ConflictingFilesAreCheckedOneByOne) {
   options_.check_files = {write("a.cc", "int main() { return 1; }\n"), write("b.cc", "int main() { return 2; }\n")};
   EXPECT_EQ(cli::run_check(options_), 0);
-  EXPECT_EQ(interp::fake_checker_calls, 2);
+  EXPECT_EQ(report()["run"]["check"]["targets"][0]["entries"].size(), 2u);  // two modules
   EXPECT_NE(report()["run"]["notes"][0].get<std::string>().find("checking its translation units one by one"),
             std::string::npos);
 }
@@ -123,14 +122,49 @@ TEST_F(CheckCommandTest, SeedAndStepBudgetReachTheInterpreter) {
   options_.seed = 99;
   options_.check_max_steps = 500;
   cli::run_check(options_);
-  EXPECT_EQ(interp::fake_checker_last_options.seed, 99u);
-  EXPECT_EQ(interp::fake_checker_last_options.max_steps_total, 500u);
-  EXPECT_EQ(interp::fake_checker_last_options.max_steps_per_run, 500u);
+  EXPECT_EQ(report()["run"]["check"]["targets"][0]["entries"][0],
+            "main seed=99 max_steps_total=500 max_steps_per_run=500");
   options_.seed.reset();
   options_.check_max_steps = 10'000'000;
   cli::run_check(options_);
-  EXPECT_EQ(interp::fake_checker_last_options.seed, 4711u);
-  EXPECT_EQ(interp::fake_checker_last_options.max_steps_per_run, 1'000'000u);
+  EXPECT_EQ(report()["run"]["check"]["targets"][0]["entries"][0],
+            "main seed=4711 max_steps_total=10000000 max_steps_per_run=1000000");
+}
+
+// Whatever the interpreter meets, snag check survives it: a crash costs that
+// target's findings and one note; the other targets are still reported.
+TEST_F(CheckCommandTest, InterpreterCrashIsANoteNotACrash) {
+  std::string crashing = write("crash.cc", "void crash_the_interpreter() {}\nint main() { crash_the_interpreter(); }\n");
+  std::string racy = write("racy.cc", kRacyProgram);
+  fs::create_directories(dir_ / "build");
+  nlohmann::json db = nlohmann::json::array();
+  for (const std::string &f : {crashing, racy})
+    db.push_back({{"directory", dir_.string()}, {"arguments", {"c++", "-c", f}}, {"file", f}});
+  std::ofstream(dir_ / "build" / "compile_commands.json") << db.dump();
+  options_.build_dir = (dir_ / "build").string();
+  EXPECT_EQ(cli::run_check(options_), 66);
+  nlohmann::json r = report();
+  EXPECT_EQ(r["findings"].size(), 1u);
+  ASSERT_EQ(r["run"]["notes"].size(), 1u);
+  EXPECT_NE(r["run"]["notes"][0].get<std::string>().find("crash.cc: the interpreter crashed (signal 11"),
+            std::string::npos)
+      << r["run"]["notes"][0];
+}
+
+TEST(IsolatedCheck, ResultSurvivesTheTripThroughJson) {
+  interp::CheckResult result;
+  result.findings.push_back({interp::CheckFinding::Kind::kDeadlock, "", "main",
+                             {{{"a.cc", 1, 2}, "main thread", false, "f()"},
+                              {{"a.cc", 3, 4}, "thread T1 started at a.cc:9", true, "g()"}},
+                             "potential deadlock"});
+  result.notes.push_back({{"a.cc", 5, 6}, "inline assembly is not interpreted"});
+  result.steps = 123;
+  result.runs = 4;
+  result.entries = {"main"};
+  interp::CheckResult back = cli::check_result_from_json(cli::check_result_to_json(result));
+  EXPECT_EQ(cli::check_result_to_json(back), cli::check_result_to_json(result));
+  EXPECT_EQ(back.findings[0].sides[1].site, (interp::SourceSite{"a.cc", 3, 4}));
+  EXPECT_TRUE(back.findings[0].sides[1].is_write);
 }
 
 TEST_F(CheckCommandTest, CompileCommandsGroupTranslationUnitsByTarget) {
@@ -147,14 +181,23 @@ TEST_F(CheckCommandTest, CompileCommandsGroupTranslationUnitsByTarget) {
   entry(worker, "CMakeFiles/app.dir/src/worker.cc.o");
   entry(main, "CMakeFiles/app.dir/src/main.cc.o");
   entry(alone, "alone.o");
+  entry(write("src/start.S", ".text\n"), "CMakeFiles/app.dir/src/start.S.o");
   std::ofstream(dir_ / "build" / "compile_commands.json") << db.dump();
   options_.build_dir = (dir_ / "build").string();
 
-  std::vector<cli::CheckTarget> plan = cli::plan_check(options_);
+  std::vector<std::string> notes;
+  std::vector<cli::CheckTarget> plan = cli::plan_check(options_, &notes);
   ASSERT_EQ(plan.size(), 2u);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("1 source not in C or C++ left out, such as " + (dir_ / "src/start.S").string()),
+            std::string::npos) << notes[0];
   EXPECT_EQ(plan[0].name, "app");
   ASSERT_EQ(plan[0].units.size(), 2u);
   EXPECT_EQ(plan[0].units[0].flags, std::vector<std::string>{"-DX=1"});
+  // Flags after "--" come after each TU's own.
+  options_.compiler_flags = {"-DEXTRA"};
+  EXPECT_EQ(cli::plan_check(options_)[0].units[1].flags, (std::vector<std::string>{"-DX=1", "-DEXTRA"}));
+  options_.compiler_flags.clear();
   EXPECT_EQ(plan[1].name, alone);
 
   EXPECT_EQ(cli::run_check(options_), 66);

@@ -61,6 +61,11 @@ TEST(ThreadDescription, MainThreadAndStartedThreads) {
   ASSERT_TRUE(no_column.created_at);
   EXPECT_EQ(*no_column.created_at, (interp::SourceSite{"w.cc", 7, 0}));
 
+  cli::ThreadDescription running = cli::parse_thread_description("thread T2 running Counter::add()");
+  EXPECT_EQ(running.name, "thread T2 running Counter::add()");
+  EXPECT_EQ(running.id, 2);
+  EXPECT_FALSE(running.created_at);
+
   // Any other shape is kept as the name, without an id.
   cli::ThreadDescription other = cli::parse_thread_description("async task #3");
   EXPECT_EQ(other.name, "async task #3");

@@ -21,6 +21,15 @@ TEST(MeaningfulFlags, DropsOutputsDependenciesSanitizersAndTheSource) {
                 "-Werror", "-pthread"};
   EXPECT_EQ(meaningful_flags(args, "../src/a.cc"), (Words{"-DNDEBUG", "-Iinc", "-std=c++20", "-pthread"}));
   EXPECT_EQ(meaningful_flags({"-oout.o", "-O2", "/abs/src/a.cc"}, "/abs/src/a.cc"), Words{"-O2"});
+  EXPECT_EQ(meaningful_flags({"-fsyntax-only", "-S", "-E", "-DA", "a.cc"}, "a.cc"), Words{"-DA"});
+}
+
+TEST(MeaningfulFlags, DropsPrecompiledHeadersButKeepsTheirInclude) {
+  Words cmake_pch = {"-Xclang", "-include-pch", "-Xclang", "/b/cmake_pch.hxx.pch",
+                     "-Xclang", "-include", "-Xclang", "/b/cmake_pch.hxx", "-DA"};
+  EXPECT_EQ(meaningful_flags(cmake_pch, "a.cc"),
+            (Words{"-Xclang", "-include", "-Xclang", "/b/cmake_pch.hxx", "-DA"}));
+  EXPECT_EQ(meaningful_flags({"-include-pch", "x.pch", "-DA"}, "a.cc"), Words{"-DA"});
 }
 
 TEST(TargetOfOutput, CMakeAndMeson) {
@@ -29,6 +38,9 @@ TEST(TargetOfOutput, CMakeAndMeson) {
   EXPECT_EQ(target_of_output("libqueue.a.p/src_queue.cpp.o"), "libqueue.a");
   EXPECT_EQ(target_of_output("a.o"), "");
   EXPECT_EQ(target_of_output(""), "");
+  EXPECT_EQ(target_of_output("/dev/null"), "");
+  // g++ a.cc b.cc -o unittests: both sources belong to the program.
+  EXPECT_EQ(target_of_output("unittests"), "unittests");
 }
 
 TEST(ParseCompileCommands, CommandAndArgumentsForms) {

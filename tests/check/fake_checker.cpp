@@ -2,10 +2,15 @@
 // `snag check` command only: it never ships in `snag`. It reports one race
 // when two functions store to a global named `counter` (at the first such
 // store of each), refuses a module without `main` as the real one refuses a
-// module without entries, and remembers the options it was given.
-#include "fake_checker.h"
+// module without entries, names the options it was given in its entry, and
+// crashes on demand.
+#include "interp/ir/checker.h"
+
+#include <signal.h>
 
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/InstIterator.h>
@@ -14,16 +19,15 @@
 
 namespace snag::interp {
 
-CheckOptions fake_checker_last_options;
-int fake_checker_calls = 0;
-
 CheckResult CheckModule(llvm::Module &module, const CheckOptions &options) {
-  ++fake_checker_calls;
-  fake_checker_last_options = options;
+  if (module.getFunction("_Z21crash_the_interpreterv")) raise(SIGSEGV);
   if (!module.getFunction("main") || module.getFunction("main")->isDeclaration())
     throw std::runtime_error("no entry in " + module.getModuleIdentifier());
   CheckResult result;
-  result.entries = {"main"};
+  // The command runs the interpreter in a child process: what it was given
+  // comes back in the result, where the tests can see it.
+  result.entries = {fmt::format("main seed={} max_steps_total={} max_steps_per_run={}", options.seed,
+                                options.max_steps_total, options.max_steps_per_run)};
   result.runs = 1;
   result.steps = 10;
   std::vector<FindingSide> sides;
