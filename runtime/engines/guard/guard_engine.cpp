@@ -58,8 +58,14 @@ bool g_checking = false;  // invariants loaded: check accesses against them
 SitePairs g_learned;
 // Pairs of sites that touched the same address (for bias groups).
 SitePairs g_edges;
-// (S, RPre) violations already reported, so a loop reports once.
+// (S, RPre) violations already reported, so a loop reports once; `extra`
+// counts the stalls of the pair that ended at the cap.
 SitePairs g_reported;
+// A pair whose stall ran to the cap this often is not stalled again in the
+// run: a stall that never resolves is an order learning missed far more
+// often than a bug, and stalling it at every occurrence would turn a hot
+// loop into a sleep. It stays reported.
+constexpr uint64_t kMaxCappedStalls = 3;
 // Expose: stall points (P or its lock site, kFactStallFor; extra = S) and
 // the successors they wait for ((S, kFactStallFor) once S ran).
 SitePairs g_expose;
@@ -245,7 +251,9 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
   v.colored = colored;
   v.current = me;
   v.remote = remote;
-  if (g_params.mode == Mode::kGuard && g_params.max_stall_ms > 0) {
+  SitePairs::Entry *pair = g_reported.find(site, remote.site ? remote.site : kFactSummary);
+  bool worn_out = pair && pair->extra.load(std::memory_order_relaxed) >= kMaxCappedStalls;
+  if (g_params.mode == Mode::kGuard && g_params.max_stall_ms > 0 && !worn_out) {
     // Paper 003, Algorithm 1: stall and re-check until the order is a
     // learned one or the cap has passed. No lock is held while stalled.
     v.stalled = true;
@@ -267,10 +275,15 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
       }
     }
     g_stalling.fetch_sub(1, std::memory_order_relaxed);
+  } else if (worn_out) {
+    v.mode = "guard";
   } else {
     v.mode = g_params.mode == Mode::kExpose ? "expose" : "check";
   }
   report(t, v);
+  if (v.stalled && !v.tolerated)
+    if (SitePairs::Entry *p = pair ? pair : g_reported.find(site, remote.site ? remote.site : kFactSummary))
+      p->extra.fetch_add(1, std::memory_order_relaxed);
   s = &lock_slot(granule);
   record_access(*s, me);
   unlock_slot(*s, granule);
