@@ -179,7 +179,7 @@ uintptr_t color_of(uintptr_t addr, bool *colored) {
 // Whether `remote` may precede an access at `site`: BSet(site) has it, or
 // the invariants know nothing of the site (nothing to check against).
 bool allowed(snag_site_t site, snag_site_t remote) {
-  if (!g_bsets.contains(site, kFactSummary)) return true;
+  if (remote == kUnknownSite || !g_bsets.contains(site, kFactSummary)) return true;
   return g_bsets.contains(site, remote);
 }
 
@@ -231,10 +231,11 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
   Accessor remote = remote_predecessor(*s, me.thread);
   Accessor local = local_predecessor(*s, me.thread);
   if (g_params.mode == Mode::kLearn) {
-    g_learned.insert(site, remote.site);
+    if (remote.site != kUnknownSite) g_learned.insert(site, remote.site);
     if (local.site && local.site != site && !g_edges.contains(site, local.site))
       g_edges.insert(site, local.site);
-    if (remote.site && !g_edges.contains(site, remote.site)) g_edges.insert(site, remote.site);
+    if (remote.site && remote.site != kUnknownSite && !g_edges.contains(site, remote.site))
+      g_edges.insert(site, remote.site);
     if (g.lock_depth > 0 && !g_learned.contains(site, kFactLock))
       if (SitePairs::Entry *e = g_learned.insert(site, kFactLock))
         e->extra.store(g.outer_lock_site, std::memory_order_relaxed);

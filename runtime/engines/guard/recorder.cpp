@@ -16,6 +16,7 @@ Slot &lock_slot(uintptr_t granule) {
     uint64_t key = s.key.load(std::memory_order_relaxed);
     if (!(key & 1) && s.key.compare_exchange_weak(key, key | 1, std::memory_order_acquire)) {
       if (key != granule) {  // fresh, or another granule's: start empty
+        s.evicted = key != 0;
         for (int i = 0; i < 2; ++i) {
           __atomic_store_n(&s.site[i], 0, __ATOMIC_RELAXED);
           __atomic_store_n(&s.thread[i], 0, __ATOMIC_RELAXED);
@@ -34,7 +35,10 @@ void unlock_slot(Slot &s, uintptr_t granule) { s.key.store(granule, std::memory_
 Accessor remote_predecessor(const Slot &s, uint32_t thread) {
   int i = s.thread[0] != 0 && s.thread[0] != thread ? 0 : 1;
   Accessor a;
-  if (s.thread[i] == 0 || s.thread[i] == thread) return a;
+  if (s.thread[i] == 0 || s.thread[i] == thread) {
+    if (s.evicted) a.site = kUnknownSite;
+    return a;
+  }
   a.site = s.site[i];
   a.thread = s.thread[i];
   a.stack = s.stack[i];
@@ -55,6 +59,7 @@ Accessor local_predecessor(const Slot &s, uint32_t thread) {
 
 void record_access(Slot &s, const Accessor &access) {
   if (s.thread[0] != 0 && s.thread[0] != access.thread) {
+    s.evicted = 0;  // a second thread: the remote predecessor is known again
     __atomic_store_n(&s.site[1], s.site[0], __ATOMIC_RELAXED);
     __atomic_store_n(&s.thread[1], s.thread[0], __ATOMIC_RELAXED);
     s.stack[1] = s.stack[0];
