@@ -56,10 +56,10 @@ SNAG_ALWAYS_INLINE uintptr_t granule_of(uintptr_t addr) { return (addr & ~uintpt
 
 // Neighbouring granules get neighbouring slots (a loop over an array walks
 // the table in order instead of missing the cache at every access); the
-// bits above each 16 MiB window are folded in so that the heap, globals and
+// bits above each 32 MiB window are added in so that the heap, globals and
 // stacks do not all land on the same slots.
 SNAG_ALWAYS_INLINE Slot &slot_of(uintptr_t granule) {
-  uint64_t index = (granule >> 3) ^ (granule >> (3 + kRecorderLog2Slots)) * 0x9e3779b1u;
+  uint64_t index = (granule >> 3) + (granule >> (3 + kRecorderLog2Slots)) * 0x9e3779b1u;
   return g_slots[index & ((uint64_t{1} << kRecorderLog2Slots) - 1)];
 }
 
