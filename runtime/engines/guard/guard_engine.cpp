@@ -102,6 +102,13 @@ struct GuardThread {
     uint32_t depth;
     StackId id;
   } stacks[kStacks];
+  // Orders already found allowed, by (site, remote predecessor): BSets do
+  // not change during a run, so a loop's few orders are looked up once.
+  static constexpr int kVerdicts = 16;
+  struct Verdict {
+    snag_site_t site;
+    snag_site_t remote;
+  } allowed[kVerdicts];
   // Learn: access counts per site, gathered here and added to the shared
   // table when a slot is taken by another site and at thread exit.
   static constexpr int kCounts = 64;
@@ -183,6 +190,16 @@ bool allowed(snag_site_t site, snag_site_t remote) {
   return g_bsets.contains(site, remote);
 }
 
+// allowed(), remembered per thread.
+bool allowed_cached(GuardThread &g, snag_site_t site, snag_site_t remote) {
+  uint64_t key = (site ^ (remote * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
+  GuardThread::Verdict &v = g.allowed[key >> 60];
+  if (v.site == site && v.remote == remote && site) return true;
+  if (!allowed(site, remote)) return false;
+  v = {site, remote};
+  return true;
+}
+
 // A learned predecessor of `site` for the report: one that is not `remote`,
 // preferring one in the same function as `remote` (the end of its region).
 void learned_predecessors(snag_site_t site, snag_site_t remote, snag_site_t *expected,
@@ -229,8 +246,8 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
 
   Slot *s = &lock_slot(granule);
   Accessor remote = remote_predecessor(*s, me.thread);
-  Accessor local = local_predecessor(*s, me.thread);
   if (g_params.mode == Mode::kLearn) {
+    Accessor local = local_predecessor(*s, me.thread);
     if (remote.site != kUnknownSite) g_learned.insert(site, remote.site);
     if (local.site && local.site != site && !g_edges.contains(site, local.site))
       g_edges.insert(site, local.site);
@@ -240,7 +257,7 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
       if (SitePairs::Entry *e = g_learned.insert(site, kFactLock))
         e->extra.store(g.outer_lock_site, std::memory_order_relaxed);
   }
-  if (!g_checking || allowed(site, remote.site)) {
+  if (!g_checking || allowed_cached(g, site, remote.site)) {
     record_access(*s, me);
     unlock_slot(*s, granule);
     return;
