@@ -10,7 +10,7 @@
 int value;
 int get(void) { return value; }
 
-// UNKNOWN: error: {{.*}}snag: SNAG_INSTRUMENT: unknown kind 'bogus' (expected a comma-separated list of memory, atomics, memops, functions, api, all, none)
+// UNKNOWN: error: {{.*}}snag: SNAG_INSTRUMENT: unknown kind 'bogus' (expected a comma-separated list of memory, atomics, memops, functions, api, guard, all, none)
 // MISSING: error: {{.*}}snag: {{.*}}/inputs/bad-table.txt:3: expected '<class> <member> read|write|element', got 'std::vector  push_back'
 // ACCESS: error: {{.*}}snag: {{.*}}/inputs/bad-access.txt:2: access must be 'read', 'write' or 'element', got 'modify'
 // UNREADABLE: error: {{.*}}snag: SNAG_API_TABLE: cannot read '{{.*}}/inputs/no-such-table.txt': No such file or directory

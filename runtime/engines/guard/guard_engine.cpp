@@ -238,6 +238,7 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
                                  uintptr_t granule, bool colored) {
   RuntimeScope scope(&t);
   GuardThread &g = thread_data(t);
+  __snag_guard_tid = t.tid + 1;  // for the inlined check of lean builds
   Accessor me;
   me.site = site;
   me.thread = t.tid + 1;

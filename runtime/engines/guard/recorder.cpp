@@ -6,8 +6,16 @@ namespace snag::guard {
 
 Slot *g_slots;
 
+namespace {
+Slot g_no_slot;  // what the inlined check reads while guard is not running
+}  // namespace
+
 void recorder_init() {
   g_slots = static_cast<Slot *>(map_pages(sizeof(Slot) << kRecorderLog2Slots));
+  // The table before the mask: a reader that sees the new mask (acquire)
+  // sees the new table, never the one empty slot indexed by a large mask.
+  __atomic_store_n(&__snag_guard_slots, g_slots, __ATOMIC_RELAXED);
+  __atomic_store_n(&__snag_guard_mask, (uint64_t{1} << kRecorderLog2Slots) - 1, __ATOMIC_RELEASE);
 }
 
 Slot &lock_slot(uintptr_t granule) {
@@ -72,3 +80,11 @@ void record_access(Slot &s, const Accessor &access) {
 }
 
 }  // namespace snag::guard
+
+using snag::guard::Slot;
+extern "C" {
+__attribute__((visibility("default"))) Slot *__snag_guard_slots = &snag::guard::g_no_slot;
+__attribute__((visibility("default"))) uint64_t __snag_guard_mask = 0;
+__attribute__((visibility("default"))) __thread uint32_t __snag_guard_tid
+    __attribute__((tls_model("initial-exec")));
+}

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/platform.h"
@@ -47,6 +48,17 @@ struct Slot {
 constexpr int kRecorderLog2Slots = 22;  // 4M slots, 48 bytes each (virtual)
 
 extern Slot *g_slots;
+
+// What a lean guard build's inlined check reads (compiler/plugin's
+// emitGuardFastPath mirrors slot_of() and unchanged() with these, so the
+// layout below is fixed): the table, its index mask (0 while guard is not
+// running: one empty slot that never matches, so every access calls its
+// hook), and the calling thread's id + 1 (0 until its first slow path).
+extern "C" Slot *__snag_guard_slots;
+extern "C" uint64_t __snag_guard_mask;
+extern "C" __thread uint32_t __snag_guard_tid;
+static_assert(sizeof(Slot) == 48 && offsetof(Slot, site) == 8 && offsetof(Slot, thread) == 24,
+              "the plugin's inlined guard check reads these offsets");
 
 void recorder_init();
 
