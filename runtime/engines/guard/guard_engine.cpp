@@ -438,9 +438,10 @@ bool load_invariants(const char *path) {
 // can run first.
 void plan_stall_points() {
   g_bsets.for_each([](SitePairs::Entry &summary) {
-    if (summary.value != kFactSummary || summary.count != 1) return;
+    uint64_t first = summary.extra.load(std::memory_order_relaxed);
+    if (summary.value != kFactSummary || summary.count != 1 || first == 0) return;
     snag_site_t s = summary.site;
-    SitePairs::Entry &member = g_bsets.at(summary.extra.load(std::memory_order_relaxed) - 1);
+    SitePairs::Entry &member = g_bsets.at(first - 1);
     snag_site_t p = member.value;
     if (!p || g_bsets.contains(p, s)) return;
     snag_site_t point = p;
