@@ -249,6 +249,16 @@ def check(snag, program, source, labels, work):
         result = guard_bad(snag, program, source, labels, stale, work, "bad")
         if not re.search(r"snag guard: 1 of the \d+ sites in .* are not in this build", result.stderr):
             raise Failure(f"BAD-REPORT\nthe site from an older build was not counted\n{result.stderr}")
+        # Another program's file: one warning line, and the program still runs.
+        foreign = os.path.join(work, "foreign.invariants")
+        with open(foreign, "w", encoding="utf-8") as out:
+            out.write("snag-invariants 1\nprogram other\nbset 00000000000000aa nil\n")
+        command = [snag, "guard", "--invariants", foreign, program, labels["learn"][0]]
+        result = run(command)
+        warnings = [l for l in result.stderr.splitlines() if l.startswith("snag: warning:")]
+        if (result.returncode != 0 or len(warnings) != 1 or
+                "learned from program 'other'" not in warnings[0]):
+            raise Failure(f"BAD-REPORT\na foreign invariants file\n{describe(result, command)}")
 
     # 3b. relax: a fixed twin learned from one schedule, relaxed with the others
     if not buggy:
