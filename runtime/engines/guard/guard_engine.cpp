@@ -15,10 +15,6 @@
 //           never follows S, holds P's thread before P (or before the
 //           outermost lock it held at P) until S has run or a cap passed, and
 //           reports the order violations this reveals.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/engine.h"
@@ -29,8 +25,10 @@
 #include "core/runtime.h"
 #include "core/sites.h"
 #include "core/text_buffer.h"
+#include "engines/guard/expose.h"
 #include "engines/guard/guard_report.h"
-#include "engines/guard/invariants_file.h"
+#include "engines/guard/guard_state.h"
+#include "engines/guard/invariants_io.h"
 #include "engines/guard/recorder.h"
 #include "engines/guard/site_pairs.h"
 
@@ -38,26 +36,6 @@ namespace snag::guard {
 
 namespace {
 
-enum class Mode { kLearn, kGuard, kExpose };
-
-struct Params {
-  Mode mode = Mode::kGuard;
-  const char *invariants = nullptr;
-  const char *learn_out = nullptr;
-  uint32_t stall_ms = 1;
-  uint32_t max_stall_ms = 10;
-  uint32_t expose_stall_ms = 1000;
-};
-Params g_params;
-
-// BSet(S) from the invariants file: member pairs (S, P), and per site a
-// summary (kFactSummary: count = |BSet(S)|, extra = chain of members).
-SitePairs g_bsets;
-bool g_checking = false;  // invariants loaded: check accesses against them
-// What this run saw (learn mode): (S, RPre) pairs and facts.
-SitePairs g_learned;
-// Pairs of sites that touched the same address (for bias groups).
-SitePairs g_edges;
 // (S, RPre) violations already reported, so a loop reports once; `extra`
 // counts the stalls of the pair that ended at the cap.
 SitePairs g_reported;
@@ -66,18 +44,6 @@ SitePairs g_reported;
 // often than a bug, and stalling it at every occurrence would turn a hot
 // loop into a sleep. It stays reported.
 constexpr uint64_t kMaxCappedStalls = 3;
-// Expose: stall points (P or its lock site, kFactStallFor; extra = S) and
-// the successors they wait for ((S, kFactStallFor) once S ran).
-SitePairs g_expose;
-
-int g_owner_pid;
-const char *g_program = "program";
-
-// Every stall started so far (guard and expose). Test programs poll it
-// through __snag_guard_stalls() (docs/guard.md, "Testing").
-std::atomic<uint64_t> g_stalls{0};
-// How many threads are stalled (or held by expose) right now.
-std::atomic<int> g_stalling{0};
 
 // Multi-variable invariants: address ranges guarded as one variable (the
 // coloring of ColorSafe that paper 003, 5.2.5, proposes).
@@ -161,13 +127,6 @@ StackId current_stack(ThreadState &t, GuardThread &g, snag_site_t site) {
   capture_stack(shadow, site, &trace);
   c = {site, caller, shadow.depth, depot_put(trace)};
   return c.id;
-}
-
-void sleep_ms(uint32_t ms) {
-  timespec ts = {static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000};
-  while (raw_syscall(SYS_nanosleep, reinterpret_cast<long>(&ts), reinterpret_cast<long>(&ts)) ==
-         -4 /* EINTR */) {
-  }
 }
 
 uintptr_t color_of(uintptr_t addr, bool *colored) {
@@ -308,28 +267,6 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
   unlock_slot(*s, granule);
 }
 
-// Expose: holds the thread at a stall point until its successor has run,
-// at most expose_stall_ms, once per point and run, while no other thread
-// is held.
-void expose_stall_point(ThreadState &t, snag_site_t point) {
-  SitePairs::Entry *e = g_expose.find(point, kFactStallFor);
-  if (!e || __atomic_load_n(&e->count, __ATOMIC_RELAXED) != 0) return;
-  // One hold at a time: a second held thread could be the very one the
-  // first hold waits for (each would then only wait out its cap).
-  if (g_stalling.load(std::memory_order_relaxed) != 0) return;
-  if (__atomic_exchange_n(&e->count, 1, __ATOMIC_RELAXED) != 0) return;  // once
-  SitePairs::Entry *successor = g_expose.find(e->extra.load(std::memory_order_relaxed), kFactWatched);
-  if (!successor) return;
-  RuntimeScope scope(&t);
-  g_stalls.fetch_add(1, std::memory_order_relaxed);
-  g_stalling.fetch_add(1, std::memory_order_relaxed);
-  for (uint32_t waited = 0; waited < g_params.expose_stall_ms; ++waited) {
-    if (successor->extra.load(std::memory_order_acquire)) break;  // it ran
-    sleep_ms(1);
-  }
-  g_stalling.fetch_sub(1, std::memory_order_relaxed);
-}
-
 SNAG_ALWAYS_INLINE void access_one(ThreadState &t, uintptr_t addr, bool write, snag_site_t site) {
   bool colored = false;
   if (SNAG_UNLIKELY(g_color_count.load(std::memory_order_relaxed) != 0)) addr = color_of(addr, &colored);
@@ -358,129 +295,7 @@ void learn_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, 
 void expose_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site) {
   if (SNAG_UNLIKELY(g_expose.find(site, kFactStallFor) != nullptr)) expose_stall_point(t, site);
   guard_hook(t, addr, size, flags, site);
-  // A successor some stall point waits for: it has run now.
-  if (SitePairs::Entry *w = g_expose.find(site, kFactWatched)) w->extra.store(1, std::memory_order_release);
-}
-
-// ---- the invariants file ----
-
-class BSetLoader final : public InvariantsReader {
- public:
-  void entry(snag_site_t site, snag_site_t predecessor) override {
-    bool added = false;
-    SitePairs::Entry *member = g_bsets.insert(site, predecessor, &added);
-    SitePairs::Entry *summary = g_bsets.insert(site, kFactSummary);
-    if (!member || !summary || !added) return;
-    // Chain the members from the summary (single-threaded: at start-up).
-    member->extra.store(summary->extra.load(std::memory_order_relaxed), std::memory_order_relaxed);
-    summary->extra.store(g_bsets.index_of(*member) + 1, std::memory_order_relaxed);
-    ++summary->count;
-    ++entries;
-  }
-  void lock(snag_site_t site, snag_site_t lock_site) override {
-    if (SitePairs::Entry *e = g_bsets.insert(site, kFactLock))
-      e->extra.store(lock_site, std::memory_order_relaxed);
-  }
-  uint64_t entries = 0;
-};
-
-void complain(const char *what, const char *path, const char *why) {
-  TextBuffer b;
-  b.add(what).add(path).add(' ').add(why).add('\0');
-  print_error(b.data());
-}
-
-bool load_invariants(const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  const char *prefix = g_params.mode == Mode::kGuard ? "guard: invariants file " : "invariants file ";
-  const char *tail = g_params.mode == Mode::kGuard ? "; the program runs unguarded" : "";
-  if (fd < 0) {
-    TextBuffer why;
-    why.add("cannot be read").add(tail).add('\0');
-    complain(prefix, path, why.data());
-    return false;
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t{256} << 20)) {
-    close(fd);
-    TextBuffer why;
-    why.add("is not a regular file of at most 256 MiB").add(tail).add('\0');
-    complain(prefix, path, why.data());
-    return false;
-  }
-  size_t size = static_cast<size_t>(st.st_size);
-  char *text = static_cast<char *>(map_pages(size + 1));
-  size_t got = 0;
-  while (got < size) {
-    ssize_t n = read(fd, text + got, size - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd);
-  BSetLoader loader;
-  const char *error = nullptr;
-  int line = 0;
-  bool ok = parse_invariants(text, got, loader, &error, &line);
-  unmap_pages(text, size + 1);
-  if (!ok) {
-    TextBuffer why;
-    why.add(error);
-    if (line > 0) why.add(" at line ").add_u64(static_cast<uint64_t>(line));
-    why.add(tail).add('\0');
-    complain(prefix, path, why.data());
-    return false;
-  }
-  return true;
-}
-
-// Algorithm 3: S whose BSet is {P}, P a site, and S never precedes P: P's
-// thread is held before P (or before the outermost lock it held at P) so S
-// can run first.
-void plan_stall_points() {
-  g_bsets.for_each([](SitePairs::Entry &summary) {
-    uint64_t first = summary.extra.load(std::memory_order_relaxed);
-    if (summary.value != kFactSummary || summary.count != 1 || first == 0) return;
-    snag_site_t s = summary.site;
-    SitePairs::Entry &member = g_bsets.at(first - 1);
-    snag_site_t p = member.value;
-    if (!p || g_bsets.contains(p, s)) return;
-    snag_site_t point = p;
-    if (SitePairs::Entry *lock = g_bsets.find(p, kFactLock)) point = lock->extra.load();
-    if (SitePairs::Entry *e = g_expose.insert(point, kFactStallFor))
-      e->extra.store(s, std::memory_order_relaxed);
-    g_expose.insert(s, kFactWatched);
-  });
-}
-
-// ---- what a run learned, for `snag learn` ----
-
-void write_learned() {
-  if (!g_params.learn_out || getpid() != g_owner_pid) return;
-  TextBuffer b;
-  b.add("snag-invariants 1\nprogram ").add(g_program).add('\n');
-  g_learned.for_each([&](const SitePairs::Entry &e) {
-    if (e.value == kFactCount) {
-      b.add("count ").add_hex(e.site, 16).add(' ').add_u64(e.extra.load()).add('\n');
-    } else if (e.value == kFactLock) {
-      snag_site_t lock = e.extra.load();
-      if (lock) b.add("lock ").add_hex(e.site, 16).add(' ').add_hex(lock, 16).add('\n');
-    } else {
-      b.add("bset ").add_hex(e.site, 16).add(' ');
-      if (e.value) b.add_hex(e.value, 16);
-      else b.add("nil");
-      b.add('\n');
-    }
-  });
-  g_edges.for_each([&](const SitePairs::Entry &e) {
-    b.add("edge ").add_hex(e.site, 16).add(' ').add_hex(e.value, 16).add('\n');
-  });
-  int fd = open(g_params.learn_out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    complain("learn: cannot write ", g_params.learn_out, "");
-    return;
-  }
-  write_all(fd, b.data(), b.size());
-  close(fd);
+  expose_site_ran(site);
 }
 
 void note_program_name() {
