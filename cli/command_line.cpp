@@ -402,7 +402,8 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
           "(built with snag-cc/snag-c++), which access of another thread came right before each\n"
           "access; 'guard' stalls a thread (1 ms steps, 10 ms cap) before an access whose order\n"
           "no learned run had, so the failure does not happen; 'expose' forces the rare order of\n"
-          "order-sensitive pairs. Everything after PROGRAM is passed to it.");
+          "order-sensitive pairs. guard keeps the program's exit status unless --exitcode is\n"
+          "given. Everything after PROGRAM is passed to it.");
     } else if (engine.mode == EngineMode::kExplore) {
       app.footer(
           "Runs PROGRAM (built with snag-cc/snag-c++) under a controlled scheduler until a\n"

@@ -56,7 +56,12 @@ size_t unmatched_sites(const Invariants &inv, const std::string &program) {
 void note_unmatched(const Invariants &inv, const std::string &program, const std::string &file,
                     const std::string &command) {
   size_t unmatched = unmatched_sites(inv, program);
-  if (unmatched > 0) {
+  if (unmatched > 0 && unmatched == inv.bsets.size()) {
+    print_warning(fmt::format("none of the {} sites in {} is in {}: the file was learned from {}; "
+                              "nothing is checked",
+                              inv.bsets.size(), file, base_name(program),
+                              inv.program.empty() ? "another program" : "program '" + inv.program + "'"));
+  } else if (unmatched > 0) {
     print_command_note(command, fmt::format("{} of the {} sites in {} are not in this build of {} "
                                             "(code changed since they were learned); they are not checked",
                                             unmatched, inv.bsets.size(), file, base_name(program)));

@@ -11,6 +11,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <optional>
 
@@ -255,6 +256,60 @@ private:
     return Addr && Addr->getType()->getPointerAddressSpace() == 0;
   }
 
+  // A lean guard build checks the guard recorder's slot inline (the runtime's
+  // recorder.h, slot_of and unchanged(), which this must mirror): when the
+  // newest access to the granule was this thread at this site, the access
+  // changes nothing and the hook is skipped; otherwise the hook runs. Under
+  // any other engine the runtime points the table at one empty slot with a
+  // zero mask, so every access calls the hook as usual.
+  void emitGuardFastPath(Instruction *Before, Value *Addr, uint64_t Site,
+                         FunctionCallee Hook) {
+    Module &M = *F.getParent();
+    LLVMContext &C = M.getContext();
+    Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
+    PointerType *BytePtr = Hooks.bytePtrTy();
+    auto *SlotsVar = cast<GlobalVariable>(M.getOrInsertGlobal("__snag_guard_slots", BytePtr));
+    auto *MaskVar = cast<GlobalVariable>(M.getOrInsertGlobal("__snag_guard_mask", I64));
+    auto *TidVar = cast<GlobalVariable>(M.getOrInsertGlobal("__snag_guard_tid", I32));
+    TidVar->setThreadLocalMode(GlobalValue::InitialExecTLSModel);
+    IRBuilder<> IRB(Before);
+    auto Relaxed = [&](Type *Ty, Value *Ptr, Align A) {
+      LoadInst *L = IRB.CreateAlignedLoad(Ty, Ptr, A);
+      L->setAtomic(AtomicOrdering::Monotonic);
+      return L;
+    };
+    // The mask first, with acquire: the runtime stores the table before the
+    // mask, so a large mask never indexes the one empty slot.
+    LoadInst *Mask = IRB.CreateAlignedLoad(I64, MaskVar, Align(8));
+    Mask->setAtomic(AtomicOrdering::Acquire);
+    Value *Slots = Relaxed(BytePtr, SlotsVar, Align(8));
+    Value *A = IRB.CreatePtrToInt(Addr, I64);
+    Value *Granule = IRB.CreateAdd(IRB.CreateAnd(A, ConstantInt::get(I64, ~uint64_t{7})),
+                                   ConstantInt::get(I64, 8));
+    Value *Index = IRB.CreateAdd(
+        IRB.CreateLShr(Granule, 3),
+        IRB.CreateMul(IRB.CreateLShr(Granule, 3 + GuardSlotLog2),
+                      ConstantInt::get(I64, 0x9e3779b1u)));
+    Index = IRB.CreateAnd(Index, Mask);
+    Value *Slot = IRB.CreateGEP(IRB.getInt8Ty(), Slots,
+                                IRB.CreateMul(Index, ConstantInt::get(I64, GuardSlotSize)));
+    auto Field = [&](unsigned Offset, Type *Ty) {
+      Value *P = IRB.CreateGEP(IRB.getInt8Ty(), Slot, ConstantInt::get(I64, Offset));
+      return Relaxed(Ty, IRB.CreateBitCast(P, Ty->getPointerTo()), Align(Ty == I64 ? 8 : 4));
+    };
+    Value *Same = IRB.CreateAnd(
+        IRB.CreateICmpEQ(Field(0, I64), Granule),
+        IRB.CreateAnd(IRB.CreateICmpEQ(Field(8, I64), ConstantInt::get(I64, Site)),
+                      IRB.CreateICmpEQ(Field(24, I32), Relaxed(I32, TidVar, Align(4)))));
+    Instruction *Then = SplitBlockAndInsertIfThen(IRB.CreateNot(Same), Before, false);
+    IRBuilder<> Call(Then);
+    Call.CreateCall(Hook, {Addr, siteConstant(Site)});
+  }
+
+  // The guard recorder's layout (runtime/engines/guard/recorder.h).
+  static constexpr unsigned GuardSlotLog2 = 22;
+  static constexpr uint64_t GuardSlotSize = 48;
+
   Value *siteConstant(uint64_t Site) {
     return ConstantInt::get(Hooks.siteTy(), Site);
   }
@@ -276,6 +331,10 @@ private:
     if (SizeLog2) {
       FunctionCallee Hook =
           Access.IsWrite ? Hooks.write(*SizeLog2) : Hooks.read(*SizeLog2);
+      if (Guard) {
+        emitGuardFastPath(Access.Inst, Addr, Site, Hook);
+        return;
+      }
       IRB.CreateCall(Hook, {Addr, siteConstant(Site)});
       return;
     }

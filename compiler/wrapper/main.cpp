@@ -6,7 +6,7 @@
 //
 // Wrapper options (consumed, not passed to clang):
 //   -fsnag-instrument=LIST   kinds to instrument: memory,atomics,memops,
-//                            functions,api | all | none   (default all)
+//                            functions,api,guard | all | none   (default all)
 //   -fsnag-api-table=FILE    more thread-unsafe classes for the api kind
 //   -fsnag-invariants=FILE   with -fsnag-instrument=guard: instrument only the
 //                            sites of this invariants file (a lean guard build)

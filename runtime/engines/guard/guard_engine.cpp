@@ -15,10 +15,6 @@
 //           never follows S, holds P's thread before P (or before the
 //           outermost lock it held at P) until S has run or a cap passed, and
 //           reports the order violations this reveals.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/engine.h"
@@ -29,8 +25,10 @@
 #include "core/runtime.h"
 #include "core/sites.h"
 #include "core/text_buffer.h"
+#include "engines/guard/expose.h"
 #include "engines/guard/guard_report.h"
-#include "engines/guard/invariants_file.h"
+#include "engines/guard/guard_state.h"
+#include "engines/guard/invariants_io.h"
 #include "engines/guard/recorder.h"
 #include "engines/guard/site_pairs.h"
 
@@ -38,40 +36,14 @@ namespace snag::guard {
 
 namespace {
 
-enum class Mode { kLearn, kGuard, kExpose };
-
-struct Params {
-  Mode mode = Mode::kGuard;
-  const char *invariants = nullptr;
-  const char *learn_out = nullptr;
-  uint32_t stall_ms = 1;
-  uint32_t max_stall_ms = 10;
-  uint32_t expose_stall_ms = 1000;
-};
-Params g_params;
-
-// BSet(S) from the invariants file: member pairs (S, P), and per site a
-// summary (kFactSummary: count = |BSet(S)|, extra = chain of members).
-SitePairs g_bsets;
-bool g_checking = false;  // invariants loaded: check accesses against them
-// What this run saw (learn mode): (S, RPre) pairs and facts.
-SitePairs g_learned;
-// Pairs of sites that touched the same address (for bias groups).
-SitePairs g_edges;
-// (S, RPre) violations already reported, so a loop reports once.
+// (S, RPre) violations already reported, so a loop reports once; `extra`
+// counts the stalls of the pair that ended at the cap.
 SitePairs g_reported;
-// Expose: stall points (P or its lock site, kFactStallFor; extra = S) and
-// the successors they wait for ((S, kFactStallFor) once S ran).
-SitePairs g_expose;
-
-int g_owner_pid;
-const char *g_program = "program";
-
-// Every stall started so far (guard and expose). Test programs poll it
-// through __snag_guard_stalls() (docs/guard.md, "Testing").
-std::atomic<uint64_t> g_stalls{0};
-// How many threads are stalled (or held by expose) right now.
-std::atomic<int> g_stalling{0};
+// A pair whose stall ran to the cap this often is not stalled again in the
+// run: a stall that never resolves is an order learning missed far more
+// often than a bug, and stalling it at every occurrence would turn a hot
+// loop into a sleep. It stays reported.
+constexpr uint64_t kMaxCappedStalls = 3;
 
 // Multi-variable invariants: address ranges guarded as one variable (the
 // coloring of ColorSafe that paper 003, 5.2.5, proposes).
@@ -96,6 +68,13 @@ struct GuardThread {
     uint32_t depth;
     StackId id;
   } stacks[kStacks];
+  // Orders already found allowed, by (site, remote predecessor): BSets do
+  // not change during a run, so a loop's few orders are looked up once.
+  static constexpr int kVerdicts = 16;
+  struct Verdict {
+    snag_site_t site;
+    snag_site_t remote;
+  } allowed[kVerdicts];
   // Learn: access counts per site, gathered here and added to the shared
   // table when a slot is taken by another site and at thread exit.
   static constexpr int kCounts = 64;
@@ -150,13 +129,6 @@ StackId current_stack(ThreadState &t, GuardThread &g, snag_site_t site) {
   return c.id;
 }
 
-void sleep_ms(uint32_t ms) {
-  timespec ts = {static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000};
-  while (raw_syscall(SYS_nanosleep, reinterpret_cast<long>(&ts), reinterpret_cast<long>(&ts)) ==
-         -4 /* EINTR */) {
-  }
-}
-
 uintptr_t color_of(uintptr_t addr, bool *colored) {
   int n = g_color_count.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i) {
@@ -173,8 +145,18 @@ uintptr_t color_of(uintptr_t addr, bool *colored) {
 // Whether `remote` may precede an access at `site`: BSet(site) has it, or
 // the invariants know nothing of the site (nothing to check against).
 bool allowed(snag_site_t site, snag_site_t remote) {
-  if (!g_bsets.contains(site, kFactSummary)) return true;
+  if (remote == kUnknownSite || !g_bsets.contains(site, kFactSummary)) return true;
   return g_bsets.contains(site, remote);
+}
+
+// allowed(), remembered per thread.
+bool allowed_cached(GuardThread &g, snag_site_t site, snag_site_t remote) {
+  uint64_t key = (site ^ (remote * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
+  GuardThread::Verdict &v = g.allowed[key >> 60];
+  if (v.site == site && v.remote == remote && site) return true;
+  if (!allowed(site, remote)) return false;
+  v = {site, remote};
+  return true;
 }
 
 // A learned predecessor of `site` for the report: one that is not `remote`,
@@ -215,6 +197,7 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
                                  uintptr_t granule, bool colored) {
   RuntimeScope scope(&t);
   GuardThread &g = thread_data(t);
+  __snag_guard_tid = t.tid + 1;  // for the inlined check of lean builds
   Accessor me;
   me.site = site;
   me.thread = t.tid + 1;
@@ -223,17 +206,18 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
 
   Slot *s = &lock_slot(granule);
   Accessor remote = remote_predecessor(*s, me.thread);
-  Accessor local = local_predecessor(*s, me.thread);
   if (g_params.mode == Mode::kLearn) {
-    g_learned.insert(site, remote.site);
+    Accessor local = local_predecessor(*s, me.thread);
+    if (remote.site != kUnknownSite) g_learned.insert(site, remote.site);
     if (local.site && local.site != site && !g_edges.contains(site, local.site))
       g_edges.insert(site, local.site);
-    if (remote.site && !g_edges.contains(site, remote.site)) g_edges.insert(site, remote.site);
+    if (remote.site && remote.site != kUnknownSite && !g_edges.contains(site, remote.site))
+      g_edges.insert(site, remote.site);
     if (g.lock_depth > 0 && !g_learned.contains(site, kFactLock))
       if (SitePairs::Entry *e = g_learned.insert(site, kFactLock))
         e->extra.store(g.outer_lock_site, std::memory_order_relaxed);
   }
-  if (!g_checking || allowed(site, remote.site)) {
+  if (!g_checking || allowed_cached(g, site, remote.site)) {
     record_access(*s, me);
     unlock_slot(*s, granule);
     return;
@@ -245,7 +229,9 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
   v.colored = colored;
   v.current = me;
   v.remote = remote;
-  if (g_params.mode == Mode::kGuard && g_params.max_stall_ms > 0) {
+  SitePairs::Entry *pair = g_reported.find(site, remote.site ? remote.site : kFactSummary);
+  bool worn_out = pair && pair->extra.load(std::memory_order_relaxed) >= kMaxCappedStalls;
+  if (g_params.mode == Mode::kGuard && g_params.max_stall_ms > 0 && !worn_out) {
     // Paper 003, Algorithm 1: stall and re-check until the order is a
     // learned one or the cap has passed. No lock is held while stalled.
     v.stalled = true;
@@ -267,35 +253,18 @@ SNAG_NOINLINE void access_slowly(ThreadState &t, uintptr_t addr, bool write, sna
       }
     }
     g_stalling.fetch_sub(1, std::memory_order_relaxed);
+  } else if (worn_out) {
+    v.mode = "guard";
   } else {
     v.mode = g_params.mode == Mode::kExpose ? "expose" : "check";
   }
   report(t, v);
+  if (v.stalled && !v.tolerated)
+    if (SitePairs::Entry *p = pair ? pair : g_reported.find(site, remote.site ? remote.site : kFactSummary))
+      p->extra.fetch_add(1, std::memory_order_relaxed);
   s = &lock_slot(granule);
   record_access(*s, me);
   unlock_slot(*s, granule);
-}
-
-// Expose: holds the thread at a stall point until its successor has run,
-// at most expose_stall_ms, once per point and run, while no other thread
-// is held.
-void expose_stall_point(ThreadState &t, snag_site_t point) {
-  SitePairs::Entry *e = g_expose.find(point, kFactStallFor);
-  if (!e || __atomic_load_n(&e->count, __ATOMIC_RELAXED) != 0) return;
-  // One hold at a time: a second held thread could be the very one the
-  // first hold waits for (each would then only wait out its cap).
-  if (g_stalling.load(std::memory_order_relaxed) != 0) return;
-  if (__atomic_exchange_n(&e->count, 1, __ATOMIC_RELAXED) != 0) return;  // once
-  SitePairs::Entry *successor = g_expose.find(e->extra.load(std::memory_order_relaxed), kFactWatched);
-  if (!successor) return;
-  RuntimeScope scope(&t);
-  g_stalls.fetch_add(1, std::memory_order_relaxed);
-  g_stalling.fetch_add(1, std::memory_order_relaxed);
-  for (uint32_t waited = 0; waited < g_params.expose_stall_ms; ++waited) {
-    if (successor->extra.load(std::memory_order_acquire)) break;  // it ran
-    sleep_ms(1);
-  }
-  g_stalling.fetch_sub(1, std::memory_order_relaxed);
 }
 
 SNAG_ALWAYS_INLINE void access_one(ThreadState &t, uintptr_t addr, bool write, snag_site_t site) {
@@ -326,128 +295,7 @@ void learn_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, 
 void expose_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site) {
   if (SNAG_UNLIKELY(g_expose.find(site, kFactStallFor) != nullptr)) expose_stall_point(t, site);
   guard_hook(t, addr, size, flags, site);
-  // A successor some stall point waits for: it has run now.
-  if (SitePairs::Entry *w = g_expose.find(site, kFactWatched)) w->extra.store(1, std::memory_order_release);
-}
-
-// ---- the invariants file ----
-
-class BSetLoader final : public InvariantsReader {
- public:
-  void entry(snag_site_t site, snag_site_t predecessor) override {
-    bool added = false;
-    SitePairs::Entry *member = g_bsets.insert(site, predecessor, &added);
-    SitePairs::Entry *summary = g_bsets.insert(site, kFactSummary);
-    if (!member || !summary || !added) return;
-    // Chain the members from the summary (single-threaded: at start-up).
-    member->extra.store(summary->extra.load(std::memory_order_relaxed), std::memory_order_relaxed);
-    summary->extra.store(g_bsets.index_of(*member) + 1, std::memory_order_relaxed);
-    ++summary->count;
-    ++entries;
-  }
-  void lock(snag_site_t site, snag_site_t lock_site) override {
-    if (SitePairs::Entry *e = g_bsets.insert(site, kFactLock))
-      e->extra.store(lock_site, std::memory_order_relaxed);
-  }
-  uint64_t entries = 0;
-};
-
-void complain(const char *what, const char *path, const char *why) {
-  TextBuffer b;
-  b.add(what).add(path).add(' ').add(why).add('\0');
-  print_error(b.data());
-}
-
-bool load_invariants(const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  const char *prefix = g_params.mode == Mode::kGuard ? "guard: invariants file " : "invariants file ";
-  const char *tail = g_params.mode == Mode::kGuard ? "; the program runs unguarded" : "";
-  if (fd < 0) {
-    TextBuffer why;
-    why.add("cannot be read").add(tail).add('\0');
-    complain(prefix, path, why.data());
-    return false;
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t{256} << 20)) {
-    close(fd);
-    TextBuffer why;
-    why.add("is not a regular file of at most 256 MiB").add(tail).add('\0');
-    complain(prefix, path, why.data());
-    return false;
-  }
-  size_t size = static_cast<size_t>(st.st_size);
-  char *text = static_cast<char *>(map_pages(size + 1));
-  size_t got = 0;
-  while (got < size) {
-    ssize_t n = read(fd, text + got, size - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd);
-  BSetLoader loader;
-  const char *error = nullptr;
-  int line = 0;
-  bool ok = parse_invariants(text, got, loader, &error, &line);
-  unmap_pages(text, size + 1);
-  if (!ok) {
-    TextBuffer why;
-    why.add(error);
-    if (line > 0) why.add(" at line ").add_u64(static_cast<uint64_t>(line));
-    why.add(tail).add('\0');
-    complain(prefix, path, why.data());
-    return false;
-  }
-  return true;
-}
-
-// Algorithm 3: S whose BSet is {P}, P a site, and S never precedes P: P's
-// thread is held before P (or before the outermost lock it held at P) so S
-// can run first.
-void plan_stall_points() {
-  g_bsets.for_each([](SitePairs::Entry &summary) {
-    if (summary.value != kFactSummary || summary.count != 1) return;
-    snag_site_t s = summary.site;
-    SitePairs::Entry &member = g_bsets.at(summary.extra.load(std::memory_order_relaxed) - 1);
-    snag_site_t p = member.value;
-    if (!p || g_bsets.contains(p, s)) return;
-    snag_site_t point = p;
-    if (SitePairs::Entry *lock = g_bsets.find(p, kFactLock)) point = lock->extra.load();
-    if (SitePairs::Entry *e = g_expose.insert(point, kFactStallFor))
-      e->extra.store(s, std::memory_order_relaxed);
-    g_expose.insert(s, kFactWatched);
-  });
-}
-
-// ---- what a run learned, for `snag learn` ----
-
-void write_learned() {
-  if (!g_params.learn_out || getpid() != g_owner_pid) return;
-  TextBuffer b;
-  b.add("snag-invariants 1\nprogram ").add(g_program).add('\n');
-  g_learned.for_each([&](const SitePairs::Entry &e) {
-    if (e.value == kFactCount) {
-      b.add("count ").add_hex(e.site, 16).add(' ').add_u64(e.extra.load()).add('\n');
-    } else if (e.value == kFactLock) {
-      snag_site_t lock = e.extra.load();
-      if (lock) b.add("lock ").add_hex(e.site, 16).add(' ').add_hex(lock, 16).add('\n');
-    } else {
-      b.add("bset ").add_hex(e.site, 16).add(' ');
-      if (e.value) b.add_hex(e.value, 16);
-      else b.add("nil");
-      b.add('\n');
-    }
-  });
-  g_edges.for_each([&](const SitePairs::Entry &e) {
-    b.add("edge ").add_hex(e.site, 16).add(' ').add_hex(e.value, 16).add('\n');
-  });
-  int fd = open(g_params.learn_out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    complain("learn: cannot write ", g_params.learn_out, "");
-    return;
-  }
-  write_all(fd, b.data(), b.size());
-  close(fd);
+  expose_site_ran(site);
 }
 
 void note_program_name() {

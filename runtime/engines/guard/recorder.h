@@ -3,11 +3,12 @@
 // thread, kind, stack). From it the remote predecessor of an access follows:
 // the newest entry when another thread made it, else the older one.
 //
-// A direct-mapped table indexed by a hash of the granule address, mapped
+// A direct-mapped table indexed by the granule address, mapped
 // once (virtual memory only; pages are touched as addresses are), never
 // allocating after start-up. A slot holding another granule is taken over:
-// that granule's history is forgotten and it looks fresh (nil) next time, so
-// the table is sized to make this rare (docs/guard.md).
+// that granule's history is forgotten, and until a second thread touches it
+// again its remote predecessor is *unknown* (checked as allowed, learned as
+// nothing) rather than nil, so evictions never look like order violations.
 //
 // The access hook's fast path reads a slot without locking (is the newest
 // entry this very thread at this very site? then nothing changes); every
@@ -15,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/platform.h"
@@ -23,8 +25,11 @@
 
 namespace snag::guard {
 
+// A remote predecessor that cannot be known (the slot's history was lost).
+constexpr snag_site_t kUnknownSite = ~snag_site_t{0} - 15;
+
 struct Accessor {
-  snag_site_t site = 0;   // 0: none (nil)
+  snag_site_t site = 0;   // 0: none (nil); kUnknownSite: unknown
   uint32_t thread = 0;    // tid + 1; 0: none
   StackId stack = 0;
   bool write = false;
@@ -37,11 +42,23 @@ struct Slot {
   uint32_t thread[2];
   StackId stack[2];
   uint8_t write[2];
+  uint8_t evicted;  // history lost to another granule; no second thread since
 };
 
-constexpr int kRecorderLog2Slots = 21;  // 2M slots, 48 bytes each (virtual)
+constexpr int kRecorderLog2Slots = 22;  // 4M slots, 48 bytes each (virtual)
 
 extern Slot *g_slots;
+
+// What a lean guard build's inlined check reads (compiler/plugin's
+// emitGuardFastPath mirrors slot_of() and unchanged() with these, so the
+// layout below is fixed): the table, its index mask (0 while guard is not
+// running: one empty slot that never matches, so every access calls its
+// hook), and the calling thread's id + 1 (0 until its first slow path).
+extern "C" Slot *__snag_guard_slots;
+extern "C" uint64_t __snag_guard_mask;
+extern "C" __thread uint32_t __snag_guard_tid;
+static_assert(sizeof(Slot) == 48 && offsetof(Slot, site) == 8 && offsetof(Slot, thread) == 24,
+              "the plugin's inlined guard check reads these offsets");
 
 void recorder_init();
 
@@ -49,9 +66,13 @@ void recorder_init();
 // it is never 0 (an unused slot) and its low bit is free for the lock.
 SNAG_ALWAYS_INLINE uintptr_t granule_of(uintptr_t addr) { return (addr & ~uintptr_t{7}) + 8; }
 
+// Neighbouring granules get neighbouring slots (a loop over an array walks
+// the table in order instead of missing the cache at every access); the
+// bits above each 32 MiB window are added in so that the heap, globals and
+// stacks do not all land on the same slots.
 SNAG_ALWAYS_INLINE Slot &slot_of(uintptr_t granule) {
-  uint64_t h = (granule >> 3) * 0x9e3779b97f4a7c15ull;
-  return g_slots[h >> (64 - kRecorderLog2Slots)];
+  uint64_t index = (granule >> 3) + (granule >> (3 + kRecorderLog2Slots)) * 0x9e3779b1u;
+  return g_slots[index & ((uint64_t{1} << kRecorderLog2Slots) - 1)];
 }
 
 // True when the newest access to `granule` was this thread at this site:
