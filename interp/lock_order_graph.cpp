@@ -6,7 +6,7 @@ void LockOrderGraph::OnAcquire(ThreadId thread, uint64_t mutex, bool recursive,
                                const SourceSite& site, const std::vector<Held>& held) {
   for (const Held& h : held) {
     if (h.mutex == mutex) {
-      if (!recursive) ReportOnce(Deadlock{true, {LockEdge{mutex, mutex, thread, h.site, site}}});
+      if (!recursive) ReportOnce(Deadlock{true, {LockEdge{mutex, mutex, thread, h.site, site, {}}}});
       continue;
     }
     auto& out = edges_[h.mutex];

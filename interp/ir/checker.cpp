@@ -257,6 +257,7 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
           std::vector<Task> tasks;
           for (const llvm::Function* c : ctors) tasks.push_back(Task{Task::Kind::kCall, c, nullptr, {}, {}});
           const uint64_t object = m.AllocateObject(size, class_name, class_type);
+          if (!ctor) m.InitRecursiveMutexes(object, object_type);
           if (ctor) tasks.push_back(Task{Task::Kind::kCall, ctor, nullptr, {RV::Bits(object)}, {}});
           auto args_for = [&](const Method& method) {
             std::vector<RV> args = UnknownArgs(m, method.fn);

@@ -1215,6 +1215,25 @@ void Machine::PushFrame(Thread& t, const llvm::Function* fn, std::vector<RV> arg
   t.state = Thread::State::kRunnable;
 }
 
+void Machine::InitRecursiveMutexes(uint64_t object, const llvm::Type* type, int depth) {
+  auto* st = llvm::dyn_cast<llvm::StructType>(type);
+  if (depth > 8) return;
+  if (auto* at = llvm::dyn_cast<llvm::ArrayType>(type)) {
+    const uint64_t step = dl_->getTypeAllocSize(at->getElementType()).getFixedSize();
+    for (uint64_t i = 0; i < at->getNumElements() && i < 64; ++i)
+      InitRecursiveMutexes(object + i * step, at->getElementType(), depth + 1);
+    return;
+  }
+  if (!st || st->isOpaque()) return;
+  if (st->hasName() && st->getName().startswith("class.std::recursive_")) {
+    WriteWord(object + 16, 4, 1);  // PTHREAD_MUTEX_RECURSIVE_NP in pthread_mutex_t's kind
+    return;
+  }
+  const llvm::StructLayout* sl = dl_->getStructLayout(const_cast<llvm::StructType*>(st));
+  for (unsigned i = 0; i < st->getNumElements(); ++i)
+    InitRecursiveMutexes(object + sl->getElementOffset(i), st->getElementType(i), depth + 1);
+}
+
 uint64_t Machine::AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type) {
   MemObject& o = memory_.Allocate(std::max<uint64_t>(size, 1), MemObject::Kind::kHeap, true, name);
   o.type = type;

@@ -126,6 +126,9 @@ class Machine {
   // A fresh zeroed heap object of `size` bytes in the current run (entries).
   uint64_t AllocateObject(uint64_t size, const std::string& name, const llvm::DIType* type = nullptr);
   RV UnknownOf(const llvm::Type* type) const;
+  // For an invented object whose constructor is not in the module: marks the
+  // std::recursive_mutex members recursive, as their constructor would.
+  void InitRecursiveMutexes(uint64_t object, const llvm::Type* type, int depth = 0);
   bool IsSystemFunction(const llvm::Function* f) const;
 
  private:

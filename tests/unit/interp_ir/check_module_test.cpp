@@ -499,6 +499,26 @@ int Crawler::pages() const { return pages_; }  // B
   EXPECT_TRUE(OfKind(r, kDeadlock).empty());
 }
 
+TEST(CheckModule, LibraryObjectWithoutConstructorKeepsItsRecursiveMutexRecursive) {
+  // No constructor is in the module (the implicit one is never used), so the
+  // invented object is zeroed; its recursive_mutex must still be recursive.
+  const char* source = R"(#include <mutex>
+class Registry {
+ public:
+  void add(int v);
+  void touch();
+ private:
+  std::recursive_mutex m_;
+  int total_ = 0, touches_ = 0;
+};
+void Registry::add(int v) { std::lock_guard<std::recursive_mutex> g(m_); total_ += v; touch(); }
+void Registry::touch() { std::lock_guard<std::recursive_mutex> g(m_); ++touches_; }
+)";
+  CheckResult r = CheckSource(source);
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_EQ(r.entries.size(), 3u);
+}
+
 TEST(CheckModule, LibraryFreeFunctionsArePairedOnTheirGlobals) {
   const char* source = R"(#include <mutex>
 static std::mutex m;
