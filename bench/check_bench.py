@@ -93,8 +93,12 @@ def bench_suite(snag):
 
 
 def bench_project(snag, build_dir):
-    name = os.path.basename(os.path.normpath(os.path.dirname(os.path.abspath(build_dir)))) \
-        if os.path.basename(os.path.normpath(build_dir)).startswith("build") else os.path.basename(build_dir)
+    # A build directory is named after its project: "spdlog/snag-build" is spdlog.
+    path = os.path.normpath(os.path.abspath(build_dir))
+    name = os.path.basename(path)
+    while "build" in name and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+        name = os.path.basename(path)
     os.makedirs(OUT, exist_ok=True)
     cache = tempfile.mkdtemp(prefix="snag-check-bench-")
     try:

@@ -49,6 +49,6 @@ if [ -d "$study/spdlog" ]; then
   dirs+=("$study/spdlog/snag-build")
 fi
 if [ -d "$study/cpp-httplib" ]; then
-  write_database "$study/cpp-httplib/example" server_and_client "-std=c++17 -I.. -pthread" server_and_client.cc
+  write_database "$study/cpp-httplib/example" server_and_client "-std=c++11 -I.. -pthread" server_and_client.cc
 fi
 printf '%s\n' "${dirs[@]}"
