@@ -181,7 +181,10 @@ void LibraryEntries(const llvm::Module& module, Machine& machine, std::vector<En
     auto* object = llvm::dyn_cast<llvm::StructType>(this_type->getNonOpaquePointerElementType());
     if (!object || object->isOpaque() || !object->isSized()) continue;
     if (!OwnsSync(cls) && !OwnsSyncType(object) && !starts_threads.count(object)) continue;
-    const bool is_ctor = name.contains("C2E") || name.contains("C1E");
+    // Constructors, templated ones too (`C2I...E`: spdlog's logger<It>(...)
+    // was taken for a method and two constructions of one object raced).
+    const bool is_ctor = name.contains("C2E") || name.contains("C1E") || name.contains("C2I") ||
+                         name.contains("C1I") || decl->getName() == cls->getName();
     const bool is_dtor = name.contains("D0E") || name.contains("D1E") || name.contains("D2E");
     if (is_ctor) {
       if (f.arg_size() == 1 && !default_ctor.count(object)) default_ctor[object] = &f;
