@@ -103,4 +103,15 @@ bool parse_u64(const char *s, size_t len, uint64_t *out) {
   return true;
 }
 
+const char *program_file_name(const char *fallback) {
+  static char name[256];
+  ssize_t n = readlink("/proc/self/exe", name, sizeof name - 1);
+  if (n <= 0) return fallback;
+  name[n] = 0;
+  const char *base = name;
+  for (const char *p = name; *p; ++p)
+    if (*p == '/') base = p + 1;
+  return base;
+}
+
 }  // namespace snag

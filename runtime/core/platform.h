@@ -48,4 +48,9 @@ void fill_bytes(void *dst, int value, size_t n);
 // Parses a decimal (or 0x-prefixed hex) unsigned number; false if malformed.
 bool parse_u64(const char *s, size_t len, uint64_t *out);
 
+// The running program's file name without its directory (from
+// /proc/self/exe), for the program line of the files engines keep between
+// runs; `fallback` when it cannot be read.
+const char *program_file_name(const char *fallback);
+
 }  // namespace snag

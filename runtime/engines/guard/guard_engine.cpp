@@ -298,17 +298,6 @@ void expose_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
   expose_site_ran(site);
 }
 
-void note_program_name() {
-  static char name[256];
-  ssize_t n = readlink("/proc/self/exe", name, sizeof name - 1);
-  if (n <= 0) return;
-  name[n] = 0;
-  const char *base = name;
-  for (const char *p = name; *p; ++p)
-    if (*p == '/') base = p + 1;
-  g_program = base;
-}
-
 class GuardEngine final : public Engine {
  public:
   GuardEngine(const char *name, Mode mode) : name_(name), mode_(mode) {}
@@ -324,7 +313,7 @@ class GuardEngine final : public Engine {
     g_params.max_stall_ms = uint32_t(o.number("max_stall_ms"));
     g_params.expose_stall_ms = uint32_t(o.number("expose_stall_ms"));
     g_owner_pid = getpid();
-    note_program_name();
+    g_program = program_file_name(g_program);
     recorder_init();
     g_bsets.init(20);
     g_reported.init(16);

@@ -313,18 +313,6 @@ void call_ends(ThreadState &t, uintptr_t object) {
 
 void api_end_hook(ThreadState &t, uintptr_t object, uint32_t, snag_site_t) { call_ends(t, object); }
 
-// The file name of the running program, for the trap file's program line.
-void note_program_name() {
-  static char name[256];
-  ssize_t n = readlink("/proc/self/exe", name, sizeof name - 1);
-  if (n <= 0) return;
-  name[n] = 0;
-  const char *base = name;
-  for (const char *p = name; *p; ++p)
-    if (*p == '/') base = p + 1;
-  g_program = base;
-}
-
 class TsvEngine final : public Engine {
  public:
   TsvEngine() {
@@ -338,7 +326,7 @@ class TsvEngine final : public Engine {
   void on_start(ThreadState &main_thread) override {
     load_params();
     g_owner_pid = getpid();
-    note_program_name();
+    g_program = program_file_name(g_program);
     if (params().trap_file) load_trap_file(params().trap_file);
     rewrite_trap_file();
     thread_data(main_thread);
