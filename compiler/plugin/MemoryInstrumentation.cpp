@@ -2,6 +2,7 @@
 
 #include "OptOut.h"
 #include "RuntimeHooks.h"
+#include "snag/abi.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -256,8 +257,8 @@ private:
     return Addr && Addr->getType()->getPointerAddressSpace() == 0;
   }
 
-  // A lean guard build checks the guard recorder's slot inline (the runtime's
-  // recorder.h, slot_of and unchanged(), which this must mirror): when the
+  // A lean guard build checks the guard recorder's slot inline (its layout
+  // and index are fixed in include/snag/abi.h): when the
   // newest access to the granule was this thread at this site, the access
   // changes nothing and the hook is skipped; otherwise the hook runs. Under
   // any other engine the runtime points the table at one empty slot with a
@@ -288,27 +289,25 @@ private:
                                    ConstantInt::get(I64, 8));
     Value *Index = IRB.CreateAdd(
         IRB.CreateLShr(Granule, 3),
-        IRB.CreateMul(IRB.CreateLShr(Granule, 3 + GuardSlotLog2),
-                      ConstantInt::get(I64, 0x9e3779b1u)));
+        IRB.CreateMul(IRB.CreateLShr(Granule, 3 + SNAG_GUARD_SLOTS_LOG2),
+                      ConstantInt::get(I64, SNAG_GUARD_WINDOW_HASH)));
     Index = IRB.CreateAnd(Index, Mask);
     Value *Slot = IRB.CreateGEP(IRB.getInt8Ty(), Slots,
-                                IRB.CreateMul(Index, ConstantInt::get(I64, GuardSlotSize)));
+                                IRB.CreateMul(Index, ConstantInt::get(I64, SNAG_GUARD_SLOT_SIZE)));
     auto Field = [&](unsigned Offset, Type *Ty) {
       Value *P = IRB.CreateGEP(IRB.getInt8Ty(), Slot, ConstantInt::get(I64, Offset));
       return Relaxed(Ty, IRB.CreateBitCast(P, Ty->getPointerTo()), Align(Ty == I64 ? 8 : 4));
     };
     Value *Same = IRB.CreateAnd(
         IRB.CreateICmpEQ(Field(0, I64), Granule),
-        IRB.CreateAnd(IRB.CreateICmpEQ(Field(8, I64), ConstantInt::get(I64, Site)),
-                      IRB.CreateICmpEQ(Field(24, I32), Relaxed(I32, TidVar, Align(4)))));
+        IRB.CreateAnd(IRB.CreateICmpEQ(Field(SNAG_GUARD_SLOT_SITE_OFFSET, I64),
+                                       ConstantInt::get(I64, Site)),
+                      IRB.CreateICmpEQ(Field(SNAG_GUARD_SLOT_THREAD_OFFSET, I32),
+                                       Relaxed(I32, TidVar, Align(4)))));
     Instruction *Then = SplitBlockAndInsertIfThen(IRB.CreateNot(Same), Before, false);
     IRBuilder<> Call(Then);
     Call.CreateCall(Hook, {Addr, siteConstant(Site)});
   }
-
-  // The guard recorder's layout (runtime/engines/guard/recorder.h).
-  static constexpr unsigned GuardSlotLog2 = 22;
-  static constexpr uint64_t GuardSlotSize = 48;
 
   Value *siteConstant(uint64_t Site) {
     return ConstantInt::get(Hooks.siteTy(), Site);

@@ -106,6 +106,21 @@ void __snag_api_end(void *object, snag_site_t site);
  * from a constructor. */
 void __snag_register_sites(const char *table, size_t length);
 
+/* A lean guard build (-fsnag-instrument=guard) inlines the guard recorder's
+ * "nothing changes" test at each site and reads the runtime's table
+ * directly: __snag_guard_slots (slots of SNAG_GUARD_SLOT_SIZE bytes),
+ * __snag_guard_mask (the index mask; 0 while guard is not running) and the
+ * thread-local __snag_guard_tid. A slot holds its granule's key (address
+ * rounded down to 8, plus 8) at offset 0, the newest access's site at
+ * SNAG_GUARD_SLOT_SITE_OFFSET and its thread at SNAG_GUARD_SLOT_THREAD_OFFSET.
+ * The slot of key g is ((g >> 3) + (g >> (3 + SNAG_GUARD_SLOTS_LOG2)) *
+ * SNAG_GUARD_WINDOW_HASH) & mask (runtime/engines/guard/recorder.h). */
+#define SNAG_GUARD_SLOTS_LOG2 22
+#define SNAG_GUARD_SLOT_SIZE 48
+#define SNAG_GUARD_SLOT_SITE_OFFSET 8
+#define SNAG_GUARD_SLOT_THREAD_OFFSET 24
+#define SNAG_GUARD_WINDOW_HASH 0x9e3779b1u
+
 #ifdef __cplusplus
 }
 #endif

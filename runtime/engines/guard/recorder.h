@@ -45,20 +45,21 @@ struct Slot {
   uint8_t evicted;  // history lost to another granule; no second thread since
 };
 
-constexpr int kRecorderLog2Slots = 22;  // 4M slots, 48 bytes each (virtual)
+constexpr int kRecorderLog2Slots = SNAG_GUARD_SLOTS_LOG2;  // 4M slots, 48 bytes each (virtual)
 
 extern Slot *g_slots;
 
-// What a lean guard build's inlined check reads (compiler/plugin's
-// emitGuardFastPath mirrors slot_of() and unchanged() with these, so the
-// layout below is fixed): the table, its index mask (0 while guard is not
+// What a lean guard build's inlined check reads (include/snag/abi.h fixes
+// the layout; compiler/plugin's emitGuardFastPath computes slot_of() and
+// unchanged() from it): the table, its index mask (0 while guard is not
 // running: one empty slot that never matches, so every access calls its
 // hook), and the calling thread's id + 1 (0 until its first slow path).
 extern "C" Slot *__snag_guard_slots;
 extern "C" uint64_t __snag_guard_mask;
 extern "C" __thread uint32_t __snag_guard_tid;
-static_assert(sizeof(Slot) == 48 && offsetof(Slot, site) == 8 && offsetof(Slot, thread) == 24,
-              "the plugin's inlined guard check reads these offsets");
+static_assert(sizeof(Slot) == SNAG_GUARD_SLOT_SIZE && offsetof(Slot, site) == SNAG_GUARD_SLOT_SITE_OFFSET &&
+                  offsetof(Slot, thread) == SNAG_GUARD_SLOT_THREAD_OFFSET,
+              "the plugin's inlined guard check reads the layout of include/snag/abi.h");
 
 void recorder_init();
 
@@ -71,7 +72,7 @@ SNAG_ALWAYS_INLINE uintptr_t granule_of(uintptr_t addr) { return (addr & ~uintpt
 // bits above each 32 MiB window are added in so that the heap, globals and
 // stacks do not all land on the same slots.
 SNAG_ALWAYS_INLINE Slot &slot_of(uintptr_t granule) {
-  uint64_t index = (granule >> 3) + (granule >> (3 + kRecorderLog2Slots)) * 0x9e3779b1u;
+  uint64_t index = (granule >> 3) + (granule >> (3 + kRecorderLog2Slots)) * SNAG_GUARD_WINDOW_HASH;
   return g_slots[index & ((uint64_t{1} << kRecorderLog2Slots) - 1)];
 }
 
