@@ -7,6 +7,7 @@
 #include "core/internal_alloc.h"
 #include "core/platform.h"
 #include "core/text_buffer.h"
+#include "core/whole_file.h"
 #include "engines/guard/guard_state.h"
 #include "engines/guard/invariants_file.h"
 
@@ -43,37 +44,22 @@ void complain(const char *what, const char *path, const char *why) {
 }  // namespace
 
 bool load_invariants(const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
   const char *prefix = g_params.mode == Mode::kGuard ? "guard: invariants file " : "invariants file ";
   const char *tail = g_params.mode == Mode::kGuard ? "; the program runs unguarded" : "";
-  if (fd < 0) {
+  WholeFile file;
+  WholeFile::Status status = file.read(path, size_t{256} << 20);
+  if (status != WholeFile::kRead) {
     TextBuffer why;
-    why.add("cannot be read").add(tail).add('\0');
+    why.add(status == WholeFile::kCannotOpen ? "cannot be read" : "is not a regular file of at most 256 MiB")
+        .add(tail)
+        .add('\0');
     complain(prefix, path, why.data());
     return false;
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t{256} << 20)) {
-    close(fd);
-    TextBuffer why;
-    why.add("is not a regular file of at most 256 MiB").add(tail).add('\0');
-    complain(prefix, path, why.data());
-    return false;
-  }
-  size_t size = static_cast<size_t>(st.st_size);
-  char *text = static_cast<char *>(map_pages(size + 1));
-  size_t got = 0;
-  while (got < size) {
-    ssize_t n = read(fd, text + got, size - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd);
   BSetLoader loader;
   const char *error = nullptr;
   int line = 0;
-  bool ok = parse_invariants(text, got, loader, &error, &line);
-  unmap_pages(text, size + 1);
+  bool ok = parse_invariants(file.text(), file.size(), loader, &error, &line);
   if (!ok) {
     TextBuffer why;
     why.add(error);

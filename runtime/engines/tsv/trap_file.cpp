@@ -10,6 +10,7 @@
 #include "core/platform.h"
 #include "core/kept_file.h"
 #include "core/text_buffer.h"
+#include "core/whole_file.h"
 #include "engines/tsv/trap_set.h"
 
 namespace snag::tsv {
@@ -108,32 +109,20 @@ bool parse_trap_file(const char *text, size_t length, TrapFileReader &reader, co
 }
 
 void load_trap_file(const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;  // the first run: nothing learned yet
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > static_cast<off_t>(kMaxFileSize)) {
-    close(fd);
-    report(path, " is not a trap file; starting without it");
-    return;
+  WholeFile file;
+  switch (file.read(path, kMaxFileSize)) {
+    case WholeFile::kCannotOpen: return;  // the first run: nothing learned yet
+    case WholeFile::kNotRegular: report(path, " is not a trap file; starting without it"); return;
+    case WholeFile::kRead: break;
   }
-  size_t size = static_cast<size_t>(st.st_size);
-  char *text = static_cast<char *>(internal_alloc(size + 1));
-  size_t got = 0;
-  while (got < size) {
-    ssize_t n = read(fd, text + got, size - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd);
   TrapSetLoader loader;
   const char *error = nullptr;
-  if (!parse_trap_file(text, got, loader, &error)) {
+  if (!parse_trap_file(file.text(), file.size(), loader, &error)) {
     char what[128] = " ";
     copy_text(what + 1, sizeof what - 1, error);
     copy_text(what + cstr_len(what), 60, "; ignoring the rest");
     report(path, what);
   }
-  internal_free(text);
 }
 
 namespace {
