@@ -97,7 +97,7 @@ class RaceEngine final : public Engine {
 
   // race_events.cpp
   RaceThread &thread_data(ThreadState &t);
-  void touch_lock_memory(ThreadState &t, RaceThread &rt, const Event &e, bool write);
+  static void touch_lock_memory(ThreadState &t, const Event &e, bool write);
   void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
   void release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);

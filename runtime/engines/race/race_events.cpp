@@ -198,9 +198,9 @@ bool is_ignorable_sync(EventKind kind) {
 
 }  // namespace
 
-void RaceEngine::touch_lock_memory(ThreadState &t, RaceThread &rt, const Event &e, bool write) {
+void RaceEngine::touch_lock_memory(ThreadState &t, const Event &e, bool write) {
   if (!e.addr || (write ? t.ignore_writes : t.ignore_reads)) return;
-  access_slow(t, rt, Access{e.addr, 1, write, e.site});
+  on_access(t, e.addr, 1, write ? kAccessWrite : 0, e.site);
 }
 
 Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
@@ -229,16 +229,16 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     // initializes or destroys it is a race on the lock (as TSan reports it).
     case EventKind::kLockCreate:
     case EventKind::kLockDestroy:
-      touch_lock_memory(t, rt, e, true);
+      touch_lock_memory(t, e, true);
       break;
     case EventKind::kLockBefore:
-      touch_lock_memory(t, rt, e, false);
+      touch_lock_memory(t, e, false);
       break;
     case EventKind::kLockAcquired:
       acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);
       break;
     case EventKind::kUnlock:
-      touch_lock_memory(t, rt, e, false);
+      touch_lock_memory(t, e, false);
       release_lock(rt, e.addr);
       tick(rt, t.tid);
       break;
