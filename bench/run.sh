@@ -109,7 +109,7 @@ wait
 echo "bench: built in $((SECONDS - t0)) s" >&2
 
 # --- run ----------------------------------------------------------------------
-# results.tsv: workload cfg run seconds maxrss_kb exit races checksum
+# results.tsv: workload cfg run seconds maxrss_kb exit races checksum cpu_seconds
 results=$tmp/results.tsv
 : >"$results"
 t0=$SECONDS
@@ -119,23 +119,25 @@ for n in "${names[@]}"; do
     for cfg in native snag tsan; do   # interleaved so load changes hit all three
       bin=$tmp/bin/$n.$cfg
       if [[ ! -x $bin ]]; then
-        printf '%s\t%s\t%d\tNA\tNA\tbuild\t0\t-\n' "$n" "$cfg" "$r" >>"$results"
+        printf '%s\t%s\t%d\tNA\tNA\tbuild\t0\t-\tNA\n' "$n" "$cfg" "$r" >>"$results"
         continue
       fi
       base=$tmp/log/$n.$cfg.$r
       rc=0
       case $cfg in
         native) env -u SNAG_OPTIONS -u TSAN_OPTIONS \
-                  /usr/bin/time -o "$base.time" -f '%e %M' \
+                  /usr/bin/time -o "$base.time" -f '%e %M %U %S' \
                   timeout -k 5 "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
         snag)   env -u TSAN_OPTIONS SNAG_OPTIONS="$snag_options" \
-                  /usr/bin/time -o "$base.time" -f '%e %M' \
+                  /usr/bin/time -o "$base.time" -f '%e %M %U %S' \
                   timeout -k 5 "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
         tsan)   env -u SNAG_OPTIONS TSAN_OPTIONS="$tsan_options" \
-                  /usr/bin/time -o "$base.time" -f '%e %M' \
+                  /usr/bin/time -o "$base.time" -f '%e %M %U %S' \
                   timeout -k 5 "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
       esac
-      read -r secs rss < <(tail -n 1 "$base.time") || true
+      read -r secs rss user sys < <(tail -n 1 "$base.time") || true
+      cpu=NA
+      [[ -n ${user:-} && -n ${sys:-} ]] && cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
       case $cfg in
         snag) races=$(grep -c '^WARNING: snag: data race' "$base.err" || true) ;;
         tsan) races=$(grep -c '^WARNING: ThreadSanitizer: data race' "$base.err" || true) ;;
@@ -150,8 +152,8 @@ for n in "${names[@]}"; do
         tail -n 5 "$base.err" | sed 's/^/    /' >&2
         cp "$base.err" "$tmp/reports/$n.$cfg.failed.txt"
       fi
-      printf '%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cfg" "$r" "${secs:-NA}" "${rss:-NA}" \
-        "$rc" "$races" "${sum:--}" >>"$results"
+      printf '%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cfg" "$r" "${secs:-NA}" "${rss:-NA}" \
+        "$rc" "$races" "${sum:--}" "$cpu" >>"$results"
     done
   done
 done
