@@ -10,7 +10,7 @@ namespace {
 
 constexpr int kThreads = 2;
 constexpr int kWords = 1 << 16;  // 512 KiB per thread
-constexpr int kPasses = 300;
+constexpr int kPasses = 3000;
 
 uint64_t sum_private(int seed) {
   std::vector<uint64_t> buffer(kWords);

@@ -10,7 +10,7 @@ namespace {
 
 constexpr int kThreads = 2;
 constexpr int kElements = 1 << 15;
-constexpr int kRounds = 120;
+constexpr int kRounds = 600;
 
 uint64_t churn(int seed) {
   uint64_t sum = 0;

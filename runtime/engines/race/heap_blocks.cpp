@@ -38,18 +38,14 @@ bool make_block_fine(HeapBlock *block) {
     block->next_fine = g_fine_blocks;
     g_fine_blocks = block;
   }
-  // Shadow still pointing at the block reads as Virgin from now on (the
-  // access path checks `fine`); clearing it makes that explicit.
-  uint64_t coarse = pointer_word(Kind::kIndirect, block);
+  // Pages still pointing at the block read as Virgin from now on (the
+  // access path checks `fine`, and turns a granule's Indirect word into a
+  // Virgin state when it meets one); unhooking the pages makes that explicit
+  // without touching the shadow of every granule of a large block.
   uintptr_t begin = block->start, end = block->start + block->size;
-  for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t, uint32_t lo, uint32_t hi) {
+  for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t, uint32_t, uint32_t) {
     HeapBlock *expected_block = block;
     page->block.compare_exchange_strong(expected_block, nullptr);
-    if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire))
-      for (uint32_t i = lo; i < hi; ++i) {
-        uint64_t expected_word = coarse;
-        cells[i].compare_exchange_strong(expected_word, 0);
-      }
   });
   return true;
 }
@@ -57,11 +53,11 @@ bool make_block_fine(HeapBlock *block) {
 HeapBlock *find_heap_block(uintptr_t addr) {
   if (ShadowPage *page = find_shadow_page(addr)) {
     if (HeapBlock *b = page->block.load(std::memory_order_acquire)) return b;
-    if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire)) {
-      uint64_t w = cells[cell_index(addr)].load(std::memory_order_acquire);
-      if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock)
-        return static_cast<HeapBlock *>(pointer_of(w));
-    }
+  }
+  if (std::atomic<uint64_t> *cell = find_cell(addr)) {
+    uint64_t w = cell->load(std::memory_order_acquire);
+    if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock)
+      return static_cast<HeapBlock *>(pointer_of(w));
   }
   SpinLockGuard guard(g_fine_lock);
   for (HeapBlock *b = g_fine_blocks; b; b = b->next_fine)
@@ -87,6 +83,14 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
   } else {
     internal_free(block);
   }
+}
+
+void release_block_cache(BlockCache &cache) {
+  while (HeapBlock *block = cache.head) {
+    cache.head = block->next_fine;
+    internal_free(block);
+  }
+  cache.count = 0;
 }
 
 }  // namespace snag::race

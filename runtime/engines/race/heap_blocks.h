@@ -18,14 +18,15 @@
 namespace snag::race {
 
 struct HeapBlock {
+  // The fast path reads these three together: keep them in the first bytes.
   IndirectType type = IndirectType::kBlock;
+  std::atomic<bool> fine{false};
   std::atomic<uint64_t> state{0};
   Histories history{};
   uintptr_t start = 0;
   uintptr_t size = 0;
   StackId alloc_stack = 0;
   Tid alloc_thread = 0;
-  std::atomic<bool> fine{false};
   HeapBlock *next_fine = nullptr;  // in the list of fine blocks
 };
 
@@ -56,5 +57,7 @@ bool make_block_fine(HeapBlock *block);
 // of fine blocks otherwise. Null for memory that is not a live heap block.
 HeapBlock *find_heap_block(uintptr_t addr);
 void delete_heap_block(BlockCache &cache, HeapBlock *block);
+// Frees the records a thread kept for reuse (the thread has ended).
+void release_block_cache(BlockCache &cache);
 
 }  // namespace snag::race

@@ -8,6 +8,8 @@
 
 #include "core/internal_alloc.h"
 #include "core/platform.h"
+#include "core/runtime.h"
+#include "engines/race/fast_path.h"
 
 namespace snag::race {
 
@@ -35,10 +37,6 @@ Span clip(const Access &a, uintptr_t base, uintptr_t size) {
 
 bool overlaps(uint32_t a_off, uint32_t a_size, uint32_t b_off, uint32_t b_size) {
   return a_off < b_off + b_size && b_off < a_off + a_size;
-}
-
-uintptr_t variable_size(const Variable &v) {
-  return v.level == 0 ? v.block->size : v.level == 1 ? kGranule : 1;
 }
 
 bool is_concurrent(const History &h, const RaceThread &rt, Tid me) {
@@ -92,7 +90,7 @@ StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
 }
 
 History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
-  Span span = clip(a, v.base, variable_size(v));
+  Span span = clip(a, v.extent_base(), v.extent_size());
   History h{};
   h.site = a.site ? a.site : 1;
   h.stack = context_stack(t, rt);
@@ -105,45 +103,26 @@ History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v
   return h;
 }
 
-// The fast path decides the common cases with one load of the state word:
-// the owner accessing again in the same clock epoch, reads of shared-read
-// data with an unchanged lockset, and variables already reported. Anything
-// else (and accesses that span granules) takes the slow path.
+SNAG_TLS FastPathThread t_fast_path;
+
+void RaceEngine::publish_fast_path(const RaceThread &rt, Tid self) {
+  // Only while the race engine is the one engine that wants accesses: the
+  // fast path must never hide an access from another engine.
+  bool alone = g_access_hook == &RaceEngine::on_access;
+  t_fast_path.epoch_word = alone ? exclusive_word(Kind::kVirgin, self, rt.now, false, 0) : 0;
+  t_fast_path.lockset_all = rt.lockset_all;
+}
+
+// The compiler hooks try the fast path before they call here; interceptors
+// that report memory (libc_memory, fd_io) and atomics come here directly.
 void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                            snag_site_t site) {
-  auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   bool write = (flags & kAccessWrite) != 0;
-  if (SNAG_LIKELY(rt && size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0)) {
-    if (ShadowPage *page = find_shadow_page(addr)) {
-      const std::atomic<uint64_t> *state = nullptr;
-      if (HeapBlock *block = page->block.load(std::memory_order_acquire)) {
-        if (!block->fine.load(std::memory_order_relaxed)) state = &block->state;
-      } else if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire)) {
-        state = &cells[cell_index(addr)];
-      }
-      if (state) {
-        uint64_t w = state->load(std::memory_order_acquire);
-        if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock) {
-          auto *block = static_cast<HeapBlock *>(pointer_of(w));
-          w = block->fine.load(std::memory_order_relaxed) ? 0 : block->state.load(std::memory_order_acquire);
-        }
-        uint64_t mine = exclusive_word(Kind::kVirgin, t.tid, rt->now, false, 0);
-        uint32_t touched = ((1u << size) - 1) << (addr & (kGranule - 1));
-        Kind k = kind_of(w);
-        if ((k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) &&
-            (w & ~(kKindMask | kWroteBit | kBytesMask)) == mine && (!write || wrote(w)) &&
-            (bytes_of(w) & touched) == touched)
-          return;
-        if (k == Kind::kSharedRead && !write &&
-            (lockset_of(w) == kEmptyLockset || lockset_of(w) == rt->lockset_all))
-          return;
-        if (w == kReportedWord) return;
-      }
-    }
-  }
+  if (access_needs_no_work(addr, size, write)) return;
   RaceThread &data = g_race->thread_data(t);
   RuntimeScope scope(&t);
   g_race->access_slow(t, data, Access{addr, size, write, site});
+  publish_fast_path(data, t.tid);
 }
 
 void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
@@ -152,29 +131,39 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
     bool redo = false;
     HeapBlock *previous_block = nullptr;
     for (uintptr_t g = a.addr & ~(kGranule - 1); g < end && !redo; g += kGranule) {
-      ShadowPage *page = shadow_page(g);
-      HeapBlock *block = page->block.load(std::memory_order_acquire);
-      std::atomic<uint64_t> *cell = nullptr;
-      uint64_t w = 0;
-      if (!block) {
-        cell = &shadow_cells(page)[cell_index(g)];
-        w = cell->load(std::memory_order_acquire);
-        if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock)
-          block = static_cast<HeapBlock *>(pointer_of(w));
+      std::atomic<uint64_t> *cell = shadow_cell(g);
+      if (!cell) return;  // above the 47-bit user address space: not tracked
+      uint64_t w = cell->load(std::memory_order_acquire);
+      HeapBlock *block = nullptr;
+      if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock) {
+        block = static_cast<HeapBlock *>(pointer_of(w));
+      } else if (w == 0) {
+        ShadowPage *page = find_shadow_page(g);
+        block = page ? page->block.load(std::memory_order_acquire) : nullptr;
+        // A whole page of a coarse block: the granule's state word points at
+        // the block from now on, so the fast path finds the block's state
+        // (not for ranges, which would commit the shadow of the whole range).
+        if (block && a.size <= kGranule && !block->fine.load(std::memory_order_acquire))
+          cell->compare_exchange_strong(w, pointer_word(Kind::kIndirect, block));
       }
       if (block) {
         if (!block->fine.load(std::memory_order_acquire)) {
-          // One state for the whole block: a range over it is one access.
-          if (block == previous_block) continue;
-          previous_block = block;
-          Variable v{&block->state, &block->history, block->start, block, 0};
-          redo = access_variable(t, rt, v, a) == Outcome::kRedo;
+          // One state for the whole block: a range over it is one access,
+          // and the rest of the block is skipped.
+          if (block != previous_block) {
+            previous_block = block;
+            Variable v{&block->state, &block->history, block->start, block, 0};
+            redo = access_variable(t, rt, v, a) == Outcome::kRedo;
+          }
+          uintptr_t last = (block->start + block->size - 1) & ~(kGranule - 1);
+          if (last > g) g = last;
           continue;
         }
         // The block went fine: this granule starts fresh.
-        HeapBlock *expected = block;
-        page->block.compare_exchange_strong(expected, nullptr);
-        cell = &shadow_cells(page)[cell_index(g)];
+        if (ShadowPage *page = find_shadow_page(g)) {
+          HeapBlock *expected = block;
+          page->block.compare_exchange_strong(expected, nullptr);
+        }
         uint64_t coarse = pointer_word(Kind::kIndirect, block);
         cell->compare_exchange_strong(coarse, 0);
         w = cell->load(std::memory_order_acquire);
@@ -189,7 +178,7 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
         }
         continue;
       }
-      Variable v{cell, shadow_history(page, g), g, nullptr, 1};
+      Variable v{cell, shadow_history(shadow_page(g), g), g, nullptr, 1};
       redo = access_variable(t, rt, v, a) == Outcome::kRedo;
     }
     if (!redo) return;
@@ -319,7 +308,9 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     // Remember the access when the state changed or its slot holds another
     // thread's (or another epoch's) access. In Shared-Read, reads keep the
     // read of the thread that made the variable shared, so that concurrent
-    // readers do not take turns writing the history.
+    // readers do not take turns writing the history. (With one read slot,
+    // a later write by that same thread finds no concurrent read: the
+    // double-checked-locking miss of issue 14 needs a second slot.)
     const History &slot = a.write ? hs.write : hs.read;
     bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
     bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
@@ -358,15 +349,12 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
   for (uint32_t b = 0; b < kGranule; ++b) {
     if (!(previous_bytes & (1u << b))) continue;
     split->state[b].store(previous, std::memory_order_relaxed);
-    // Each remembered access goes to the bytes it touched.
+    // Each remembered access goes to the bytes it touched (its offset and
+    // size stay relative to the granule, Variable::extent_base).
     const History *from[2] = {&hs.read, &hs.write};
     History *to[2] = {&split->history[b].read, &split->history[b].write};
-    for (int i = 0; i < 2; ++i) {
-      if (!from[i]->site || b < from[i]->offset || b >= from[i]->offset + from[i]->size) continue;
-      *to[i] = *from[i];
-      to[i]->offset = 0;
-      to[i]->size = 1;
-    }
+    for (int i = 0; i < 2; ++i)
+      if (from[i]->site && b >= from[i]->offset && b < from[i]->offset + from[i]->size) *to[i] = *from[i];
   }
   if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;
   internal_free(split);
@@ -393,8 +381,8 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
       ShadowPage *page = shadow_page(g);
       HeapBlock *expected = block;
       page->block.compare_exchange_strong(expected, nullptr);
-      shadow_cells(page)[cell_index(g)].store(
-          exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes), std::memory_order_release);
+      shadow_cell(g)->store(exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes),
+                            std::memory_order_release);
       History *gh = h.write ? &shadow_history(page, g)->write : &shadow_history(page, g)->read;
       *gh = h;
       gh->offset = span.offset;

@@ -56,6 +56,11 @@ struct Variable {
   uintptr_t base;       // address of the variable's first byte
   HeapBlock *block;     // the heap block, when the variable is a whole block
   uint8_t level;        // 0 block, 1 granule, 2 byte
+
+  // What histories and reports measure accesses against: a byte of a split
+  // granule counts as its granule, so that an int access reads as 4 bytes.
+  uintptr_t extent_base() const { return level == 2 ? base & ~(kGranule - 1) : base; }
+  uintptr_t extent_size() const { return level == 0 ? block->size : kGranule; }
 };
 
 enum class Outcome { kDone, kRedo };  // kRedo: the granularity changed, run the access again
@@ -102,7 +107,14 @@ class RaceEngine final : public Engine {
   void release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);
   void release(RaceThread &rt, Tid self, uintptr_t addr, bool reader = false);
-  static void tick(RaceThread &rt, Tid self) { rt.clock.set(self, ++rt.now); }
+  // Every tick is the calling thread's own: it starts a new epoch, which the
+  // fast path must see.
+  static void tick(RaceThread &rt, Tid self) {
+    rt.clock.set(self, ++rt.now);
+    publish_fast_path(rt, self);
+  }
+  // Tells the fast path (fast_path.h) the calling thread's epoch and locks.
+  static void publish_fast_path(const RaceThread &rt, Tid self);
   void on_atomic(ThreadState &t, RaceThread &rt, const Event &e);
   void on_alloc(ThreadState &t, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);

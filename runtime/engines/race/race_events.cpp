@@ -7,6 +7,7 @@
 
 #include "core/internal_alloc.h"
 #include "core/options.h"
+#include "engines/race/fast_path.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/sync_vars.h"
 #include "snag/abi.h"
@@ -60,6 +61,7 @@ void RaceEngine::recompute_locksets(RaceThread &rt) {
   }
   rt.lockset_all = lockset_intern(all, n_all);
   rt.lockset_write = lockset_intern(write, n_write);
+  t_fast_path.lockset_all = rt.lockset_all;
 }
 
 void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode,
@@ -148,7 +150,7 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   if (size <= kPageSize) {
     uint64_t freed = exclusive_word(Kind::kExclusive0, t.tid, rt.now, true);
     for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule)
-      shadow_cells(shadow_page(g))[cell_index(g)].store(freed, std::memory_order_relaxed);
+      if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(freed, std::memory_order_relaxed);
   }
 }
 
@@ -220,9 +222,22 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     case EventKind::kThreadStart:
       forget_thread_stack();
       break;
+    case EventKind::kThreadExit:
+      // What the thread keeps until it is joined is its clock; its cache of
+      // block records goes now.
+      release_block_cache(rt.blocks);
+      break;
     case EventKind::kThreadJoin:
       if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))
-        if (auto *crt = static_cast<RaceThread *>(child->engine_data[kRaceSlot])) rt.clock.merge(crt->clock);
+        if (auto *crt = static_cast<RaceThread *>(child->engine_data[kRaceSlot])) {
+          rt.clock.merge(crt->clock);
+          // Nothing reads a joined thread's data again (histories keep its
+          // id and clock values, not its record): memory stays proportional
+          // to live threads, not to every thread the program ever had.
+          child->engine_data[kRaceSlot] = nullptr;
+          crt->~RaceThread();
+          internal_free(crt);
+        }
       break;
     // A lock's own memory: init and destroy write it, lock and unlock read it
     // before they synchronize, so a lock used while another thread

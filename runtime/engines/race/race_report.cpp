@@ -89,7 +89,7 @@ bool RaceEngine::already_reported(snag_site_t a, snag_site_t b) {
 
 void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const History &h,
                         const Access &a, const char *state) {
-  uintptr_t cur_lo = a.addr > v.base ? a.addr : v.base;
+  uintptr_t cur_lo = a.addr > v.extent_base() ? a.addr : v.extent_base();
   if (is_benign(cur_lo)) return;
   if (already_reported(a.site, h.site)) return;
 
@@ -99,7 +99,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   bool sm2 = cstr_eq(state, "Shared-Modify2");
   f->rank = 0.6 + (field ? 0.2 : 0.0) + (sm2 ? 0.1 : 0.0) + (h.site ? 0.1 : 0.0);
 
-  uintptr_t var_end = v.base + (v.level == 0 ? v.block->size : v.level == 1 ? kGranule : 1);
+  uintptr_t var_end = v.extent_base() + v.extent_size();
   uintptr_t a_end = a.addr + a.size;
   uintptr_t cur_size = (a_end < var_end ? a_end : var_end) - cur_lo;
   FindingSide &current = f->add_side();
@@ -135,7 +135,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     prev.role = "previous";
     prev.thread = h.thread;
     prev.has_access = true;
-    prev.access_address = v.base + h.offset;
+    prev.access_address = v.extent_base() + h.offset;
     prev.access_size = h.size;
     prev.access_kind = h.write ? "write" : "read";
     previous_stack(h, &prev.stack);
@@ -143,7 +143,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     uint32_t n = lockset_members(h.lockset, &locks);
     for (uint32_t i = 0; i < n && prev.lock_count < FindingSide::kMaxLocks; ++i)
       prev.locks[prev.lock_count++].address = locks[i];
-    describe(prev.description, sizeof prev.description, true, h.write, h.size, v.base + h.offset,
+    describe(prev.description, sizeof prev.description, true, h.write, h.size, v.extent_base() + h.offset,
              h.thread, locks, n);
   }
 

@@ -1,5 +1,8 @@
 #include "engines/race/shadow.h"
 
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
 #include "core/internal_alloc.h"
 #include "core/platform.h"
 #include "core/spinlock.h"
@@ -10,6 +13,7 @@ namespace snag::race {
 
 namespace detail {
 std::atomic<ShadowPage *> *g_l1[kL1Size];
+std::atomic<uintptr_t> g_slot_offset[kSlotCount];
 }  // namespace detail
 
 namespace {
@@ -18,12 +22,28 @@ using detail::g_l1;
 using detail::kL1Size;
 using detail::kL2Bits;
 using detail::kL2Size;
+using detail::kSlotBits;
+using detail::kSlotCount;
+using detail::g_slot_offset;
+
+constexpr uintptr_t kSlotSize = uintptr_t(1) << kSlotBits;
+// Where slot shadows go: an address range Linux leaves empty (programs,
+// their heap, libraries and stacks live below 0x5700'0000'0000 or above
+// 0x7e00'0000'0000), tried in order with MAP_FIXED_NOREPLACE so nothing of the
+// program is ever replaced. A reservation placed by the kernel instead would
+// land next to the libraries and push the program's own mappings into new
+// slots, each needing a reservation of its own.
+constexpr uintptr_t kSlotShadowArea = 0x100000000000;  // 16 TiB
+constexpr int kSlotShadowTries = 64;                   // 32 TiB of candidates
+// Below this many bytes, clearing shadow word by word is cheaper than asking
+// the system to drop the pages.
+constexpr uintptr_t kWorthASystemCall = 16 * kPageSize;
 
 SpinLock g_grow_lock;
-std::atomic<uint64_t> g_bytes{0};
 
-// Page headers and cell arrays come from large mappings carved in order and
-// never returned: memory that is freed keeps its shadow, reset to Virgin.
+// Page headers and history arrays come from large mappings carved in order
+// and never unmapped: memory that is freed keeps its shadow, reset to Virgin
+// (and, for large ranges, handed back to the system with madvise).
 struct Arena {
   char *next = nullptr;
   size_t left = 0;
@@ -36,11 +56,42 @@ struct Arena {
     void *p = next;
     next += size;
     left -= size;
-    g_bytes.fetch_add(size, std::memory_order_relaxed);
     return p;
   }
 };
-Arena g_headers, g_cells;
+// History arrays are carved page-aligned (32 KiB each), so that the memory
+// of a freed range's histories can be given back with madvise while the
+// array stays in place for accesses still in flight.
+Arena g_headers, g_histories;
+SpinLock g_slot_lock;
+int g_slots_reserved = 0;
+
+long reserve(uintptr_t hint, int extra_flags) {
+  return raw_syscall(SYS_mmap, static_cast<long>(hint), static_cast<long>(kSlotSize),
+                     PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | extra_flags, -1, 0);
+}
+
+bool mapped(long result) { return !(result < 0 && result > -4096); }
+
+// Reserves the state words of slot `slot` (under g_slot_lock).
+void reserve_slot(uintptr_t slot) {
+  long shadow = -1;
+  while (!mapped(shadow) && g_slots_reserved < kSlotShadowTries) {
+    uintptr_t hint = kSlotShadowArea + uintptr_t(g_slots_reserved++) * kSlotSize;
+    shadow = reserve(hint, MAP_FIXED_NOREPLACE);
+    // Kernels before 4.17 ignore MAP_FIXED_NOREPLACE and treat it as a hint.
+    if (mapped(shadow) && uintptr_t(shadow) != hint) {
+      raw_syscall(SYS_munmap, shadow, static_cast<long>(kSlotSize));
+      shadow = -1;
+    }
+  }
+  if (!mapped(shadow)) shadow = reserve(0, 0);
+  if (!mapped(shadow))
+    fatal("race: cannot reserve 512 GiB of address space for shadow memory "
+          "(is `ulimit -v` set, or vm.overcommit_memory=2?)");
+  g_slot_offset[slot].store(uintptr_t(shadow) - slot * kSlotSize, std::memory_order_release);
+}
 
 }  // namespace
 
@@ -63,27 +114,55 @@ ShadowPage *shadow_page(uintptr_t addr) {
   return page;
 }
 
-std::atomic<uint64_t> *shadow_cells(ShadowPage *page) {
-  std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire);
-  if (SNAG_LIKELY(cells)) return cells;
-  SpinLockGuard guard(g_grow_lock);
-  cells = page->cells.load(std::memory_order_acquire);
-  if (!cells) {
-    cells = static_cast<std::atomic<uint64_t> *>(g_cells.take(sizeof(uint64_t) * kCellsPerPage));
-    page->cells.store(cells, std::memory_order_release);
+std::atomic<uint64_t> *shadow_cell(uintptr_t addr) {
+  if (std::atomic<uint64_t> *cell = find_cell(addr)) return cell;
+  uintptr_t slot = addr >> kSlotBits;
+  if (slot >= kSlotCount) return nullptr;
+  SpinLockGuard guard(g_slot_lock);
+  if (!g_slot_offset[slot].load(std::memory_order_acquire)) reserve_slot(slot);
+  return find_cell(addr);
+}
+
+void shadow_reset_cells(uintptr_t begin, uintptr_t end) {
+  // Clears the state words of the granules from `from` (aligned) to `to`.
+  auto clear = [](std::atomic<uint64_t> *cells, uintptr_t from, uintptr_t to) {
+    for (uintptr_t i = 0; i < (to - from + kGranule - 1) / kGranule; ++i)
+      cells[i].store(0, std::memory_order_relaxed);
+  };
+  for (uintptr_t g = begin & ~(kGranule - 1); g < end;) {
+    uintptr_t slot_end = (g | (kSlotSize - 1)) + 1;
+    uintptr_t stop = end < slot_end ? end : slot_end;
+    // Within a slot the state words are contiguous: cells[i] is granule g + 8i.
+    std::atomic<uint64_t> *cells = find_cell(g);
+    if (!cells) {  // no shadow in this slot: nothing to reset
+      g = stop;
+      continue;
+    }
+    // A shadow page holds the states of exactly one application page: whole
+    // pages are given back (they read as zero, Virgin, when touched again),
+    // the ragged ends are cleared word by word.
+    uintptr_t first_page = (g + kPageSize - 1) & ~(kPageSize - 1);
+    uintptr_t last_page = stop & ~(kPageSize - 1);
+    if (last_page > first_page && last_page - first_page >= kWorthASystemCall) {
+      clear(cells, g, first_page);
+      raw_syscall(SYS_madvise, reinterpret_cast<long>(cells + (first_page - g) / kGranule),
+                  static_cast<long>(last_page - first_page), MADV_DONTNEED);
+      clear(cells + (last_page - g) / kGranule, last_page, stop);
+    } else {
+      clear(cells, g, stop);
+    }
+    g = stop;
   }
-  return cells;
 }
 
 Histories *shadow_history(ShadowPage *page, uintptr_t addr) {
   Histories *h = page->history.load(std::memory_order_acquire);
   if (SNAG_UNLIKELY(!h)) {
-    auto *fresh = internal_new_array<Histories>(kCellsPerPage);
-    if (page->history.compare_exchange_strong(h, fresh, std::memory_order_acq_rel)) {
-      h = fresh;
-      g_bytes.fetch_add(sizeof(Histories) * kCellsPerPage, std::memory_order_relaxed);
-    } else {
-      internal_free(fresh);
+    SpinLockGuard guard(g_grow_lock);
+    h = page->history.load(std::memory_order_acquire);
+    if (!h) {
+      h = static_cast<Histories *>(g_histories.take(sizeof(Histories) * kCellsPerPage));
+      page->history.store(h, std::memory_order_release);
     }
   }
   return &h[cell_index(addr)];
@@ -91,35 +170,38 @@ Histories *shadow_history(ShadowPage *page, uintptr_t addr) {
 
 void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
   uint64_t word = pointer_word(Kind::kIndirect, block);
+  // Granule states left from earlier blocks must not outlive this one's
+  // coarse phase: the block's memory starts fresh, and whole pages point at
+  // the block through their page (the access path writes the Indirect word
+  // into a granule's state the first time it touches it, so that a large
+  // block costs shadow only where it is used).
+  shadow_reset_cells(begin, end);
   for (uintptr_t page_start = begin & ~(kPageSize - 1); page_start < end; page_start += kPageSize) {
-    ShadowPage *page = shadow_page(page_start);
-    if (begin <= page_start && page_start + kPageSize <= end) {
-      // Granule states left from earlier blocks must not outlive this one's
-      // coarse phase: the page starts fresh.
-      if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire))
-        for (uint32_t i = 0; i < kCellsPerPage; ++i) cells[i].store(0, std::memory_order_relaxed);
-      page->block.store(block, std::memory_order_release);
-      continue;
-    }
-    std::atomic<uint64_t> *cells = shadow_cells(page);
     uintptr_t lo = begin > page_start ? begin : page_start;
     uintptr_t hi = end < page_start + kPageSize ? end : page_start + kPageSize;
-    for (uint32_t i = cell_index(lo); i <= cell_index(hi - 1); ++i)
-      cells[i].store(word, std::memory_order_relaxed);
+    if (lo == page_start && hi == page_start + kPageSize) {
+      shadow_page(page_start)->block.store(block, std::memory_order_release);
+      continue;
+    }
+    for (uintptr_t g = lo & ~(kGranule - 1); g < hi; g += kGranule)
+      if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(word, std::memory_order_relaxed);
   }
 }
 
 void shadow_clear(uintptr_t begin, uintptr_t end) {
+  shadow_reset_cells(begin, end);
+  bool large = end - begin >= kWorthASystemCall;
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
-    if (begin <= page_start && page_start + kPageSize <= end)
-      page->block.store(nullptr, std::memory_order_release);
-    if (std::atomic<uint64_t> *cells = page->cells.load(std::memory_order_acquire))
-      for (uint32_t i = lo; i < hi; ++i) cells[i].store(0, std::memory_order_relaxed);
-    if (Histories *h = page->history.load(std::memory_order_acquire))
+    bool whole_page = begin <= page_start && page_start + kPageSize <= end;
+    if (whole_page) page->block.store(nullptr, std::memory_order_release);
+    Histories *h = page->history.load(std::memory_order_acquire);
+    if (!h) return;
+    if (whole_page && large)  // give the memory back; it reads as zero again
+      raw_syscall(SYS_madvise, reinterpret_cast<long>(h), static_cast<long>(sizeof(Histories) * kCellsPerPage),
+                  MADV_DONTNEED);
+    else
       fill_bytes(h + lo, 0, sizeof(Histories) * (hi - lo));
   });
 }
-
-uint64_t shadow_bytes() { return g_bytes.load(std::memory_order_relaxed); }
 
 }  // namespace snag::race

@@ -1,14 +1,20 @@
 // Shadow memory for the race engine.
 //
-// Application memory is shadowed page by page (4 KiB), found through a
-// two-level table indexed by the page number, so untouched memory costs
-// nothing and no fixed address-space layout is needed. A page's shadow is
-// one of:
+// State words (one 64-bit word per 8-byte granule) are direct-mapped, so that
+// the access fast path finds one with a table load and an add, the way
+// ThreadSanitizer's arithmetic shadow mapping does, without assuming a fixed
+// address-space layout: the address space is cut into 512 GiB slots, and the
+// first time a slot needs shadow the runtime reserves (without committing)
+// one region holding the state words of the whole slot. Only shadow pages
+// that are written cost memory, and shadow of freed memory is given back.
+//
+// The rest of a page's shadow is found through a two-level table indexed by
+// the page number (slow paths only):
 //   - a heap block that covers the whole page and is tracked coarsely: one
-//     state for the block (RaceTrack's object level), nothing per granule;
-//   - one 64-bit state word per 8-byte granule (cells), made on demand, plus
-//     a history entry per granule remembering the last access (for the
-//     "previous access" side of a report), also made on demand.
+//     state for the block (RaceTrack's object level); the page's state words
+//     point at the block (an Indirect word) once the fast path should see it;
+//   - a history entry per granule remembering the last accesses (for the
+//     "previous access" side of a report), made on demand.
 #pragma once
 
 #include <atomic>
@@ -47,18 +53,39 @@ struct Histories {
 
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page
-  std::atomic<std::atomic<uint64_t> *> cells; // kCellsPerPage state words
   std::atomic<Histories *> history;           // kCellsPerPage entries
   std::atomic<uint32_t> sync_objects;         // synchronization objects here
 };
 
-// The table's lookup, inlined into the access path.
+// The tables' lookups, inlined into the access path.
 namespace detail {
 constexpr int kL2Bits = 18;
 constexpr uint64_t kL1Size = 1ull << 17;
 constexpr uint64_t kL2Size = 1ull << kL2Bits;
 extern std::atomic<ShadowPage *> *g_l1[kL1Size];
+
+constexpr int kSlotBits = 39;                  // 512 GiB of application memory
+constexpr uintptr_t kSlotCount = 1u << (47 - kSlotBits);  // the 47-bit user address space
+// Per slot: (address of the slot's state words) - (slot's first address), so
+// that a granule's state word is at (granule address + offset); 0 while the
+// slot has no shadow.
+extern std::atomic<uintptr_t> g_slot_offset[kSlotCount];
 }  // namespace detail
+
+// The state word of the granule holding `addr`, if its slot has shadow (no
+// reservation, no system call). Null also for addresses above 47 bits, which
+// the race engine does not track.
+SNAG_ALWAYS_INLINE std::atomic<uint64_t> *find_cell(uintptr_t addr) {
+  uintptr_t slot = addr >> detail::kSlotBits;
+  if (SNAG_UNLIKELY(slot >= detail::kSlotCount)) return nullptr;
+  uintptr_t offset = detail::g_slot_offset[slot].load(std::memory_order_acquire);
+  if (SNAG_UNLIKELY(!offset)) return nullptr;
+  return reinterpret_cast<std::atomic<uint64_t> *>((addr & ~(kGranule - 1)) + offset);
+}
+
+// The state word of `addr`'s granule, reserving the slot's shadow if needed.
+// Null only for addresses above 47 bits.
+std::atomic<uint64_t> *shadow_cell(uintptr_t addr);
 
 // The shadow page of `addr` if it exists (no allocation).
 SNAG_ALWAYS_INLINE ShadowPage *find_shadow_page(uintptr_t addr) {
@@ -75,8 +102,9 @@ SNAG_ALWAYS_INLINE uint32_t cell_index(uintptr_t addr) {
   return static_cast<uint32_t>((addr & (kPageSize - 1)) / kGranule);
 }
 
-// The page's state words, created (all Virgin) if needed.
-std::atomic<uint64_t> *shadow_cells(ShadowPage *page);
+// Sets the state words of the granules in [begin, end) to Virgin, giving the
+// memory of whole shadow pages back to the system.
+void shadow_reset_cells(uintptr_t begin, uintptr_t end);
 // The histories of the granule at `addr`, created if needed.
 Histories *shadow_history(ShadowPage *page, uintptr_t addr);
 
@@ -98,8 +126,5 @@ void for_each_shadow_page(uintptr_t begin, uintptr_t end, F f) {
     f(page, page_start, cell_index(lo), cell_index(hi - 1) + 1);
   }
 }
-
-// Bytes of shadow in use.
-uint64_t shadow_bytes();
 
 }  // namespace snag::race

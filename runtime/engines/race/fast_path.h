@@ -1,0 +1,60 @@
+// The race engine's fast path, inlined into the compiler hooks
+// (core/hooks.cpp) ahead of everything else.
+//
+// Most accesses change nothing: the owner of an Exclusive variable touching
+// it again in the same clock epoch, a read of Shared-Read data under the
+// same locks, a variable already reported. Deciding that needs the calling
+// thread's identity and epoch, which the engine keeps in one thread-local
+// word, and the variable's state word, which is direct-mapped (shadow.h): a
+// thread-local load, a table load, the state load and a compare, with no
+// call and no lock. Anything else returns false and takes the engine's hook.
+//
+// Because the fast path never changes anything, it is right whatever the
+// thread is doing (inside the runtime, in an ignored range): it only skips
+// work the hook would find there is none of. It is off (zero epoch word)
+// unless the race engine is the only engine that wants accesses, so it never
+// hides an access from another engine.
+#pragma once
+
+#include "engines/race/heap_blocks.h"
+#include "engines/race/shadow.h"
+#include "engines/race/state.h"
+
+namespace snag::race {
+
+struct FastPathThread {
+  // exclusive_word(kVirgin, tid, now) of this thread: what an Exclusive state
+  // word owned by this thread in its current epoch reads as, apart from its
+  // kind, write and byte bits. 0: fast path off.
+  uint64_t epoch_word;
+  LocksetId lockset_all;  // every lock the thread holds
+};
+extern SNAG_TLS FastPathThread t_fast_path;
+
+// True when the access needs no work at all; false when the engine must look.
+SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  const uint64_t mine = t_fast_path.epoch_word;
+  if (SNAG_UNLIKELY(!mine)) return false;
+  if (size > kGranule || ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) != 0) return false;
+  std::atomic<uint64_t> *cell = find_cell(addr);
+  if (SNAG_UNLIKELY(!cell)) return false;
+  uint64_t w = cell->load(std::memory_order_acquire);
+  if (kind_of(w) == Kind::kIndirect) {
+    if (indirect_type(w) != IndirectType::kBlock) return false;
+    auto *block = static_cast<HeapBlock *>(pointer_of(w));
+    if (block->fine.load(std::memory_order_relaxed)) return false;
+    w = block->state.load(std::memory_order_acquire);
+  }
+  const Kind k = kind_of(w);
+  if (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) {
+    uint32_t touched = ((1u << size) - 1) << (addr & (kGranule - 1));
+    return (w & ~(kKindMask | kWroteBit | kBytesMask)) == mine && (!write || wrote(w)) &&
+           (bytes_of(w) & touched) == touched;
+  }
+  if (k == Kind::kSharedRead)
+    return (!write && (lockset_of(w) == kEmptyLockset || lockset_of(w) == t_fast_path.lockset_all)) ||
+           w == kReportedWord;
+  return false;
+}
+
+}  // namespace snag::race
