@@ -219,7 +219,7 @@ int run_explore(const Options &options) {
     RunRequest request;
     request.path = path;
     request.argv = options.command;
-    request.environment = environment_with("SNAG_OPTIONS", snag_options_for(options, worker, seed, racy_sites));
+    request.environment = explore_environment(snag_options_for(options, worker, seed, racy_sites));
     request.timeout_seconds = options.timeout_seconds;
     request.disable_aslr = true;
     // Only one process group can have the terminal; the others must not read it.

@@ -20,6 +20,7 @@
 #include "engines/explore/records.h"
 #include "engines/explore/replay_log.h"
 #include "engines/explore/results.h"
+#include "engines/explore/schedule_setup.h"
 #include "engines/explore/scheduler.h"
 #include "engines/explore/strategy.h"
 #include "engines/explore/sync_objects.h"
@@ -109,6 +110,7 @@ void exit_point();
 // one thread runs at a time.
 void activate(ThreadState &t) {
   g_activated = true;
+  warm_up_thread_library();
   if (const char *path = options().text("replay")) {
     results_map(false);
     g_plan.strategy = Strategy::kReplay;
