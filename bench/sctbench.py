@@ -160,7 +160,7 @@ def main():
     parser.add_argument("--schedules", type=int, default=10000)
     parser.add_argument("--time-limit", type=float, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--programs", default="")
+    parser.add_argument("--programs", default="", help="comma-separated substrings of the labels to run")
     parser.add_argument("--output")
     options = parser.parse_args()
 
@@ -185,7 +185,8 @@ def main():
         lines.append(text)
 
     programs, excluded = applicable(root)
-    programs = [p for p in programs if options.programs in p.label]
+    wanted = options.programs.split(",")
+    programs = [p for p in programs if any(w in p.label for w in wanted)]
     out(f"# snag explore on SCTBench: budget {options.schedules} schedules or {options.time_limit:g} s per program, "
         f"seed {options.seed}, strategies {','.join(strategies)}")
     if comparison:

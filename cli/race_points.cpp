@@ -19,7 +19,7 @@ constexpr size_t kMaxSites = 64;
 
 }  // namespace
 
-std::vector<std::string> racy_access_sites(const RacePassRequest &request) {
+RacyAccesses racy_accesses(const RacePassRequest &request) {
   TempFile findings("race-pass", ".jsonl");
   OptionPairs ours = {{"engine", "race"}, {"findings", findings.path()}, {"exitcode", "0"}};
   const char *user = std::getenv("SNAG_OPTIONS");
@@ -44,17 +44,20 @@ std::vector<std::string> racy_access_sites(const RacePassRequest &request) {
   std::ifstream in(findings.path());
   // No program: the sites stay raw ids, which is what the runtime compares.
   std::vector<report::Finding> found = load_findings(in, "race pass", "", warnings);
-  std::vector<std::string> sites;
+  RacyAccesses racy;
+  auto add = [](std::vector<std::string> &to, const std::string &value) {
+    if (!value.empty() && to.size() < kMaxSites && std::find(to.begin(), to.end(), value) == to.end())
+      to.push_back(value);
+  };
   for (const report::Finding &finding : found) {
     if (finding.kind != "data-race") continue;
     for (const report::Side &side : finding.sides) {
-      if (side.stack.empty() || side.stack.front().site.empty()) continue;
-      const std::string &site = side.stack.front().site;
-      if (sites.size() < kMaxSites && std::find(sites.begin(), sites.end(), site) == sites.end())
-        sites.push_back(site);
+      if (!side.stack.empty()) add(racy.sites, side.stack.front().site);
+      if (side.access && side.access->address.starts_with("0x"))
+        add(racy.addresses, side.access->address.substr(2));
     }
   }
-  return sites;
+  return racy;
 }
 
 std::string join_sites(const std::vector<std::string> &sites) {

@@ -70,21 +70,29 @@ bool parse_hex(const char *&p, uint64_t *out) {
   return p != start;
 }
 
-// Where the racy-sites suffix "+sites/ID,..." of a points text starts (its
-// terminating NUL without one).
-const char *sites_suffix(const char *points) {
+// Where the racy-access suffix ("+sites/ID,...", "+addrs/A,...") of a
+// points text starts (its terminating NUL without one).
+const char *racy_suffix(const char *points) {
   const char *p = points;
-  while (*p && !cstr_starts_with(p, "+sites/")) ++p;
+  while (*p && *p != '+') ++p;
   return p;
 }
 
+void parse_racy_suffix(const char *p) {
+  while (*p == '+') {
+    if (cstr_starts_with(p, "+sites/")) p = racy_sites_parse(p + 7);
+    else if (cstr_starts_with(p, "+addrs/")) p = racy_addresses_parse(p + 7);
+    else break;
+  }
+}
+
 // The replayed schedule's scheduling points: "sync", "accesses" or
-// "vars/K1,K2", each optionally followed by "+sites/S1,S2" (records.cpp
-// writes them).
+// "vars/K1,K2", each optionally followed by "+sites/S1,S2" and
+// "+addrs/A1,A2" (records.cpp writes them).
 void parse_points(Plan &plan) {
   const char *points = options().text("points");
-  const char *suffix = sites_suffix(points);
-  if (*suffix) racy_sites_parse(suffix + 7);
+  const char *suffix = racy_suffix(points);
+  parse_racy_suffix(suffix);
   size_t base = size_t(suffix - points);
   if (base == 8 && cstr_starts_with(points, "accesses")) {
     plan.access_points = AccessPoints::kAll;
@@ -119,6 +127,7 @@ void activate(ThreadState &t) {
       raw_syscall(SYS_exit_group, 2);
   } else {
     racy_sites_parse(options().text("racy_sites"));
+    racy_addresses_parse(options().text("racy_addresses"));
     g_plan = fork_schedules();
     g_forked_child = true;
   }
@@ -167,7 +176,7 @@ void access_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
   Scheduler &s = scheduler();
   if (flags & kAccessWrite) s.progress(me->tid);
   bool plan_variable = visit_variable(*me, addr);
-  if (g_plan.access_points == AccessPoints::kAll || plan_variable || is_racy_site(site)) {
+  if (g_plan.access_points == AccessPoints::kAll || plan_variable || is_racy_access(site, addr)) {
     me->block_site = site;
     s.point(*me, PointKind::kAccess);
   }

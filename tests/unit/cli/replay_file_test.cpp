@@ -115,7 +115,8 @@ TEST_F(ReplayFileTest, PointsMayBeLeftOut) {
 
 // The racy access sites of the race pass follow the points (records.cpp).
 TEST_F(ReplayFileTest, PointsMayNameRacySites) {
-  for (const char *points : {"sync+sites/1a2b", "vars/55,66+sites/00000000deadbeef,7"}) {
+  for (const char *points : {"sync+sites/1a2b", "vars/55,66+sites/00000000deadbeef,7",
+                             "sync+sites/1a+addrs/555555558010", "sync+addrs/7ffff0001000,8"}) {
     write_edited([&](json &d) { d["options"]["points"] = points; });
     EXPECT_EQ(read_replay_file(file_.path()).points, points);
   }
@@ -204,7 +205,7 @@ TEST_F(ReplayFileTest, MistypedFields) {
     EXPECT_EQ(error_after([&](json &d) { d["options"]["points"] = smuggled; }),
               prefix +
                   "\"options.points\" should be sync, accesses or vars/ and comma-separated hex "
-                  "variables, then maybe +sites/ and hex sites")
+                  "variables, then maybe +sites/ and +addrs/ with hex sites and addresses")
         << smuggled;
   EXPECT_EQ(error_after([](json &d) { d["program"] = "/bin/prog"; }),
             prefix + "\"program\" should be an object");
