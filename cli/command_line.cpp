@@ -248,6 +248,8 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
       ->check(positive_seconds())
       ->type_name("SECONDS");
   app.add_flag("--with-race", o.with_race, "also look for data races in every schedule");
+  app.add_flag("--no-race-points", o.no_race_points,
+               "skip the race pass that makes racy accesses scheduling points");
 }
 
 void add_check_options(CLI::App &app, Options &o, ParsedValues &v) {

@@ -40,6 +40,7 @@ struct Options {
   uint64_t max_steps = 200000;                     // recorded in the replay file, so always set
   std::optional<double> schedule_timeout_seconds;
   bool with_race = false;
+  bool no_race_points = false;  // --no-race-points: no race pass before exploring
   std::string replay_out;  // --replay-out FILE (explore, and replay --shrink)
 
   // `snag tsv` (docs/tsv.md).

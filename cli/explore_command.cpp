@@ -21,6 +21,7 @@
 #include "output.h"
 #include "pipeline.h"
 #include "program_check.h"
+#include "race_points.h"
 #include "replay_file.h"
 #include "run_command.h"
 #include "run_program.h"
@@ -75,7 +76,8 @@ std::string decimal_seconds(double seconds) {
   return text;
 }
 
-std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed) {
+std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed,
+                             const RacyAccesses &racy) {
   OptionPairs ours =
       explore_engine_options(worker.findings.path(), worker.explore_out.path(), o.with_race);
   ours.emplace_back("strategy", o.strategy);
@@ -86,6 +88,8 @@ std::string snag_options_for(const Options &o, const Worker &worker, uint64_t se
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
   if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
   if (o.pct_depth) ours.emplace_back("pct_depth", std::to_string(*o.pct_depth));
+  if (!racy.sites.empty()) ours.emplace_back("racy_sites", join_sites(racy.sites));
+  if (!racy.addresses.empty()) ours.emplace_back("racy_addresses", join_sites(racy.addresses));
   if (o.schedule_timeout_seconds) {
     ours.emplace_back("schedule_timeout", decimal_seconds(*o.schedule_timeout_seconds));
   }
@@ -200,6 +204,9 @@ int run_explore(const Options &options) {
   uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   // No worker without a schedule to run.
   unsigned jobs = static_cast<unsigned>(std::min<uint64_t>(options.jobs, options.schedules));
+  // Every access is a point already with --preempt-on-access.
+  RacyAccesses racy;
+  if (!options.no_race_points && !options.preempt_on_access) racy = racy_accesses({path, options.command});
   std::deque<Worker> workers(jobs);
   std::vector<RunRequest> requests;
   for (unsigned w = 0; w < jobs; ++w) {
@@ -212,7 +219,7 @@ int run_explore(const Options &options) {
     RunRequest request;
     request.path = path;
     request.argv = options.command;
-    request.environment = environment_with("SNAG_OPTIONS", snag_options_for(options, worker, seed));
+    request.environment = explore_environment(snag_options_for(options, worker, seed, racy));
     request.timeout_seconds = options.timeout_seconds;
     request.disable_aslr = true;
     // Only one process group can have the terminal; the others must not read it.

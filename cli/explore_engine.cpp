@@ -19,6 +19,20 @@ OptionPairs explore_engine_options(const std::string &findings, const std::strin
           {"exitcode", "0"}};
 }
 
+std::vector<std::string> explore_environment(const std::string &snag_options) {
+  // 1 GiB: the stacks of ~128 threads of 8 MiB; the cache only holds
+  // stacks of threads that were joined, and reuses them for new threads.
+  const std::string cache = "glibc.pthread.stack_cache_size=1073741824";
+  const char *tunables = std::getenv("GLIBC_TUNABLES");
+  std::vector<std::string> env = environment_with("SNAG_OPTIONS", snag_options);
+  std::erase_if(env, [](const std::string &e) {
+    return e.starts_with("GLIBC_TUNABLES=") || e.starts_with("LD_BIND_NOW=");
+  });
+  env.push_back("GLIBC_TUNABLES=" + (tunables && *tunables ? std::string(tunables) + ":" : "") + cache);
+  env.push_back("LD_BIND_NOW=1");
+  return env;
+}
+
 std::string bug_location(const report::Finding &finding) {
   const report::Frame *frame = finding.primary_frame();
   if (!frame) return "";
@@ -61,7 +75,7 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
   run.path = replay.program.path;
   run.argv.push_back(replay.program.path);
   run.argv.insert(run.argv.end(), replay.arguments.begin(), replay.arguments.end());
-  run.environment = environment_with("SNAG_OPTIONS", compose_snag_options(user ? user : "", ours));
+  run.environment = explore_environment(compose_snag_options(user ? user : "", ours));
   run.timeout_seconds = request.timeout_seconds;
   run.disable_aslr = true;
   run.null_stdin = request.quiet;

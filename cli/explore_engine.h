@@ -21,6 +21,14 @@ namespace snag::cli {
 OptionPairs explore_engine_options(const std::string &findings, const std::string &explore_out,
                                    bool with_race);
 
+// The environment of a run under the explore engine (explore and replay
+// alike, so both lay out memory the same way): SNAG_OPTIONS, and what makes a
+// forked schedule cheap: LD_BIND_NOW=1 (symbols are bound once, in the fork
+// server, not again in every schedule) and a glibc thread stack cache large
+// enough that joined threads' stacks are kept instead of unmapped
+// (GLIBC_TUNABLES, added to the user's own tunables).
+std::vector<std::string> explore_environment(const std::string &snag_options);
+
 // Where a finding is, for telling two failures apart: "file:line:column" of
 // its primary frame, "site <id>" when that frame is unresolved, "" when the
 // finding has no frame.

@@ -110,10 +110,13 @@ class Fields {
 
 }  // namespace
 
-// "sync", "accesses" or "vars/K1,K2,..." with hex K (records.cpp in the
-// explore engine writes them).
+// "sync", "accesses" or "vars/K1,K2,..." with hex K, optionally followed by
+// "+sites/S1,S2,..." with hex S, the racy access sites, and "+addrs/A1,..."
+// the racy addresses (records.cpp in the explore engine writes them).
 bool is_scheduling_points(const std::string &points) {
-  static const std::regex kForm("sync|accesses|vars/[0-9a-f]{1,16}(,[0-9a-f]{1,16})*");
+  static const std::regex kForm(
+      "(sync|accesses|vars/[0-9a-f]{1,16}(,[0-9a-f]{1,16})*)(\\+sites/[0-9a-f]{1,16}(,[0-9a-f]{1,16})*)?"
+      "(\\+addrs/[0-9a-f]{1,16}(,[0-9a-f]{1,16})*)?");
   return std::regex_match(points, kForm);
 }
 
@@ -203,7 +206,9 @@ ReplayFile replay_file_from_json(const json &document, const std::string &name) 
   // The value reaches SNAG_OPTIONS: only the forms the runtime writes, so a
   // crafted file cannot smuggle in other keys.
   if (!is_scheduling_points(r.points))
-    f.mistyped("options.points", "sync, accesses or vars/ and comma-separated hex variables");
+    f.mistyped("options.points",
+                "sync, accesses or vars/ and comma-separated hex variables, then maybe +sites/ "
+                "and +addrs/ with hex sites and addresses");
   r.bug.kind = f.string("bug.kind");
   r.bug.message = f.string("bug.message");
   r.bug.location = f.string("bug.location");

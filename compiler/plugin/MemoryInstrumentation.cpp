@@ -166,11 +166,18 @@ private:
           continue;
         }
         if (Kinds.Memory)
-          if (std::optional<PlainAccess> Access = plainAccess(I))
-            if (!isCovered(*Access, Covered)) {
+          if (std::optional<PlainAccess> Access = plainAccess(I)) {
+            // Each volatile access is one the program asks for: another
+            // thread may change the value between two of them (a re-read
+            // after a check), and `snag explore` needs a scheduling point
+            // before every one.
+            if (isVolatileAccess(I)) {
+              PlainAccesses.push_back(*Access);
+            } else if (!isCovered(*Access, Covered)) {
               Covered.push_back(*Access);
               PlainAccesses.push_back(*Access);
             }
+          }
       }
     }
   }
@@ -216,6 +223,14 @@ private:
 
   // An earlier access covers a later one to the same address if it is at
   // least as large and it is a write or the later one is a read.
+  static bool isVolatileAccess(const Instruction &I) {
+    if (const auto *Load = dyn_cast<LoadInst>(&I))
+      return Load->isVolatile();
+    if (const auto *Store = dyn_cast<StoreInst>(&I))
+      return Store->isVolatile();
+    return false;
+  }
+
   static bool isCovered(const PlainAccess &Access,
                         ArrayRef<PlainAccess> Covered) {
     return any_of(Covered, [&](const PlainAccess &Earlier) {

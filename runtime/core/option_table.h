@@ -69,6 +69,8 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"replay",              OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "a decisions file: run exactly this schedule, unforked"},
   {"replay_lenient",      OptionType::kFlag,    "0",      0, 0,          nullptr, "explore", "1: when a recorded decision is impossible, keep the current thread instead of failing"},
   {"points",              OptionType::kText,    "sync",   0, 0,          nullptr, "explore", "with replay: the scheduling points of the recorded schedule (sync, accesses, or a vb plan's variables)"},
+  {"racy_sites",          OptionType::kText,    nullptr,  0, 0,          nullptr, "explore", "comma-separated hex site ids of accesses a race pass flagged: scheduling points in every schedule"},
+  {"racy_addresses",      OptionType::kText,    nullptr,  0, 0,          nullptr, "explore", "comma-separated hex addresses a race pass flagged: accesses to them are scheduling points in every schedule"},
   {"events",              OptionType::kPath,    nullptr,  0, 0,          nullptr, "record",  "write the event stream to this file (default stderr)"},
   {"record_accesses",     OptionType::kFlag,    "1",      0, 0,          nullptr, "record",  "0: leave plain reads and writes out of the event stream"},
   {"record_only",         OptionType::kText,    nullptr,  0, 0,          nullptr, "record",  "a comma-separated list of event kinds to keep"},

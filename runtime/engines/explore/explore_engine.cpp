@@ -16,9 +16,11 @@
 #include "engines/explore/engine_state.h"
 #include "engines/explore/failures.h"
 #include "engines/explore/fork_server.h"
+#include "engines/explore/racy_sites.h"
 #include "engines/explore/records.h"
 #include "engines/explore/replay_log.h"
 #include "engines/explore/results.h"
+#include "engines/explore/schedule_setup.h"
 #include "engines/explore/scheduler.h"
 #include "engines/explore/strategy.h"
 #include "engines/explore/sync_objects.h"
@@ -68,11 +70,31 @@ bool parse_hex(const char *&p, uint64_t *out) {
   return p != start;
 }
 
+// Where the racy-access suffix ("+sites/ID,...", "+addrs/A,...") of a
+// points text starts (its terminating NUL without one).
+const char *racy_suffix(const char *points) {
+  const char *p = points;
+  while (*p && *p != '+') ++p;
+  return p;
+}
+
+void parse_racy_suffix(const char *p) {
+  while (*p == '+') {
+    if (cstr_starts_with(p, "+sites/")) p = racy_sites_parse(p + 7);
+    else if (cstr_starts_with(p, "+addrs/")) p = racy_addresses_parse(p + 7);
+    else break;
+  }
+}
+
 // The replayed schedule's scheduling points: "sync", "accesses" or
-// "vars/K1,K2" (records.cpp writes them).
+// "vars/K1,K2", each optionally followed by "+sites/S1,S2" and
+// "+addrs/A1,A2" (records.cpp writes them).
 void parse_points(Plan &plan) {
   const char *points = options().text("points");
-  if (cstr_eq(points, "accesses")) {
+  const char *suffix = racy_suffix(points);
+  parse_racy_suffix(suffix);
+  size_t base = size_t(suffix - points);
+  if (base == 8 && cstr_starts_with(points, "accesses")) {
     plan.access_points = AccessPoints::kAll;
   } else if (cstr_starts_with(points, "vars/")) {
     plan.access_points = AccessPoints::kVariables;
@@ -82,7 +104,7 @@ void parse_points(Plan &plan) {
       if (*p != ',') break;
       ++p;
     }
-  } else if (!cstr_eq(points, "sync")) {
+  } else if (!(base == 4 && cstr_starts_with(points, "sync"))) {
     print_error("explore: unknown points option; using synchronization points only");
   }
 }
@@ -96,6 +118,7 @@ void exit_point();
 // one thread runs at a time.
 void activate(ThreadState &t) {
   g_activated = true;
+  warm_up_thread_library();
   if (const char *path = options().text("replay")) {
     results_map(false);
     g_plan.strategy = Strategy::kReplay;
@@ -103,13 +126,15 @@ void activate(ThreadState &t) {
     if (!replay_log().load(path, options().flag("replay_lenient")))
       raw_syscall(SYS_exit_group, 2);
   } else {
+    racy_sites_parse(options().text("racy_sites"));
+    racy_addresses_parse(options().text("racy_addresses"));
     g_plan = fork_schedules();
     g_forked_child = true;
   }
   scheduler().activate(t, g_plan);
   install_failure_signal_handlers();
   atexit(exit_point);
-  if (g_plan.access_points != AccessPoints::kNone || g_plan.profile) {
+  if (g_plan.access_points != AccessPoints::kNone || g_plan.profile || racy_sites_any()) {
     g_self->access_hook = access_hook;
     update_engine_hooks();
   }
@@ -151,7 +176,7 @@ void access_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
   Scheduler &s = scheduler();
   if (flags & kAccessWrite) s.progress(me->tid);
   bool plan_variable = visit_variable(*me, addr);
-  if (g_plan.access_points == AccessPoints::kAll || plan_variable) {
+  if (g_plan.access_points == AccessPoints::kAll || plan_variable || is_racy_access(site, addr)) {
     me->block_site = site;
     s.point(*me, PointKind::kAccess);
   }

@@ -18,6 +18,7 @@
 #include "engines/explore/planner.h"
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
+#include "engines/explore/schedule_setup.h"
 
 namespace snag::explore {
 
@@ -149,6 +150,7 @@ Plan fork_schedules() {
     results_reset();
     pid_t pid = fork();
     if (pid == 0) {
+      pin_schedule_to_current_cpu();
       sigaction(SIGTERM, &g_program_sigterm, nullptr);
       silence_child_output();
       return plan;

@@ -6,6 +6,7 @@
 #include "core/options.h"
 #include "core/platform.h"
 #include "core/text_buffer.h"
+#include "engines/explore/racy_sites.h"
 
 namespace snag::explore {
 
@@ -14,18 +15,22 @@ namespace {
 int g_fd = -1;
 
 void add_points(TextBuffer &b, const Plan &plan) {
+  b.add('"');
   switch (plan.access_points) {
-    case AccessPoints::kNone: b.add("\"sync\""); return;
-    case AccessPoints::kAll: b.add("\"accesses\""); return;
+    case AccessPoints::kNone: b.add("sync"); break;
+    case AccessPoints::kAll: b.add("accesses"); break;
     case AccessPoints::kVariables:
-      b.add("\"vars/");
+      b.add("vars/");
       for (int i = 0; i < plan.variable_count; ++i) {
         if (i) b.add(',');
         b.add_hex(plan.variables[i]);
       }
-      b.add('"');
-      return;
+      break;
   }
+  // The racy accesses were points too (every access already is with
+  // "accesses").
+  if (plan.access_points != AccessPoints::kAll) racy_sites_append(b);
+  b.add('"');
 }
 
 void add_decisions(TextBuffer &b, const ScheduleResults &r) {

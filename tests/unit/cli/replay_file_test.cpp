@@ -113,6 +113,15 @@ TEST_F(ReplayFileTest, PointsMayBeLeftOut) {
   EXPECT_EQ(read_replay_file(file_.path()).points, "sync");
 }
 
+// The racy access sites of the race pass follow the points (records.cpp).
+TEST_F(ReplayFileTest, PointsMayNameRacySites) {
+  for (const char *points : {"sync+sites/1a2b", "vars/55,66+sites/00000000deadbeef,7",
+                             "sync+sites/1a+addrs/555555558010", "sync+addrs/7ffff0001000,8"}) {
+    write_edited([&](json &d) { d["options"]["points"] = points; });
+    EXPECT_EQ(read_replay_file(file_.path()).points, points);
+  }
+}
+
 TEST_F(ReplayFileTest, UnknownFieldsAreIgnored) {
   EXPECT_EQ(error_after([](json &d) { d["comment"] = "added by hand"; }), "");
 }
@@ -191,11 +200,12 @@ TEST_F(ReplayFileTest, MistypedFields) {
   EXPECT_EQ(error_after([](json &d) { d["options"]["points"] = json::array(); }),
             prefix + "\"options.points\" should be a string");
   // Its value goes into SNAG_OPTIONS: nothing but the runtime's own forms.
-  for (const char *smuggled : {"sync:engine=none", "accesses findings=/tmp/x", "vars/12,zz", ""})
+  for (const char *smuggled : {"sync:engine=none", "accesses findings=/tmp/x", "vars/12,zz", "",
+                                "sync+sites/", "sync+sites/1a:engine=none", "+sites/1a"})
     EXPECT_EQ(error_after([&](json &d) { d["options"]["points"] = smuggled; }),
               prefix +
                   "\"options.points\" should be sync, accesses or vars/ and comma-separated hex "
-                  "variables")
+                  "variables, then maybe +sites/ and +addrs/ with hex sites and addresses")
         << smuggled;
   EXPECT_EQ(error_after([](json &d) { d["program"] = "/bin/prog"; }),
             prefix + "\"program\" should be an object");

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""`snag explore` on the SCTBench benchmark (mc-imperial/sctbench).
+
+Builds every applicable buggy program of SCTBench's benchmarks/buggy.txt with
+snag-cc / snag-c++, explores each with the default options (or --strategy)
+and a budget of --schedules schedules or --time-limit seconds, replays the
+replay file it wrote, and prints per program: bug found or not, schedules to
+the first bug, schedules per second, and whether `snag replay` reproduced it.
+The programs left out are listed with the reason.
+
+usage: sctbench.py [--sctbench DIR | --fetch] [--build BUILD_DIR]
+                   [--strategies default,random,pct,vb,pctvb]
+                   [--schedules N] [--time-limit S] [--seed N]
+                   [--programs SUBSTRING] [--output FILE]
+
+DIR is a checkout of https://github.com/mc-imperial/sctbench (the folder
+holding benchmarks/); --fetch clones it into a temporary folder. With more
+than one strategy the table gives schedules to the first bug per strategy
+(the strategy comparison of docs/explore.md) and skips the replays.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+# SCTBench's {NUMTHREADS}: worker threads besides main (buggy.txt counts
+# threads including main: 3 for the work-stealing queues).
+NUM_THREADS = "2"
+
+# Programs of buggy.txt that are not run, and why.
+EXCLUDED = {
+    "parsec-2.0": "PARSEC needs its input sets and build system (large archives, not in the public git history)",
+    "radbench": "needs Mozilla NSPR / SpiderMonkey / Chromium sources built as libraries",
+    "splash2": "needs the PARMACS m4 macro preprocessing of SPLASH-2 and its input files",
+    "conc-bugs/aget-bug2": "a download accelerator: needs an HTTP server to fetch from",
+    "conc-bugs/pbzip2-0.9.4": "needs libbz2 and an input file; the bug is a crash at exit of the real compressor",
+}
+
+
+class Program:
+    def __init__(self, suite, name, sources, language, args, cflags=()):
+        self.suite, self.name = suite, name
+        self.sources, self.language, self.args = sources, language, args
+        self.cflags = list(cflags)
+
+    @property
+    def label(self):
+        return f"{self.suite}/{self.name}"
+
+
+def args_line(source):
+    """SCTBench's first-line convention: `// args: ...` with {NUMTHREADS}."""
+    with open(source, errors="replace") as f:
+        first = f.readline()
+    m = re.search(r"args\s*:(.*)", first)
+    if not m:
+        return []
+    return m.group(1).strip().replace("{NUMTHREADS}", NUM_THREADS).replace("{OUTFILE}", "output.txt").split()
+
+
+def applicable(root):
+    """(programs to run, [(label, reason)] left out), from buggy.txt."""
+    bench = os.path.join(root, "benchmarks")
+    programs, excluded = [], []
+    with open(os.path.join(bench, "buggy.txt")) as f:
+        entries = [line.split() for line in f if line.strip() and not line.startswith("#")]
+    for suite, name, *_ in entries:
+        label = f"{suite}/{name}"
+        reason = EXCLUDED.get(label) or EXCLUDED.get(suite)
+        if reason:
+            excluded.append((label, reason))
+            continue
+        d = os.path.join(bench, suite)
+        if suite in ("concurrent-software-benchmarks", "inspect_examples", "inspect_benchmarks"):
+            source = os.path.join(d, name + ".c")
+            # qsort_mt has a `return;` in a function returning void *: gcc
+            # warns, clang's default makes it an error.
+            programs.append(Program(suite, name, [source], "c", args_line(source), ["-Wno-error=return-type"]))
+        elif suite == "chess":
+            source = os.path.join(d, name + ".cpp")
+            programs.append(Program(suite, name, [source], "c++", args_line(source), ["-std=gnu++11"]))
+        elif suite == "conc-bugs" and name == "stringbuffer-jdk1.4":
+            sd = os.path.join(d, name)
+            programs.append(Program(suite, name, [os.path.join(sd, "main.cpp"), os.path.join(sd, "stringbuffer.cpp")],
+                                    "c++", []))
+        elif suite == "safestack":
+            programs.append(Program(suite, name, [os.path.join(d, "SafeStack.cpp")], "c++", [], ["-std=gnu++11"]))
+        else:
+            excluded.append((label, "no build recipe in this script"))
+    return programs, excluded
+
+
+def build(program, snag_bin, out_dir):
+    """Returns (binary path, None) or (None, first error line)."""
+    wrapper = os.path.join(snag_bin, "snag-c++" if program.language == "c++" else "snag-cc")
+    binary = os.path.join(out_dir, program.suite + "--" + program.name)
+    command = [wrapper, "-g", "-O0", *program.cflags, "-o", binary, *program.sources, "-pthread"]
+    r = subprocess.run(command, capture_output=True, text=True)
+    if r.returncode != 0:
+        errors = [l for l in r.stderr.splitlines() if "error" in l] or r.stderr.splitlines() or ["?"]
+        return None, errors[0].strip()
+    return binary, None
+
+
+def clean_env():
+    return {k: v for k, v in os.environ.items() if k != "SNAG_OPTIONS"}
+
+
+def explore(snag, binary, args, strategy, options, work):
+    """Returns the report's run.explore object, the seconds it took, and the replay file."""
+    replay = os.path.join(work, os.path.basename(binary) + "." + strategy + ".json")
+    if os.path.exists(replay):
+        os.remove(replay)
+    # The report goes to a file: the program's own output before its first
+    # thread shares snag's stdout.
+    report_file = replay + ".report"
+    command = [snag, "explore", "--schedules", str(options.schedules), "--time-limit", str(options.time_limit),
+               "--seed", str(options.seed), "--format", "json", "--output", report_file, "--replay-out", replay]
+    if strategy != "default":
+        command += ["--strategy", strategy]
+    command += [binary, *args]
+    started = time.monotonic()
+    r = subprocess.run(command, capture_output=True, text=True, env=clean_env(), cwd=work,
+                       stdin=subprocess.DEVNULL, timeout=options.time_limit * 4 + 60)
+    seconds = time.monotonic() - started
+    try:
+        with open(report_file) as f:
+            report = json.load(f)["run"]["explore"]
+    except (OSError, ValueError, KeyError):
+        tail = (r.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, seconds, f"no report (exit {r.returncode}): {tail}"
+    return report, seconds, replay if report.get("replay_file") else None
+
+
+def replayed(snag, replay, work):
+    report_file = replay + ".replayed"
+    subprocess.run([snag, "replay", "--format", "json", "--output", report_file, "--timeout", "30", replay],
+                   capture_output=True, text=True, env=clean_env(), cwd=work, stdin=subprocess.DEVNULL, timeout=120)
+    try:
+        with open(report_file) as f:
+            return bool(json.load(f)["run"]["replay"]["reproduced"])
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def to_first_bug(report):
+    failure = report.get("failure")
+    return None if not failure else failure["schedule"] + 1
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sctbench", help="checkout of mc-imperial/sctbench")
+    parser.add_argument("--fetch", action="store_true", help="git clone mc-imperial/sctbench first")
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
+    parser.add_argument("--strategies", default="default")
+    parser.add_argument("--schedules", type=int, default=10000)
+    parser.add_argument("--time-limit", type=float, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--programs", default="", help="comma-separated substrings of the labels to run")
+    parser.add_argument("--output")
+    options = parser.parse_args()
+
+    work = tempfile.mkdtemp(prefix="sctbench-")
+    root = options.sctbench
+    if options.fetch:
+        root = os.path.join(work, "sctbench")
+        subprocess.run(["git", "clone", "--depth", "1", "https://github.com/mc-imperial/sctbench", root], check=True)
+    if not root or not os.path.isfile(os.path.join(root, "benchmarks", "buggy.txt")):
+        sys.exit("sctbench.py: give --sctbench DIR (a checkout of mc-imperial/sctbench, with benchmarks/buggy.txt) or --fetch")
+    snag_bin = os.path.join(os.path.abspath(options.build), "bin")
+    snag = os.path.join(snag_bin, "snag")
+    if not os.access(snag, os.X_OK):
+        sys.exit(f"sctbench.py: no snag in {snag_bin}; build first")
+    strategies = options.strategies.split(",")
+    comparison = len(strategies) > 1
+
+    lines = []
+
+    def out(text=""):
+        print(text, flush=True)
+        lines.append(text)
+
+    programs, excluded = applicable(root)
+    wanted = options.programs.split(",")
+    programs = [p for p in programs if any(w in p.label for w in wanted)]
+    out(f"# snag explore on SCTBench: budget {options.schedules} schedules or {options.time_limit:g} s per program, "
+        f"seed {options.seed}, strategies {','.join(strategies)}")
+    if comparison:
+        out(f"{'program':50} " + " ".join(f"{s:>10}" for s in strategies))
+    else:
+        out(f"{'program':50} {'found':>6} {'to bug':>7} {'sched/s':>8} {'replayed':>8}  kind / location")
+    found_count = {s: 0 for s in strategies}
+    replayed_count = 0
+    run = 0
+    for program in programs:
+        binary, error = build(program, snag_bin, work)
+        if not binary:
+            excluded.append((program.label, "does not build with snag: " + error))
+            continue
+        run += 1
+        cells = []
+        for strategy in strategies:
+            report, seconds, replay = explore(snag, binary, program.args, strategy, options, work)
+            if report is None:
+                cells.append("error")
+                if not comparison:
+                    out(f"{program.label:50} {'error':>6}  {replay}")
+                continue
+            needed = to_first_bug(report)
+            if needed:
+                found_count[strategy] += 1
+            if comparison:
+                cells.append(str(needed) if needed else f">{report['schedules']}")
+                continue
+            rate = report.get("schedules_per_second") or 0
+            again = replayed(snag, replay, work) if replay else False
+            replayed_count += again
+            failure = report.get("failure") or {}
+            where = f"{failure.get('kind', '')} {failure.get('location', '')}".strip()
+            out(f"{program.label:50} {'yes' if needed else 'no':>6} {needed or '-':>7} {rate:8.0f} "
+                f"{('yes' if again else 'NO') if needed else '-':>8}  {where}")
+        if comparison:
+            out(f"{program.label:50} " + " ".join(f"{c:>10}" for c in cells))
+    out()
+    if comparison:
+        out("found: " + ", ".join(f"{s} {found_count[s]}/{run}" for s in strategies))
+    else:
+        out(f"found {found_count[strategies[0]]}/{run}, replayed {replayed_count}/{found_count[strategies[0]]}")
+    out(f"excluded ({len(excluded)}):")
+    for label, reason in excluded:
+        out(f"  {label}: {reason}")
+    if options.output:
+        with open(options.output, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

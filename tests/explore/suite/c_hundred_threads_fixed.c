@@ -1,0 +1,30 @@
+// explore suite: c_hundred_threads, fixed twin.
+// 100 workers each take a ticket in one critical section, so no ticket is lost.
+// explore-budget: 2000
+#include <assert.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#define WORKERS 100
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int tickets;
+
+static void* worker(void* arg) {
+  (void)arg;
+  pthread_mutex_lock(&lock);
+  int mine = tickets;
+  tickets = mine + 1;
+  pthread_mutex_unlock(&lock);
+  return NULL;
+}
+
+int main(void) {
+  pthread_t t[WORKERS];
+  for (int i = 0; i < WORKERS; i++)
+    pthread_create(&t[i], NULL, worker, NULL);
+  for (int i = 0; i < WORKERS; i++)
+    pthread_join(t[i], NULL);
+  assert(tickets == WORKERS);
+  return 0;
+}
