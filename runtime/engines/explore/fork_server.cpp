@@ -15,6 +15,7 @@
 #include "core/text_buffer.h"
 #include "engines/explore/engine_state.h"
 #include "engines/explore/failures.h"
+#include "engines/explore/inputs.h"
 #include "engines/explore/planner.h"
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
@@ -137,6 +138,7 @@ Plan fork_schedules() {
   stop_on_sigterm();
   // What the program buffered so far would otherwise be written once per child.
   fflush(nullptr);
+  save_schedule_inputs();
   Summary summary;
   summary.forked = true;
   char note[256] = {};
@@ -150,6 +152,7 @@ Plan fork_schedules() {
     pid_t pid = fork();
     if (pid == 0) {
       sigaction(SIGTERM, &g_program_sigterm, nullptr);
+      give_schedule_inputs();
       silence_child_output();
       return plan;
     }
@@ -167,6 +170,11 @@ Plan fork_schedules() {
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
     bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (r.failed.load() == 0 && (r.incomplete[0] || timed_out)) {
+      // Stopped at a limit, not by a bug: counted, and the exploration goes on.
+      (r.incomplete[0] == 's' ? summary.incomplete_steps : summary.incomplete_time) += 1;
+      continue;
+    }
     if (r.failed.load() != 0 || !clean_exit) {
       report_unreported(r, status, timed_out);
       write_schedule_record("failure", plan, r);
