@@ -49,12 +49,24 @@ void locate_crashes(std::vector<report::Finding> &findings, const std::string &p
   for (report::Finding &f : findings) {
     if (!f.details.is_object() || f.sides.empty()) continue;
     auto it = f.details.find("fault_address");
-    if (it == f.details.end() || !it->is_number_unsigned()) continue;
-    std::optional<report::Frame> frame = symbolize(program, it->get<uint64_t>());
+    if (it == f.details.end()) continue;
+    // The runtime writes detail values as strings of decimal digits.
+    uint64_t address = 0;
+    if (it->is_number_unsigned()) {
+      address = it->get<uint64_t>();
+    } else if (it->is_string()) {
+      try {
+        address = std::stoull(it->get<std::string>());
+      } catch (const std::exception &) {
+        continue;
+      }
+    }
+    if (address == 0) continue;
+    std::optional<report::Frame> frame = symbolize(program, address);
     if (!frame) {
       warnings.push_back(fmt::format("cannot find the line of the crash at 0x{:x} in {} "
                                      "(is llvm-symbolizer-14 installed?)",
-                                     it->get<uint64_t>(), program));
+                                     address, program));
       continue;
     }
     std::vector<report::Frame> &stack = f.sides.front().stack;

@@ -39,6 +39,9 @@ using Clock = std::chrono::steady_clock;
 struct Worker {
   TempFile findings{"findings", ".jsonl"};
   TempFile explore_out{"explore", ".jsonl"};
+  // The program's piped stdin as the fork server read it, for the replay
+  // that checks a failure (the program has consumed the real one).
+  TempFile stdin_copy{"stdin", ".bin"};
   std::string shard;       // "I/N" for SNAG_OPTIONS
   uint64_t schedules = 0;  // its part of --schedules
   RunResult result;
@@ -84,6 +87,7 @@ std::string snag_options_for(const Options &o, const Worker &worker, uint64_t se
   ours.emplace_back("schedules", std::to_string(worker.schedules));
   ours.emplace_back("seed", std::to_string(seed));
   ours.emplace_back("shard", worker.shard);
+  ours.emplace_back("stdin_copy", worker.stdin_copy.path());
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
   if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
@@ -184,13 +188,17 @@ ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity 
 // a schedule can fail through something outside the scheduler (a garbage
 // exit status, timing, the environment), and a bug that its own replay
 // file cannot show is not one to hand a user. Returns whether it reproduced.
-bool failure_reproduces(const ReplayFile &replay, const Options &options,
+bool failure_reproduces(const ReplayFile &replay, const Options &options, const Worker &worker,
                         std::vector<std::string> &warnings) {
+  std::error_code error;
+  bool piped = fs::file_size(worker.stdin_copy.path(), error) > 0 && !error;
   ReplayOutcome outcome = replay_once(
-      replay, {.decisions = replay.decisions,
-               .lenient = false,
-               .quiet = true,
-               .timeout_seconds = options.timeout_seconds.value_or(Options::kDefaultReplayTimeout)});
+      replay,
+      {.decisions = replay.decisions,
+       .lenient = false,
+       .quiet = true,
+       .timeout_seconds = options.timeout_seconds.value_or(Options::kDefaultReplayTimeout)},
+      piped ? worker.stdin_copy.path() : std::string());
   for (const std::string &w : outcome.warnings) warnings.push_back("replay check: " + w);
   return outcome.bug.has_value();
 }
@@ -369,7 +377,7 @@ int run_explore(const Options &options) {
 
   std::optional<bool> reproduced;
   if (failing) {
-    reproduced = failure_reproduces(*replay, options, run.warnings);
+    reproduced = failure_reproduces(*replay, options, workers[*failing], run.warnings);
     if (!*reproduced) {
       label_unreproduced(findings, replay->bug);
       run.notes.push_back(fmt::format(

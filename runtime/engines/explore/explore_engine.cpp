@@ -13,7 +13,6 @@
 #include "core/options.h"
 #include "core/platform.h"
 #include "core/runtime.h"
-#include "core/text_buffer.h"
 #include "engines/explore/engine_state.h"
 #include "engines/explore/failures.h"
 #include "engines/explore/fork_server.h"
@@ -398,19 +397,11 @@ void record_observers_findings() {
   record_failure(last_finding_kind(), message);
 }
 
-void program_exit(int status) {
+void program_exit() {
   scheduler().deactivate();
   if (g_forked_child) {
     scheduler().save_counters(results());
     return;
-  }
-  // A replay reports a non-zero exit status as the fork server does for a
-  // schedule (main returning it leaves no other trace), so that it can
-  // reproduce.
-  if (g_activated && status != 0 && results().failed.load() == 0) {
-    TextBuffer b;
-    b.add("the program exited with status ").add_u64(unsigned(status) & 0xff).add('\0');
-    report_schedule_end("exit-status", b.data());
   }
   // An unforked run: a replay, or a program that never created a thread.
   if (!g_activated) {
@@ -444,9 +435,9 @@ class ExploreEngine final : public Engine {
   }
 
   // After the observers' on_exit: their findings are all in.
-  void on_exit(int status) override {
+  void on_exit(int) override {
     record_observers_findings();
-    program_exit(status);
+    program_exit();
   }
 
   Verdict on_event(ThreadState &t, const Event &e) override {

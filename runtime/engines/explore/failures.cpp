@@ -282,7 +282,9 @@ void fail_hang(ControlledThread &me, uint64_t window) {
       " more scheduling steps changed no shared state (the threads repeat the same steps)");
   message.add('\0');
   copy_text(f->message, sizeof f->message, message.data());
-  fill_side(*f, me, __snag_call_site, "running");
+  // The site of its last scheduling point: in a spin loop, the re-read
+  // (inlined atomics leave no call site behind).
+  fill_side(*f, me, me.block_site ? me.block_site : __snag_call_site, "running");
   for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
     ControlledThread *t = s.thread(tid);
     if (t && t != &me && t->status == Status::kEnabled) fill_side(*f, *t, 0, "runnable");

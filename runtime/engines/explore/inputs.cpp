@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/internal_alloc.h"
+#include "core/options.h"
 #include "core/platform.h"
 
 namespace snag::explore {
@@ -71,6 +72,11 @@ void add_saved(int fd, int source, long offset) {
 void copy_piped_stdin() {
   int copy = static_cast<int>(sys(SYS_memfd_create, reinterpret_cast<long>("snag-stdin"), MFD_CLOEXEC));
   if (copy < 0) return;
+  // The CLI replays a failure with the same input.
+  int keep = -1;
+  if (const char *path = options().text("stdin_copy"))
+    keep = static_cast<int>(sys(SYS_openat, AT_FDCWD, reinterpret_cast<long>(path),
+                                O_WRONLY | O_TRUNC | O_CLOEXEC));
   char buffer[65536];
   for (;;) {
     long n = sys(SYS_read, 0, reinterpret_cast<long>(buffer), sizeof buffer);
@@ -81,7 +87,9 @@ void copy_piped_stdin() {
       if (w <= 0) break;
       done += w;
     }
+    if (keep >= 0) sys(SYS_write, keep, reinterpret_cast<long>(buffer), n);
   }
+  if (keep >= 0) sys(SYS_close, keep);
   int high = static_cast<int>(sys(SYS_fcntl, copy, F_DUPFD_CLOEXEC, kHighDescriptor));
   sys(SYS_close, copy);
   if (high < 0) return;
