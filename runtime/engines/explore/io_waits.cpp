@@ -44,20 +44,32 @@ bool io_ready(const IoWait &w) {
 
 void wait_for_io(ControlledThread *const *waiting, int n) {
   int polled = 0;
+  int pidfds = 0;  // the first ones in g_polled, closed afterwards
   bool children = false;
   for (int i = 0; i < n; ++i) {
     const IoWait &w = *reinterpret_cast<const IoWait *>(waiting[i]->wait_addr);
     if (w.child) {
-      children = true;
+      // One child's end can be polled through a pidfd (readable once it exited).
+      int pidfd = w.idtype == P_PID && !(w.options & (WSTOPPED | WCONTINUED)) && polled < kMaxPolled
+                      ? static_cast<int>(raw_syscall(SYS_pidfd_open, long(w.id), 0))
+                      : -1;
+      if (pidfd >= 0 && polled == pidfds) {
+        g_polled[polled++] = {pidfd, POLLIN, 0};
+        ++pidfds;
+      } else {
+        if (pidfd >= 0) raw_syscall(SYS_close, pidfd);
+        children = true;
+      }
       continue;
     }
     for (uint32_t k = 0; k < w.count && polled < kMaxPolled; ++k) g_polled[polled++] = w.fds[k];
   }
-  // A child's end cannot be polled: look again every 10 ms then. This only
+  // Any other child wait cannot be polled: look again every 10 ms then. This only
   // paces the wait; whether a call is ready is decided by io_ready.
   timespec step = {0, 10 * 1000 * 1000};
   raw_syscall(SYS_ppoll, reinterpret_cast<long>(g_polled), polled,
               children ? reinterpret_cast<long>(&step) : 0, 0, 8);
+  for (int i = 0; i < pidfds; ++i) raw_syscall(SYS_close, g_polled[i].fd);
 }
 
 }  // namespace snag::explore
