@@ -240,16 +240,19 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
       ->check(whole_number(1, kMaxPctDepth))
       ->type_name("D");
   app.add_option("--max-steps", o.max_steps,
-                 "scheduling steps after which a schedule counts as a hang (default 200000)")
+                 "scheduling steps after which a schedule stops: a livelock if nothing changes "
+                 "any more, else incomplete (default 200000)")
       ->check(whole_number(1, std::numeric_limits<uint64_t>::max()))
       ->type_name("N");
   app.add_option("--schedule-timeout", v.schedule_timeout,
-                 "kill a schedule as a hang after SECONDS (default 10)")
+                 "stop a schedule as incomplete after SECONDS (default 10)")
       ->check(positive_seconds())
       ->type_name("SECONDS");
   app.add_flag("--with-race", o.with_race, "also look for data races in every schedule");
   app.add_flag("--no-race-points", o.no_race_points,
                "skip the race pass that makes racy accesses scheduling points");
+  app.add_flag("--count-unreproducible", o.count_unreproducible,
+               "count a failure that its replay does not reproduce as a bug (exit status)");
 }
 
 void add_check_options(CLI::App &app, Options &o, ParsedValues &v) {
@@ -293,7 +296,8 @@ void add_replay_options(CLI::App &app, Options &o, ParsedValues &v) {
                  "where --shrink writes (default: REPLAY_FILE with .shrunk before .json)")
       ->needs(shrink)
       ->type_name("FILE");
-  app.add_option("--timeout", v.timeout, "kill the program (and its process group) after SECONDS")
+  app.add_option("--timeout", v.timeout,
+                 "stop the program (and its process group) after SECONDS (default 60)")
       ->check(positive_seconds())
       ->type_name("SECONDS");
 }
@@ -431,7 +435,11 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
     return result;
   }
   if (app.count("--timeout") > 0) o.timeout_seconds = v.timeout;
-  if (engine.mode == EngineMode::kReplay) return result;
+  if (engine.mode == EngineMode::kReplay) {
+    // A replayed schedule that hangs (blocked outside snag's control) must still end.
+    if (!o.timeout_seconds) o.timeout_seconds = Options::kDefaultReplayTimeout;
+    return result;
+  }
   if (app.count("--seed") > 0) o.seed = v.seed;
   if (engine.mode == EngineMode::kTsv && app.count("--delay-ms") > 0) o.delay_ms = v.delay_ms;
   o.exitcode_set = app.count("--exitcode") > 0;

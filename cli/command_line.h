@@ -38,9 +38,12 @@ struct Options {
   bool preempt_on_access = false;
   std::optional<uint64_t> pct_depth;
   uint64_t max_steps = 200000;                     // recorded in the replay file, so always set
+  static constexpr double kDefaultReplayTimeout = 60;  // snag replay without --timeout
   std::optional<double> schedule_timeout_seconds;
   bool with_race = false;
   bool no_race_points = false;  // --no-race-points: no race pass before exploring
+  // A failure whose replay does not reproduce it still counts (exit status).
+  bool count_unreproducible = false;
   std::string replay_out;  // --replay-out FILE (explore, and replay --shrink)
 
   // `snag tsv` (docs/tsv.md).

@@ -40,6 +40,9 @@ using Clock = std::chrono::steady_clock;
 struct Worker {
   TempFile findings{"findings", ".jsonl"};
   TempFile explore_out{"explore", ".jsonl"};
+  // The program's piped stdin as the fork server read it, for the replay
+  // that checks a failure (the program has consumed the real one).
+  TempFile stdin_copy{"stdin", ".bin"};
   std::string shard;       // "I/N" for SNAG_OPTIONS
   uint64_t schedules = 0;  // its part of --schedules
   RunResult result;
@@ -50,6 +53,8 @@ struct Worker {
 // that was stopped writes none.
 struct Totals {
   uint64_t schedules = 0;
+  uint64_t incomplete_steps = 0;
+  uint64_t incomplete_time = 0;
   std::map<std::string, uint64_t> per_strategy;
   size_t summaries = 0;            // workers that wrote one
   std::vector<std::string> notes;  // from the summaries, each once
@@ -84,6 +89,7 @@ std::string snag_options_for(const Options &o, const Worker &worker, uint64_t se
   ours.emplace_back("schedules", std::to_string(worker.schedules));
   ours.emplace_back("seed", std::to_string(seed));
   ours.emplace_back("shard", worker.shard);
+  ours.emplace_back("stdin_copy", worker.stdin_copy.path());
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
   if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
@@ -111,6 +117,8 @@ Totals add_up(const std::deque<Worker> &workers) {
     const SummaryRecord &summary = *worker.records.summary;
     ++totals.summaries;
     totals.schedules += summary.schedules;
+    totals.incomplete_steps += summary.incomplete_steps;
+    totals.incomplete_time += summary.incomplete_time;
     for (const auto &[strategy, n] : summary.per_strategy) totals.per_strategy[strategy] += n;
     for (const std::string &note : summary.notes) {
       if (std::find(totals.notes.begin(), totals.notes.end(), note) == totals.notes.end())
@@ -178,6 +186,60 @@ ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity 
                        " finding; the replay file records no location");
   }
   return replay;
+}
+
+// Replays the failure once, as `snag replay` would, before it is reported:
+// a schedule can fail through something outside the scheduler (a garbage
+// exit status, timing, the environment), and a bug that its own replay
+// file cannot show is not one to hand a user. Returns whether it reproduced.
+bool failure_reproduces(const ReplayFile &replay, const Options &options, const Worker &worker,
+                        std::vector<std::string> &warnings) {
+  std::error_code error;
+  bool piped = fs::file_size(worker.stdin_copy.path(), error) > 0 && !error;
+  ReplayOutcome outcome = replay_once(
+      replay,
+      {.decisions = replay.decisions,
+       .lenient = false,
+       .quiet = true,
+       .timeout_seconds = options.timeout_seconds.value_or(Options::kDefaultReplayTimeout)},
+      piped ? worker.stdin_copy.path() : std::string());
+  for (const std::string &w : outcome.warnings) warnings.push_back("replay check: " + w);
+  return outcome.bug.has_value();
+}
+
+// Labels the findings that are the failure which did not reproduce.
+void label_unreproduced(std::vector<report::Finding> &findings, const ReplayBug &bug) {
+  for (report::Finding &f : findings) {
+    if (f.kind != bug.kind || bug_location(f) != bug.location) continue;
+    f.title = "not reproducible: " + f.display_title();
+    f.severity = "warning";
+    if (!f.details.is_object()) f.details = json::object();
+    f.details["reproducible"] = false;
+  }
+}
+
+// ", 3 incomplete" for the closing line.
+std::string incomplete_count(const Totals &totals) {
+  uint64_t n = totals.incomplete_steps + totals.incomplete_time;
+  return n ? fmt::format(", {} incomplete", n) : "";
+}
+
+// "3 of 1000 schedules were incomplete (...)": schedules stopped at a limit
+// are not bugs, but they explored less than a finished one would have.
+std::optional<std::string> incomplete_note(const Totals &totals, const Options &options) {
+  uint64_t n = totals.incomplete_steps + totals.incomplete_time;
+  if (n == 0) return std::nullopt;
+  std::vector<std::string> why;
+  if (totals.incomplete_steps)
+    why.push_back(fmt::format("{} at the step limit of {} (--max-steps)", totals.incomplete_steps,
+                              options.max_steps));
+  if (totals.incomplete_time)
+    why.push_back(fmt::format("{} at the schedule timeout (--schedule-timeout)",
+                              totals.incomplete_time));
+  std::string reasons = why.front() + (why.size() > 1 ? ", " + why.back() : "");
+  return fmt::format(
+      "{} of {} schedule{} {} incomplete: stopped before the program ended, without a bug ({})",
+      n, totals.schedules, totals.schedules == 1 ? "" : "s", n == 1 ? "was" : "were", reasons);
 }
 
 }  // namespace
@@ -298,6 +360,7 @@ int run_explore(const Options &options) {
   if (workers[reported].result.stopped) run.notes.clear();
   run.warnings.insert(run.warnings.begin(), warnings.begin(), warnings.end());
   run.notes.insert(run.notes.end(), totals.notes.begin(), totals.notes.end());
+  if (auto note = incomplete_note(totals, options)) run.notes.push_back(*note);
   // A program that was killed (Ctrl-C, --timeout) had no chance to write one.
   bool all_exited = std::none_of(workers.begin(), workers.end(),
                                  [](const Worker &w) { return w.result.signaled; });
@@ -319,6 +382,19 @@ int run_explore(const Options &options) {
     }
   }
 
+  std::optional<bool> reproduced;
+  if (failing) {
+    reproduced = failure_reproduces(*replay, options, workers[*failing], run.warnings);
+    if (!*reproduced) {
+      label_unreproduced(findings, replay->bug);
+      run.notes.push_back(fmt::format(
+          "schedule {} failed ({}), but replaying it did not: reported as not reproducible{}",
+          replay->schedule, describe_bug(replay->bug.kind, replay->bug.location),
+          options.count_unreproducible ? "" : ", and not counted as a bug"));
+    }
+  }
+  bool counts = !reproduced || *reproduced || options.count_unreproducible;
+
   // Workers run side by side at about the same pace, so those that were
   // stopped before writing a summary count as fast as the others.
   double rate = seconds > 0 && totals.summaries > 0
@@ -334,7 +410,8 @@ int run_explore(const Options &options) {
                     {"kind", replay->bug.kind},
                     {"location", replay->bug.location},
                     {"preemptions", replay->preemptions},
-                    {"decisions", replay->decisions}};
+                    {"decisions", replay->decisions},
+                    {"reproduced", *reproduced}};
   }
   json explore = {{"strategy", options.strategy},
                   {"seed", seed},
@@ -342,6 +419,8 @@ int run_explore(const Options &options) {
                   {"shard", fmt::format("{}/{}", options.shard_index, options.shard_count)},
                   {"schedules", totals.schedules},  // a lower bound unless complete
                   {"schedules_complete", complete},
+                  {"schedules_incomplete",
+                   {{"steps", totals.incomplete_steps}, {"time", totals.incomplete_time}}},
                   {"seconds", seconds},
                   {"schedules_per_second", rate},
                   {"per_strategy", totals.per_strategy},
@@ -351,7 +430,7 @@ int run_explore(const Options &options) {
 
   present_report(out, format, options.color, findings, run);
 
-  if (failing) {
+  if (failing && counts) {
     // Schedule indices are shared out among the workers, so a count that
     // leaves out stopped workers would be smaller than the failing index.
     std::string of = complete ? fmt::format(" of {}", totals.schedules) : "";
@@ -371,9 +450,17 @@ int run_explore(const Options &options) {
   if (totals.summaries > 0) {
     std::string strategies = strategy_counts(totals.per_strategy);
     print_command_note(
-        "explore", fmt::format("no bug found in {} schedule{} ({} schedules/s{})", totals.schedules,
-                               totals.schedules == 1 ? "" : "s", format_rate(rate),
+        "explore", fmt::format("no bug found in {} schedule{}{} ({} schedules/s{})", totals.schedules,
+                               totals.schedules == 1 ? "" : "s", incomplete_count(totals),
+                               format_rate(rate),
                                strategies.empty() ? "" : ", strategies " + strategies));
+  }
+  if (failing) {
+    print_command_note("explore", fmt::format("schedule {} failed but did not reproduce under "
+                                              "replay; not counted as a bug "
+                                              "(--count-unreproducible counts it)",
+                                              replay->schedule));
+    return 0;
   }
   return findings.empty() ? workers[reported].result.shell_status() : options.exitcode;
 }

@@ -1,5 +1,6 @@
 #include "explore_engine.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
@@ -51,7 +52,8 @@ std::optional<size_t> find_bug(const std::vector<report::Finding> &findings, con
   return std::nullopt;
 }
 
-ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request) {
+ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request,
+                          const std::string &stdin_path) {
   // The decisions go through a file because SNAG_OPTIONS values end at a space.
   TempFile decisions("decisions", ".txt");
   {
@@ -78,7 +80,8 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
   run.environment = explore_environment(compose_snag_options(user ? user : "", ours));
   run.timeout_seconds = request.timeout_seconds;
   run.disable_aslr = true;
-  run.null_stdin = request.quiet;
+  run.null_stdin = request.quiet && stdin_path.empty();
+  run.stdin_path = stdin_path;
   run.null_output = request.quiet;
 
   ReplayOutcome outcome;
@@ -90,6 +93,19 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
   outcome.records = read_explore_records_file(explore_out.path(), "explore_out", &outcome.warnings);
   std::ifstream raw(findings.path());
   outcome.findings = load_findings(raw, "findings", replay.program.path, outcome.warnings);
+  // main returning a non-zero status leaves no finding (the runtime does not
+  // see the status); the fork server reports it from the child's status, so
+  // a replay does the same from the program's.
+  bool exit_finding = std::any_of(outcome.findings.begin(), outcome.findings.end(),
+                                  [](const report::Finding &f) { return f.kind == "exit-status"; });
+  const RunResult &r = outcome.result;
+  if (!exit_finding && !r.signaled && !r.timed_out && r.exit_status != 0) {
+    report::Finding f;
+    f.engine = "explore";
+    f.kind = "exit-status";
+    f.message = "the program exited with status " + std::to_string(r.exit_status);
+    outcome.findings.push_back(std::move(f));
+  }
   outcome.bug = find_bug(outcome.findings, replay.bug);
   return outcome;
 }

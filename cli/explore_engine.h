@@ -57,6 +57,8 @@ struct ReplayOutcome {
 
 // Runs the program of `replay` with its arguments and options, following
 // `request.decisions`. Throws UsageError when the program cannot be started.
-ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request);
+// With `stdin_path`, a quiet run reads its stdin from that file.
+ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request,
+                          const std::string &stdin_path = "");
 
 }  // namespace snag::cli

@@ -60,6 +60,10 @@ SummaryRecord summary_from(const json &r) {
   if (auto it = r.find("seconds"); it != r.end() && it->is_number())
     summary.seconds = it->get<double>();
   summary.failures = count(r, "failures");
+  if (auto it = r.find("incomplete"); it != r.end() && it->is_object()) {
+    summary.incomplete_steps = count(*it, "steps");
+    summary.incomplete_time = count(*it, "time");
+  }
   if (auto it = r.find("per_strategy"); it != r.end() && it->is_object()) {
     for (const auto &[name, n] : it->items())
       if (n.is_number_unsigned()) summary.per_strategy[name] = n.get<uint64_t>();

@@ -35,6 +35,10 @@ struct SummaryRecord {
   uint64_t schedules = 0;
   double seconds = 0;
   uint64_t failures = 0;
+  // Schedules stopped before the program ended, without a bug: at the step
+  // limit (not a livelock) and at the schedule timeout.
+  uint64_t incomplete_steps = 0;
+  uint64_t incomplete_time = 0;
   std::map<std::string, uint64_t> per_strategy;
   uint64_t threads = 0;
   bool forked = false;

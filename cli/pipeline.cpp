@@ -1,5 +1,6 @@
 #include "pipeline.h"
 
+#include "crash_location.h"
 #include "report/dedup.h"
 #include "report/elf_file.h"
 #include "report/library_races.h"
@@ -28,6 +29,7 @@ std::vector<report::Finding> load_findings(std::istream &in, const std::string &
                          " malformed line(s) in the site table");
     }
     report::ResolveStats stats = report::resolve(findings, table);
+    locate_crashes(findings, program, warnings);
     report::describe_library_races(findings, table);
     if (stats.unresolved > 0 && table.empty()) {
       warnings.push_back(program + " has no site table; " + std::to_string(stats.unresolved) +

@@ -93,6 +93,13 @@ std::vector<char *> c_strings(const std::vector<std::string> &strings) {
       if (null_fd > STDERR_FILENO) close(null_fd);
     }
   }
+  if (!request.null_stdin && !request.stdin_path.empty()) {
+    int in = open(request.stdin_path.c_str(), O_RDONLY);
+    if (in >= 0 && in != STDIN_FILENO) {
+      dup2(in, STDIN_FILENO);
+      close(in);
+    }
+  }
   if (request.stdout_to_stderr && !request.null_output) dup2(STDERR_FILENO, STDOUT_FILENO);
   execve(request.path.c_str(), argv, envp);
   int error = errno;

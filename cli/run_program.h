@@ -23,6 +23,7 @@ struct RunRequest {
   // addresses (and the same address-dependent decisions) as the recorded one.
   bool disable_aslr = false;
   bool null_stdin = false;   // stdin from /dev/null instead of inherited
+  std::string stdin_path;    // else, when set: stdin from this file
   bool null_output = false;  // stdout and stderr to /dev/null instead of inherited
   // The program's stdout goes to snag's stderr, keeping snag's stdout for a
   // machine-readable report.

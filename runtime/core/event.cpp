@@ -56,6 +56,7 @@ const char *event_kind_name(EventKind kind) {
     case EventKind::kExitCall: return "exit-call";
     case EventKind::kProgramExit: return "program-exit";
     case EventKind::kAssertFailure: return "assert-failure";
+    case EventKind::kBlockingCall: return "blocking-call";
     case EventKind::kCount: break;
   }
   return "unknown";

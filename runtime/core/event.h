@@ -110,6 +110,17 @@ enum class EventKind : uint8_t {
   // (both NUL-terminated), value = the line. glibc aborts right after.
   kAssertFailure,
 
+  // A call that may block in the kernel until something other than the
+  // program's modelled synchronization happens (read on a pipe, accept,
+  // poll, waitpid, ...), before it is made. addr = a pollfd array whose
+  // readiness ends the wait (size = its length), value = the call's timeout
+  // in ms (int64_t; -1: none), addr2 = the call's name. flags &
+  // kBlockingChildWait: a wait for a child process instead (addr = the id,
+  // order = the idtype, size = the waitid options). A skip_real verdict
+  // means the wait timed out: the interceptor then makes the call without
+  // waiting.
+  kBlockingCall,
+
   kCount
 };
 
@@ -121,6 +132,11 @@ enum LockFlags : uint32_t {
   kLockTry = 1 << 4,
   kLockTimed = 1 << 5,
   kLockRecursive = 1 << 6,  // the mutex type allows re-locking
+};
+
+enum BlockingCallFlags : uint32_t {
+  kBlockingChildWait = 1 << 0,
+  kBlockingOnDescriptor = 1 << 1,  // the call operates on addr's first descriptor
 };
 
 struct Event {

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "intercept/blocking_call.h"
 #include "intercept/real.h"
 #include "snag/abi.h"
 
@@ -63,21 +64,31 @@ void buffer_written(void *data, ssize_t received) {
     __snag_write_range(data, static_cast<size_t>(received), caller_site());
 }
 
+// A read waits for input, a write for room in a pipe's or socket's buffer
+// (blocking_call.h); a descriptor in non-blocking mode never waits.
+void may_wait(const char *name, int fd, short events) {
+  pollfd p = {fd, events, 0};
+  announce_blocking_call(name, &p, 1, -1, true);
+}
+
 }  // namespace
 
 SNAG_INTERCEPTOR ssize_t write(int fd, const void *data, size_t size) {
   buffer_read(data, size);
   descriptor_event(EventKind::kFdSend, fd);
+  may_wait("write", fd, POLLOUT);
   return real_write()(fd, data, size);
 }
 
 SNAG_INTERCEPTOR ssize_t send(int fd, const void *data, size_t size, int flags) {
   buffer_read(data, size);
   descriptor_event(EventKind::kFdSend, fd);
+  if (!(flags & MSG_DONTWAIT)) may_wait("send", fd, POLLOUT);
   return real_send()(fd, data, size, flags);
 }
 
 SNAG_INTERCEPTOR ssize_t read(int fd, void *data, size_t size) {
+  may_wait("read", fd, POLLIN);
   ssize_t n = real_read()(fd, data, size);
   if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
   buffer_written(data, n);
@@ -85,6 +96,7 @@ SNAG_INTERCEPTOR ssize_t read(int fd, void *data, size_t size) {
 }
 
 SNAG_INTERCEPTOR ssize_t recv(int fd, void *data, size_t size, int flags) {
+  if (!(flags & MSG_DONTWAIT)) may_wait("recv", fd, POLLIN);
   ssize_t n = real_recv()(fd, data, size, flags);
   if (n > 0) descriptor_event(EventKind::kFdReceive, fd);
   buffer_written(data, n);

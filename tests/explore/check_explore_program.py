@@ -10,7 +10,16 @@ program marks the lines where the failure must be reported with trailing
 `// BUG: KIND` comments, KIND one of assertion-failure, deadlock, crash,
 exit-status or data-race (one kind per program); a fixed program has no
 markers. An optional `// explore-options: ...` line adds options to every
-`snag explore` run (for example --with-race).
+`snag explore` run (for example --with-race). Optional lines for what a
+program needs or must show:
+
+  // explore-stdin: TEXT        TEXT (with \n for newlines) is the program's
+                                stdin, in explore and in every replay
+  // explore-expect-note: WORD  a note of the explore report contains WORD
+  // explore-min-rate: N        explore ran at least N schedules/s (a floor
+                                far below the normal rate: it catches a
+                                program that blocks until the schedule
+                                timeout, not a slow machine)
 
 The check runs, in a temporary directory,
 
@@ -28,7 +37,8 @@ location (for a deadlock: the same set of own-source locations of all
 sides, in any order).
 
 For a fixed program it requires exit status 0 and no findings after the
-whole budget.
+whole budget (findings labelled not reproducible, details.reproducible
+false, do not count).
 
 Exit status 0 when the program behaves as labelled, 1 otherwise (with an
 explanation), 2 when the source's labels are malformed.
@@ -42,7 +52,7 @@ import sys
 import tempfile
 import time
 
-KINDS = ("assertion-failure", "deadlock", "crash", "exit-status", "data-race")
+KINDS = ("assertion-failure", "deadlock", "crash", "exit-status", "data-race", "hang")
 MAX_BUDGET = 10000
 SEED = 1
 REPLAYS = 20
@@ -55,6 +65,15 @@ BUDGET_RE = re.compile(r"//\s*explore-budget:\s*(\S+)")
 MARKER_RE = re.compile(r"//\s*BUG:\s*([A-Za-z0-9_-]+)")
 # Extra `snag explore` options a program needs (for example --with-race).
 OPTIONS_RE = re.compile(r"//\s*explore-options:\s*(.*\S)")
+STDIN_RE = re.compile(r"//\s*explore-stdin:\s*(.*\S)")
+NOTE_RE = re.compile(r"//\s*explore-expect-note:\s*(.*\S)")
+RATE_RE = re.compile(r"//\s*explore-min-rate:\s*(\d+)")
+
+
+def optional_label(source, regex):
+    with open(source, encoding="utf-8") as f:
+        m = regex.search(f.read())
+    return m.group(1) if m else None
 
 
 def explore_options(source):
@@ -194,18 +213,21 @@ class Runner:
         # The CLI sets SNAG_OPTIONS for the program; a stray one from the
         # caller's environment must not change what is explored.
         self.env.pop("SNAG_OPTIONS", None)
+        self.stdin = None  # inherited, unless the program has an explore-stdin line
 
     def remaining(self):
         return self.deadline - time.monotonic()
 
     def run(self, argv, timeout):
+        """Runs argv with the program's stdin (self.stdin) and parses its JSON report."""
         command = " ".join(shlex.quote(a) for a in argv)
         timeout = min(timeout, self.remaining())
         if timeout <= 0:
             raise CheckFailed(f"out of time ({TIME_BUDGET:.0f} s) before running:\n  {command}")
         try:
             result = subprocess.run(argv, cwd=self.workdir, env=self.env, capture_output=True,
-                                    text=True, errors="replace", timeout=timeout)
+                                    text=True, errors="replace", timeout=timeout,
+                                    input=self.stdin)
         except subprocess.TimeoutExpired:
             raise CheckFailed(f"the command did not finish within {timeout:.0f} s:\n  {command}")
         except OSError as e:
@@ -252,7 +274,26 @@ def findings_of(report, command, result):
     return [f for f in report["findings"] if isinstance(f, dict)]
 
 
-def check_fixed(snag, program, source_name, budget, options, runner):
+def check_run_labels(report, labels, source_name, command, result):
+    """The explore run's note and rate, when the source asks for them."""
+    run = report.get("run") if isinstance(report, dict) else None
+    run = run if isinstance(run, dict) else {}
+    word = labels.get("note")
+    if word:
+        notes = [n for n in run.get("notes") or [] if isinstance(n, str)]
+        if not any(word in n for n in notes):
+            fail(f"MISSING NOTE: the explore report of {source_name} has no note about '{word}'",
+                 f"a note containing '{word}'", f"notes {notes}", command, result)
+    rate = labels.get("rate")
+    if rate:
+        explore = run.get("explore") if isinstance(run.get("explore"), dict) else {}
+        got = explore.get("schedules_per_second", 0)
+        if not isinstance(got, (int, float)) or got < rate:
+            fail(f"TOO SLOW: snag explore ran {source_name} at {got} schedules/s",
+                 f"at least {rate} schedules/s", f"{got} schedules/s", command, result)
+
+
+def check_fixed(snag, program, source_name, budget, options, runner, labels):
     command, result, report = runner.run(
         explore_command(snag, budget, os.path.join(runner.workdir, "replay.json"), program,
                         options),
@@ -260,7 +301,11 @@ def check_fixed(snag, program, source_name, budget, options, runner):
     if result.returncode not in (0, FOUND):
         fail(f"SNAG FAILED: snag explore could not check {source_name}",
              "exit status 0 and no findings", f"exit status {result.returncode}", command, result)
-    findings = findings_of(report, command, result)
+    # A failure its replay did not reproduce is labelled, not a bug (the
+    # explore-expect-note line of such a program asks for the note).
+    findings = [f for f in findings_of(report, command, result)
+                if not (isinstance(f.get("details"), dict)
+                        and f["details"].get("reproducible") is False)]
     if findings:
         fail(f"FALSE ALARM: {source_name} is correct under every schedule, but snag explore "
              f"reported {len(findings)} finding(s)",
@@ -272,10 +317,11 @@ def check_fixed(snag, program, source_name, budget, options, runner):
         fail(f"UNEXPECTED EXIT: {source_name} is correct, but snag explore did not exit 0",
              "exit status 0 and no findings", f"exit status {result.returncode}, no findings",
              command, result)
+    check_run_labels(report, labels, source_name, command, result)
     print(f"{source_name}: no finding in {budget} schedules, as expected")
 
 
-def check_buggy(snag, program, source_name, budget, options, kind, marked, runner):
+def check_buggy(snag, program, source_name, budget, options, kind, marked, runner, labels):
     replay = os.path.join(runner.workdir, "replay.json")
     command, result, report = runner.run(
         explore_command(snag, budget, replay, program, options),
@@ -294,6 +340,7 @@ def check_buggy(snag, program, source_name, budget, options, kind, marked, runne
                 f"UNEXPECTED EXIT: snag explore reported findings for {source_name} but "
                 f"did not exit {FOUND}")
         fail(what, want, got, command, result)
+    check_run_labels(report, {"rate": labels.get("rate")}, source_name, command, result)
     first = findings[0]
     if first.get("kind") != kind:
         fail(f"WRONG KIND: the first finding in {source_name} is not the labelled bug", want,
@@ -362,17 +409,23 @@ def main():
     snag, program, source = sys.argv[1:4]
     role, budget, kind, marked = read_labels(source)
     options = explore_options(source)
+    stdin = optional_label(source, STDIN_RE)
+    rate = optional_label(source, RATE_RE)
+    labels = {"note": optional_label(source, NOTE_RE), "rate": int(rate) if rate else None}
     source_name = os.path.basename(source)
     program = os.path.abspath(program)
     if os.sep in snag:
         snag = os.path.abspath(snag)  # the runs happen in a temporary directory
     with tempfile.TemporaryDirectory(prefix="snag-explore-suite-") as workdir:
         runner = Runner(workdir)
+        if stdin:
+            runner.stdin = stdin.replace("\\n", "\n")
         try:
             if role == "fixed":
-                check_fixed(snag, program, source_name, budget, options, runner)
+                check_fixed(snag, program, source_name, budget, options, runner, labels)
             else:
-                check_buggy(snag, program, source_name, budget, options, kind, marked, runner)
+                check_buggy(snag, program, source_name, budget, options, kind, marked, runner,
+                            labels)
         except CheckFailed as e:
             print(str(e))
             sys.exit(1)

@@ -16,6 +16,7 @@
 #include "engines/explore/engine_state.h"
 #include "engines/explore/failures.h"
 #include "engines/explore/fork_server.h"
+#include "engines/explore/io_waits.h"
 #include "engines/explore/racy_sites.h"
 #include "engines/explore/records.h"
 #include "engines/explore/replay_log.h"
@@ -385,6 +386,31 @@ Verdict yield(ControlledThread &me, const Event &e) {
   return result(0);
 }
 
+// A call that would wait in the kernel waits in the model instead, until it
+// would not block (io_waits.h); skip_real says that the scheduler ended the
+// wait by timeout.
+Verdict blocking_call(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  sync_point(me, e);
+  IoWait w;
+  w.name = reinterpret_cast<const char *>(e.addr2);
+  if (e.flags & kBlockingChildWait) {
+    w.child = true;
+    w.idtype = static_cast<int>(e.order);
+    w.id = static_cast<int64_t>(e.addr);
+    w.options = static_cast<int>(e.size);
+  } else {
+    w.fds = reinterpret_cast<pollfd *>(e.addr);
+    w.count = e.size;
+    w.on_descriptor = e.flags & kBlockingOnDescriptor;
+  }
+  bool timed = static_cast<int64_t>(e.value) >= 0;
+  while (!io_ready(w)) {
+    if (!s.block(me, WaitKind::kIo, reinterpret_cast<uintptr_t>(&w), timed)) return result(0);
+  }
+  return {};
+}
+
 // The observing engines (engine=explore+race) have seen the whole schedule
 // (they are told of the exit first); what they reported fails it like any
 // other oracle. Explore's own failures were recorded first, so they win.
@@ -538,6 +564,8 @@ class ExploreEngine final : public Engine {
       case EventKind::kSleep:
       case EventKind::kYield:
         return yield(*me, e);
+      case EventKind::kBlockingCall:
+        return blocking_call(*me, e);
       case EventKind::kExitCall:
         if (e.value != 0) report_exit_call(t, static_cast<int>(e.value), e.site);
         exit_point();

@@ -1,6 +1,8 @@
 #include "engines/explore/failures.h"
 
 #include <signal.h>
+#include <elf.h>
+#include <ucontext.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 #include "core/platform.h"
 #include "core/text_buffer.h"
 #include "engines/explore/engine_state.h"
+#include "engines/explore/io_waits.h"
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
 #include "engines/explore/sync_objects.h"
@@ -20,6 +23,8 @@ namespace {
 // A forked child that failed exits with this status; the fork server then
 // reads how from the shared results.
 constexpr int kFailedChildStatus = 97;
+// A forked child whose schedule was stopped before the end, without a bug.
+constexpr int kIncompleteChildStatus = 98;
 
 
 // An unforked run writes its own failure record; a forked child's is
@@ -50,6 +55,7 @@ const char *wait_noun(WaitKind kind) {
     case WaitKind::kOnce: return "once-initialization";
     case WaitKind::kFutex: return "futex";
     case WaitKind::kJoin: return "thread";
+    case WaitKind::kIo: return "input/output";
     case WaitKind::kNone: break;
   }
   return "event";
@@ -79,6 +85,10 @@ void describe_wait(TextBuffer &b, const ControlledThread &t) {
   if (t.wait == WaitKind::kJoin) {
     b.add(" joins ");
     add_thread_name(b, t.wait_tid);
+    return;
+  }
+  if (t.wait == WaitKind::kIo) {
+    b.add(" waits in ").add(reinterpret_cast<const IoWait *>(t.wait_addr)->name).add("()");
     return;
   }
   b.add(" waits for ").add(wait_noun(t.wait)).add(' ').add_address(t.wait_addr);
@@ -125,8 +135,9 @@ void report(Finding *f) {
 // A finding about one thread (none: the fork server's), with `message` as
 // both summary and the side's description.
 void report_one_thread(const char *kind, const ThreadState *t, snag_site_t site,
-                       TextBuffer &message) {
+                       TextBuffer &message, uint64_t fault_address = 0) {
   Finding *f = new_finding("explore", kind);
+  if (fault_address) f->add_detail("fault_address", fault_address);
   message.add('\0');
   copy_text(f->message, sizeof f->message, message.data());
   FindingSide &side = f->add_side();
@@ -138,17 +149,45 @@ void report_one_thread(const char *kind, const ThreadState *t, snag_site_t site,
   report(f);
 }
 
+}  // namespace
+}  // namespace snag::explore
+
+// Where the linker put the executable's code (GNU ld's default script).
+extern "C" __attribute__((weak)) char __executable_start[];
+extern "C" __attribute__((weak)) char etext[];
+
+namespace snag::explore {
+namespace {
+
+// The faulting instruction's address in the executable's ELF file, when it is there:
+// the shadow stack knows only the last instrumented call, so a fault in the
+// program's own code (a null dereference) needs the exact instruction, which
+// the CLI turns into file:line. 0 when the fault is elsewhere (in libc, where
+// the last call is the right line).
+uint64_t fault_address(void *context) {
+  if (!context || !__executable_start || !etext) return 0;
+  auto *uc = static_cast<ucontext_t *>(context);
+  uintptr_t pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  uintptr_t start = reinterpret_cast<uintptr_t>(__executable_start);
+  if (pc < start || pc >= reinterpret_cast<uintptr_t>(etext)) return 0;
+  // The first segment begins with the ELF header: a position-independent
+  // executable (ET_DYN) was loaded at `start`, any other at its own addresses.
+  bool pie = reinterpret_cast<const Elf64_Ehdr *>(start)->e_type == ET_DYN;
+  return pie ? pc - start : pc;
+}
+
 // The running thread's report for a fatal signal, then the signal's own
 // default action.
-void on_failure_signal(int sig, siginfo_t *info, void *) {
+void on_failure_signal(int sig, siginfo_t *info, void *context) {
   ThreadState *t = t_current;
   bool first = results().failed.load() == 0;
   if (first && t) {
     ++t->in_runtime;
     TextBuffer b;
     if (sig == SIGTERM) {
-      b.add("the schedule did not finish in time (a thread blocked outside snag's control, "
-            "or a loop without synchronization)");
+      // The schedule timeout (or snag stopping the run) is a limit, not a bug.
+      --t->in_runtime;
+      end_incomplete_schedule("time");
     } else {
       b.add(sig == SIGABRT ? "abort() called" : sig == SIGSEGV ? "SEGV" : "fatal signal");
       b.add(" (signal ").add_u64(unsigned(sig)).add(')');
@@ -156,7 +195,7 @@ void on_failure_signal(int sig, siginfo_t *info, void *) {
       b.add(" in ");
       add_thread_name(b, t->tid);
     }
-    report_one_thread(sig == SIGTERM ? "hang" : "crash", t, __snag_call_site, b);
+    report_one_thread("crash", t, __snag_call_site, b, sig == SIGABRT ? 0 : fault_address(context));
     --t->in_runtime;
   }
   // An assertion reported itself just before its abort.
@@ -216,15 +255,36 @@ void fail_deadlock(ControlledThread &me) {
   end_failed_schedule();
 }
 
-void fail_hang(ControlledThread &me) {
+void end_incomplete_schedule(const char *why) {
+  ScheduleResults &r = results();
+  if (r.failed.load() != 0) end_failed_schedule();
+  copy_text(r.incomplete, sizeof r.incomplete, why);
+  scheduler().save_counters(r);
+  if (!in_forked_child()) {
+    write_schedule_record("schedule", current_plan(), r);
+    Summary summary;
+    summary.schedules = 1;
+    summary.per_strategy[int(current_plan().strategy)] = 1;
+    summary.threads = r.threads;
+    (cstr_eq(why, "step") ? summary.incomplete_steps : summary.incomplete_time) = 1;
+    write_summary(summary);
+  }
+  findings_finish();
+  raw_syscall(SYS_exit_group, in_forked_child() ? kIncompleteChildStatus : 0);
+  __builtin_unreachable();
+}
+
+void fail_hang(ControlledThread &me, uint64_t window) {
   Scheduler &s = scheduler();
   Finding *f = new_finding("explore", "hang");
   TextBuffer message;
-  message.add("no progress after ").add_u64(s.steps() - 1).add(
-      " scheduling steps (a livelock, or a loop that never ends)");
+  message.add("livelock: after the step limit, ").add_u64(window).add(
+      " more scheduling steps changed no shared state (the threads repeat the same steps)");
   message.add('\0');
   copy_text(f->message, sizeof f->message, message.data());
-  fill_side(*f, me, __snag_call_site, "running");
+  // The site of its last scheduling point: in a spin loop, the re-read
+  // (inlined atomics leave no call site behind).
+  fill_side(*f, me, me.block_site ? me.block_site : __snag_call_site, "running");
   for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
     ControlledThread *t = s.thread(tid);
     if (t && t != &me && t->status == Status::kEnabled) fill_side(*f, *t, 0, "runnable");

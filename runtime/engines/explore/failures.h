@@ -11,7 +11,12 @@
 namespace snag::explore {
 
 [[noreturn]] void fail_deadlock(ControlledThread &me);
-[[noreturn]] void fail_hang(ControlledThread &me);
+// A livelock: past the step limit, no thread changed shared state for
+// `window` steps.
+[[noreturn]] void fail_hang(ControlledThread &me, uint64_t window);
+// Ends the schedule without a bug, before the program ended: `why` is "step"
+// (the step limit) or "time" (the schedule timeout).
+[[noreturn]] void end_incomplete_schedule(const char *why);
 // From the __assert_fail interceptor, before glibc prints and aborts.
 void report_assertion(ThreadState &t, const char *assertion, const char *file, uint64_t line,
                       snag_site_t site);

@@ -15,6 +15,7 @@
 #include "core/text_buffer.h"
 #include "engines/explore/engine_state.h"
 #include "engines/explore/failures.h"
+#include "engines/explore/inputs.h"
 #include "engines/explore/planner.h"
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
@@ -117,6 +118,23 @@ void stop_on_sigterm() {
   sigaction(SIGTERM, &sa, &g_program_sigterm);
 }
 
+// First thing in each child.
+void enter_child() {
+  pin_schedule_to_current_cpu();
+  sigaction(SIGTERM, &g_program_sigterm, nullptr);
+  give_schedule_inputs();
+  silence_child_output();
+}
+
+// A non-zero exit status that nothing in the schedule explains (main
+// returned it: no exit() call, no finding) may not depend on the schedule at
+// all, like the garbage status of a `void main`. Such a schedule is set
+// aside and reported only when no other schedule fails; run again then, to
+// have its results.
+bool unexplained_exit(const ScheduleResults &r, int status) {
+  return r.failed.load() == 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0;
+}
+
 }  // namespace
 
 Plan fork_schedules() {
@@ -138,11 +156,16 @@ Plan fork_schedules() {
   stop_on_sigterm();
   // What the program buffered so far would otherwise be written once per child.
   fflush(nullptr);
+  save_schedule_inputs();
   Summary summary;
   summary.forked = true;
   char note[256] = {};
   uint64_t started = now_ns();
   bool failed = false;
+  bool set_aside = false;
+  Plan unexplained;
+  int unexplained_status = 0;
+  uint64_t ended_well = 0;  // schedules that ran to a clean end
   for (uint64_t k = 0; k < budget && !failed; ++k) {
     if (g_stop_requested || (time_limit && now_ns() - started > time_limit)) break;
     Plan plan = planner.next(shard_index + k * shard_count);
@@ -150,9 +173,7 @@ Plan fork_schedules() {
     results_reset();
     pid_t pid = fork();
     if (pid == 0) {
-      pin_schedule_to_current_cpu();
-      sigaction(SIGTERM, &g_program_sigterm, nullptr);
-      silence_child_output();
+      enter_child();
       return plan;
     }
     if (pid < 0) {
@@ -169,9 +190,44 @@ Plan fork_schedules() {
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
     bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (r.failed.load() == 0 && (r.incomplete[0] || timed_out)) {
+      // Stopped at a limit, not by a bug: counted, and the exploration goes on.
+      (r.incomplete[0] == 's' ? summary.incomplete_steps : summary.incomplete_time) += 1;
+      continue;
+    }
+    if (unexplained_exit(r, status)) {
+      if (!set_aside) set_aside = true, unexplained = plan, unexplained_status = WEXITSTATUS(status);
+      continue;
+    }
+    ++ended_well;
     if (r.failed.load() != 0 || !clean_exit) {
       report_unreported(r, status, timed_out);
       write_schedule_record("failure", plan, r);
+      summary.failures = 1;
+      failed = true;
+    }
+  }
+  // When no schedule ended well either, the status does not depend on the
+  // interleaving: the program always ends this way.
+  if (!failed && set_aside && ended_well == 0 && !note[0]) {
+    TextBuffer b;
+    b.add("every schedule exited with status ").add_u64(unsigned(unexplained_status));
+    b.add(" without a finding (main's return value?): not a failure of an interleaving");
+    b.add('\0');
+    copy_text(note, sizeof note, b.data());
+  } else if (!failed && set_aside && !g_stop_requested) {
+    set_current_plan(unexplained);
+    results_reset();
+    pid_t pid = fork();
+    if (pid == 0) {
+      enter_child();
+      return unexplained;
+    }
+    bool timed_out = false;
+    int status = pid > 0 ? wait_for_schedule(pid, schedule_timeout, &timed_out) : 0;
+    if (pid > 0 && (unexplained_exit(results(), status) || results().failed.load() != 0)) {
+      report_unreported(results(), status, timed_out);
+      write_schedule_record("failure", unexplained, results());
       summary.failures = 1;
       failed = true;
     }

@@ -68,6 +68,7 @@ void write_schedule_record(const char *type, const Plan &plan, const ScheduleRes
   b.add(",\"preemptions\":").add_u64(r.preemptions);
   b.add(",\"threads\":").add_u64(r.threads);
   b.add(",\"diverged\":").add(r.diverged ? "true" : "false");
+  if (r.incomplete[0]) b.add(",\"incomplete\":").add_json_string(r.incomplete);
   if (r.diverged) b.add(",\"diverged_at\":").add_u64(r.diverged_at);
   b.add(",\"truncated\":")
       .add(r.decision_count > ScheduleResults::kMaxDecisions ? "true" : "false");
@@ -85,6 +86,8 @@ void write_summary(const Summary &s) {
   b.add("{\"type\":\"summary\",\"schedules\":").add_u64(s.schedules);
   b.add(",\"seconds\":").add_double(s.seconds);
   b.add(",\"failures\":").add_u64(s.failures);
+  b.add(",\"incomplete\":{\"steps\":").add_u64(s.incomplete_steps);
+  b.add(",\"time\":").add_u64(s.incomplete_time).add('}');
   b.add(",\"per_strategy\":{");
   bool first = true;
   for (int i = 0; i < 8; ++i) {

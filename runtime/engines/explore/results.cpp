@@ -25,7 +25,7 @@ void results_reset() {
   ScheduleResults &r = *g_results;
   // The decisions array is large; only its used part was ever touched.
   r.failed.store(0);
-  r.kind[0] = r.message[0] = r.note[0] = '\0';
+  r.kind[0] = r.message[0] = r.note[0] = r.incomplete[0] = '\0';
   r.steps = r.choices = r.preemptions = 0;
   r.threads = 0;
   r.diverged = false;

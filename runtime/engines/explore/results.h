@@ -30,6 +30,9 @@ struct ScheduleResults {
   char kind[32];
   char message[256];
   char note[256];  // something the user should know (a thread left control, ...)
+  // The schedule was stopped before the program ended, without a bug: "step"
+  // (the step limit, no livelock) or "time" (the schedule timeout); "" if not.
+  char incomplete[8];
   uint64_t steps;
   uint64_t choices;
   uint64_t preemptions;

@@ -7,6 +7,7 @@
 #include "core/options.h"
 #include "core/platform.h"
 #include "engines/explore/failures.h"
+#include "engines/explore/io_waits.h"
 #include "engines/explore/results.h"
 #include "engines/explore/strategy.h"
 
@@ -18,6 +19,9 @@ constexpr Tid kMaxControlledThreads = 8192;
 // Re-reading one location (or yielding) this often while no other thread
 // makes progress marks a thread as spinning.
 constexpr uint32_t kSpinLimit = 100;
+// Steps past the step limit without any change of shared state that make
+// a livelock.
+constexpr uint64_t kLivelockWindow = 10000;
 
 void futex_wait(std::atomic<uint32_t> *word, uint32_t expected) {
   raw_syscall(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAIT_PRIVATE, expected, 0);
@@ -111,12 +115,57 @@ void Scheduler::collect(Candidates &out) const {
   out.n = kept;
 }
 
+void Scheduler::wake_ready_io() {
+  for (Tid tid = 0; tid < capacity_; ++tid) {
+    ControlledThread *t = threads_[tid];
+    if (t && t->status == Status::kBlocked && t->wait == WaitKind::kIo &&
+        io_ready(*reinterpret_cast<const IoWait *>(t->wait_addr))) {
+      t->status = Status::kEnabled;
+      t->wait = WaitKind::kNone;
+    }
+  }
+}
+
+void Scheduler::wait_for_any_io() {
+  // g_candidates is free here: nothing could be chosen.
+  auto **waiting = reinterpret_cast<ControlledThread **>(internal_alloc(sizeof(void *) * capacity_));
+  int n = 0;
+  for (Tid tid = 0; tid < capacity_; ++tid) {
+    ControlledThread *t = threads_[tid];
+    if (t && t->status == Status::kBlocked && t->wait == WaitKind::kIo) waiting[n++] = t;
+  }
+  wait_for_io(waiting, n);
+  internal_free(waiting);
+}
+
+void Scheduler::step_limit(ControlledThread &me) {
+  // A schedule this long is a livelock only when its state repeats: the
+  // threads keep taking steps but none of them changes anything another
+  // could see (no write, atomic update, unlock, wake-up or thread start or
+  // end). One such change in the window and the schedule is merely long.
+  if (!over_limit_) {
+    over_limit_ = true;
+    limit_epoch_ = progress_epoch_;
+    return;
+  }
+  if (progress_epoch_ != limit_epoch_) end_incomplete_schedule("step");
+  if (steps_ - max_steps_ >= kLivelockWindow) fail_hang(me, kLivelockWindow);
+}
+
 void Scheduler::point(ControlledThread &me, PointKind kind) {
   if (!active_) return;
-  if (++steps_ > max_steps_) fail_hang(me);
+  if (++steps_ > max_steps_) step_limit(me);
   chooser().before_point(me, steps_);
   Candidates c;
+  if (io_waiting_) wake_ready_io();
   collect(c);
+  // Threads waiting in the kernel are not deadlocked: what they wait for
+  // (input, a child process) may still come.
+  while (c.n == 0 && io_waiting_) {
+    wait_for_any_io();
+    wake_ready_io();
+    collect(c);
+  }
   if (c.n == 0) {
     if (kind == PointKind::kThreadEnd) {
       for (Tid tid = 0; tid < capacity_; ++tid)
@@ -156,7 +205,9 @@ bool Scheduler::block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool 
   me.spurious_allowed = spurious_allowed;
   me.wait_order = ++wait_counter_;
   me.woke_unforced = false;
+  if (kind == WaitKind::kIo) ++io_waiting_;
   point(me, PointKind::kBlock);
+  if (kind == WaitKind::kIo) --io_waiting_;
   me.last_wait_unforced = me.woke_unforced;
   me.timed = me.spurious_allowed = false;
   return !me.woke_unforced;

@@ -27,6 +27,7 @@ enum class WaitKind : uint8_t {
   kOnce,
   kFutex,
   kJoin,      // wait_tid: the thread being joined
+  kIo,        // wait_addr: the IoWait of a call that would block in the kernel (io_waits.h)
 };
 
 // Why the scheduler is being asked.
@@ -135,6 +136,13 @@ class Scheduler {
  private:
   struct Candidates;
   void collect(Candidates &out) const;
+  // Threads waiting in kIo whose call would no longer block become runnable.
+  void wake_ready_io();
+  // Nothing can run: waits in the kernel until a kIo wait may be over.
+  void wait_for_any_io();
+  // Past max_steps: a livelock fails the schedule, anything else ends it as
+  // incomplete.
+  void step_limit(ControlledThread &me);
   void switch_to(ControlledThread &me, ControlledThread &next);
 
   bool active_ = false;
@@ -145,6 +153,9 @@ class Scheduler {
   uint64_t choices_ = 0;
   uint64_t max_steps_ = 0;
   uint64_t wait_counter_ = 0;
+  int io_waiting_ = 0;  // threads blocked in kIo
+  bool over_limit_ = false;     // past max_steps, watching for a livelock
+  uint64_t limit_epoch_ = 0;    // progress_epoch_ when the step limit was reached
   uint64_t progress_epoch_ = 1;
   Tid progress_author_ = kNoThread;
 };

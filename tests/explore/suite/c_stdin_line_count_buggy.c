@@ -1,0 +1,34 @@
+// explore suite: c_stdin_line_count, buggy twin.
+// Two threads read stdin byte by byte and count its lines with a separate load and store,
+// so a thread preempted between them loses the other's count. Every schedule sees the same
+// three lines.
+// explore-budget: 2000
+// explore-stdin: alpha\nbeta\ngamma\n
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+static atomic_int lines;
+
+static void *count_lines(void *arg) {
+  (void)arg;
+  char c;
+  while (read(0, &c, 1) == 1) {
+    if (c == '\n') {
+      int n = atomic_load(&lines);
+      atomic_store(&lines, n + 1);
+    }
+  }
+  return 0;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, count_lines, 0);
+  pthread_create(&b, 0, count_lines, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(atomic_load(&lines) == 3);  // BUG: assertion-failure
+  return 0;
+}
