@@ -110,8 +110,16 @@ enum class EventKind : uint8_t {
   // (both NUL-terminated), value = the line. glibc aborts right after.
   kAssertFailure,
 
+  // Memory that starts over, whatever threads did to it before (the kernel
+  // ordered that): a new mapping (mmap, and munmap once done), or a new file
+  // descriptor's memory in intercept/fd_model.cpp. addr, value = size;
+  // flags = kFreshWritten when this thread writes it too (descriptors).
+  kMemoryFresh,
+
   kCount
 };
+
+enum FreshFlags : uint32_t { kFreshWritten = 1 };
 
 enum LockFlags : uint32_t {
   kLockMutex = 1 << 0,
