@@ -23,7 +23,8 @@ enum class EventKind : uint8_t {
   kThreadDetach,   // value = detached thread
 
   // Mutexes, spin locks and reader-writer locks. `flags` tells which kind and
-  // how (LockFlags). kLockBefore precedes a blocking or try acquisition;
+  // how (LockFlags). kLockCreate with no kind flag: a condition variable or
+  // barrier was initialized. kLockBefore precedes a blocking or try acquisition;
   // kLockAcquired or kLockFailed follows it.
   kLockCreate,
   kLockDestroy,

@@ -33,6 +33,7 @@ void once_trampoline() {
 SNAG_INTERCEPTOR int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *attr,
                                          unsigned count) {
   int rc = real_pthread_barrier_init()(b, attr, count);
+  observed_lifecycle(EventKind::kLockCreate, b, 0);  // no lock flag: not a lock
   touch_object(b, ObjectUse::kCreateOrDestroy);
   return rc;
 }

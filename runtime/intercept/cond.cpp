@@ -48,6 +48,7 @@ int observed_wait(pthread_cond_t *c, pthread_mutex_t *m, bool timed, Real real) 
 // before what the woken thread does next, such as destroying or freeing it.
 SNAG_INTERCEPTOR int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr) {
   int rc = real_pthread_cond_init()(c, attr);
+  observed_lifecycle(EventKind::kLockCreate, c, 0);  // no lock flag: not a lock
   touch_object(c, ObjectUse::kCreateOrDestroy);
   return rc;
 }

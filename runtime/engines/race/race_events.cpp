@@ -246,6 +246,18 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     // before they synchronize, so a lock used while another thread
     // initializes or destroys it is a race on the lock (as TSan reports it).
     case EventKind::kLockCreate:
+      if (!(e.flags & (kLockMutex | kLockSpin | kLockRw))) {
+        // A condition variable or barrier being initialized. Its memory is
+        // read by every thread that passes through it; inside a heap block
+        // tracked as a whole, those reads would share the block's one read
+        // slot with the object's other fields, and a destroy racing with a
+        // late signal would go unseen. Such a block is tracked per granule
+        // from here on (the object is still being built: little is lost).
+        if (HeapBlock *block = find_heap_block(e.addr)) make_block_fine(block);
+        break;
+      }
+      touch_lock_memory(t, e, true);
+      break;
     case EventKind::kLockDestroy:
       touch_lock_memory(t, e, true);
       break;
