@@ -25,9 +25,9 @@ void created(int fd);
 void created_socket(int fd);
 // The two ends of a pipe or socket pair, which synchronize with each other.
 void created_pair(const int fds[2]);
-// `copy` (dup, dup2, dup3, F_DUPFD) refers to the same open file as
-// `original`: a use of the original, then a new descriptor sharing its
-// synchronization address.
+// `copy` (dup, dup2, dup3) refers to the same open file as `original`: a
+// use of the original, then a new descriptor sharing its synchronization
+// address (or, when dup2/dup3 replaced an open descriptor, a use of it).
 void duplicated(int original, int copy);
 
 // A use of the descriptor (read, write, connect, epoll_ctl, ...).

@@ -1,6 +1,6 @@
 // snag-race-suite
 // expect: clean
-// why: the descriptor is replaced with dup2 before the logging thread starts
+// why: dup2 over a descriptor another thread writes to is a use of it, not a race (daemons dup /dev/null over stdout on purpose); it is closed only after both threads were joined
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <pthread.h>
@@ -27,8 +27,8 @@ int main(void) {
   if (target < 0 || spare < 0) return 1;
   pthread_t r, l;
   pthread_create(&r, NULL, redirect, NULL);
-  pthread_join(r, NULL);
   pthread_create(&l, NULL, log_line, NULL);
+  pthread_join(r, NULL);
   pthread_join(l, NULL);
   close(target);
   close(spare);

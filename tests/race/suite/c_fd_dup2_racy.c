@@ -1,6 +1,6 @@
 // snag-race-suite
 // expect: racy
-// why: dup2 replaces a descriptor (closing the old file) while another thread is still writing through it
+// why: dup2 replaces a descriptor while another thread closes that same descriptor, with nothing ordering the two
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,9 +15,9 @@ __attribute__((noinline)) static void* redirect(void* arg) {
   return NULL;
 }
 
-__attribute__((noinline)) static void* log_line(void* arg) {
+__attribute__((noinline)) static void* shut(void* arg) {
   (void)arg;
-  (void)!write(target, "line\n", 5);  // RACE:second
+  close(target);  // RACE:second
   return NULL;
 }
 
@@ -25,12 +25,11 @@ int main(void) {
   target = open("/dev/null", O_WRONLY);
   spare = open("/dev/null", O_WRONLY);
   if (target < 0 || spare < 0) return 1;
-  pthread_t r, l;
+  pthread_t r, s;
   pthread_create(&r, NULL, redirect, NULL);
-  pthread_create(&l, NULL, log_line, NULL);
+  pthread_create(&s, NULL, shut, NULL);
   pthread_join(r, NULL);
-  pthread_join(l, NULL);
-  close(target);
+  pthread_join(s, NULL);
   close(spare);
   return 0;
 }
