@@ -388,6 +388,9 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
           ->check(CLI::ExistingFile)
           ->type_name("FILE");
       app.add_flag("--halt-on-error", o.halt_on_error, "stop the program at the first race");
+      app.add_flag("--potential", o.potential,
+                   "also report potential races: two accesses with no common lock that this run "
+                   "ordered only through a lock, ranked below real races");
     }
     if (engine.mode == EngineMode::kExplore) add_explore_options(app, o, v);
     if (engine.mode == EngineMode::kTsv) add_tsv_options(app, o, v);

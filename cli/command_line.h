@@ -28,6 +28,7 @@ struct Options {
   // `snag race`.
   std::string suppressions;  // --suppressions FILE (ThreadSanitizer's syntax)
   bool halt_on_error = false;
+  bool potential = false;  // --potential: also lockset-only (potential) races
 
   // `snag explore` (docs/explore.md).
   std::string strategy = "portfolio";

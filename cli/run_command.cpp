@@ -31,6 +31,7 @@ std::string snag_options_for(const Engine &engine, const Options &options, const
   if (!options.suppressions.empty())
     ours.emplace_back("suppressions", std::filesystem::absolute(options.suppressions).string());
   if (options.halt_on_error) ours.emplace_back("halt_on_error", "1");
+  if (options.potential) ours.emplace_back("potential", "1");
   if (events) ours.emplace_back("events", events->path());
   ours.insert(ours.end(), extra.begin(), extra.end());
   const char *user = std::getenv("SNAG_OPTIONS");

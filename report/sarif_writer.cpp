@@ -24,6 +24,10 @@ constexpr KnownKind kKnownKinds[] = {
     {"data-race",
      "Two threads access the same memory location without synchronization, and at least one "
      "access is a write."},
+    {"potential-data-race",
+     "Two threads access the same memory location holding no common lock, and at least one "
+     "access is a write; in this run a lock happened to order them, in another the accesses can "
+     "meet."},
     {"thread-safety-violation",
      "Two threads call members of the same thread-unsafe object (such as a std:: container) at "
      "the same time, and at least one call modifies it."},

@@ -48,6 +48,7 @@ const char *event_kind_name(EventKind kind) {
     case EventKind::kAnnotateBenignRace: return "annotate-benign-race";
     case EventKind::kFdSend: return "fd-send";
     case EventKind::kFdReceive: return "fd-receive";
+    case EventKind::kMemoryFresh: return "memory-fresh";
     case EventKind::kForkBefore: return "fork-before";
     case EventKind::kForkParent: return "fork-parent";
     case EventKind::kForkChild: return "fork-child";

@@ -23,7 +23,8 @@ enum class EventKind : uint8_t {
   kThreadDetach,   // value = detached thread
 
   // Mutexes, spin locks and reader-writer locks. `flags` tells which kind and
-  // how (LockFlags). kLockBefore precedes a blocking or try acquisition;
+  // how (LockFlags). kLockCreate with no kind flag: a condition variable or
+  // barrier was initialized. kLockBefore precedes a blocking or try acquisition;
   // kLockAcquired or kLockFailed follows it.
   kLockCreate,
   kLockDestroy,
@@ -120,9 +121,16 @@ enum class EventKind : uint8_t {
   // means the wait timed out: the interceptor then makes the call without
   // waiting.
   kBlockingCall,
+  // Memory that starts over, whatever threads did to it before (the kernel
+  // ordered that): a new mapping (mmap, and munmap once done), or a new file
+  // descriptor's memory in intercept/fd_model.cpp. addr, value = size;
+  // flags = kFreshWritten when this thread writes it too (descriptors).
+  kMemoryFresh,
 
   kCount
 };
+
+enum FreshFlags : uint32_t { kFreshWritten = 1 };
 
 enum LockFlags : uint32_t {
   kLockMutex = 1 << 0,

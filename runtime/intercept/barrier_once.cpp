@@ -2,10 +2,13 @@
 // pthread_once in libstdc++).
 #include <pthread.h>
 
-#include "intercept/real.h"
+#include "intercept/lock_events.h"
 
 using namespace snag;
 
+SNAG_REAL(int, pthread_barrier_init,
+          (pthread_barrier_t *, const pthread_barrierattr_t *, unsigned))
+SNAG_REAL(int, pthread_barrier_destroy, (pthread_barrier_t *))
 SNAG_REAL(int, pthread_barrier_wait, (pthread_barrier_t *))
 SNAG_REAL(int, pthread_once, (pthread_once_t *, void (*)()))
 
@@ -27,13 +30,32 @@ void once_trampoline() {
 
 }  // namespace
 
+SNAG_INTERCEPTOR int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *attr,
+                                         unsigned count) {
+  int rc = real_pthread_barrier_init()(b, attr, count);
+  observed_lifecycle(EventKind::kLockCreate, b, 0);  // no lock flag: not a lock
+  touch_object(b, ObjectUse::kCreateOrDestroy);
+  return rc;
+}
+
+SNAG_INTERCEPTOR int pthread_barrier_destroy(pthread_barrier_t *b) {
+  touch_object(b, ObjectUse::kCreateOrDestroy);
+  return real_pthread_barrier_destroy()(b);
+}
+
+// The wait reads the barrier before it blocks and, except in the thread the
+// barrier picked (PTHREAD_BARRIER_SERIAL_THREAD, the one that may destroy
+// it), again after it returns and before it synchronizes: a thread still
+// leaving the barrier is not ordered before the thread that destroys it.
 SNAG_INTERCEPTOR int pthread_barrier_wait(pthread_barrier_t *b) {
   ThreadState *t = observing_thread();
   if (!t) return real_pthread_barrier_wait()(b);
   Event e = make_event(EventKind::kBarrierWait);
   e.addr = reinterpret_cast<uintptr_t>(b);
   Verdict v = emit(t, e);
+  touch_object(b, ObjectUse::kEntering);
   int rc = v.skip_real ? static_cast<int>(v.result) : real_pthread_barrier_wait()(b);
+  if (rc != PTHREAD_BARRIER_SERIAL_THREAD) touch_object(b, ObjectUse::kLeaving);
   e.kind = EventKind::kBarrierPassed;
   e.value = rc == PTHREAD_BARRIER_SERIAL_THREAD;
   emit(t, e);

@@ -27,6 +27,7 @@ template <typename Real>
 int observed_wait(pthread_cond_t *c, pthread_mutex_t *m, bool timed, Real real) {
   ThreadState *t = observing_thread();
   if (!t) return real();
+  touch_object(c, ObjectUse::kEntering);
   Event e = make_event(EventKind::kCondWait);
   e.addr = reinterpret_cast<uintptr_t>(c);
   e.addr2 = reinterpret_cast<uintptr_t>(m);
@@ -41,11 +42,19 @@ int observed_wait(pthread_cond_t *c, pthread_mutex_t *m, bool timed, Real real) 
 
 }  // namespace
 
+// The condition variable's own memory (lock_events.h, touch_object): init
+// and destroy write it, waits read it, and so do signals, after they have
+// published: a signal still inside pthread_cond_signal is not ordered
+// before what the woken thread does next, such as destroying or freeing it.
 SNAG_INTERCEPTOR int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr) {
-  return real_pthread_cond_init()(c, attr);
+  int rc = real_pthread_cond_init()(c, attr);
+  observed_lifecycle(EventKind::kLockCreate, c, 0);  // no lock flag: not a lock
+  touch_object(c, ObjectUse::kCreateOrDestroy);
+  return rc;
 }
 
 SNAG_INTERCEPTOR int pthread_cond_destroy(pthread_cond_t *c) {
+  touch_object(c, ObjectUse::kCreateOrDestroy);
   return real_pthread_cond_destroy()(c);
 }
 
@@ -70,6 +79,7 @@ SNAG_INTERCEPTOR int pthread_cond_signal(pthread_cond_t *c) {
     Event e = make_event(EventKind::kCondSignal);
     e.addr = reinterpret_cast<uintptr_t>(c);
     Verdict v = emit(t, e);
+    touch_object(c, ObjectUse::kLeaving);
     if (v.skip_real) return static_cast<int>(v.result);
   }
   return real_pthread_cond_signal()(c);
@@ -81,6 +91,7 @@ SNAG_INTERCEPTOR int pthread_cond_broadcast(pthread_cond_t *c) {
     Event e = make_event(EventKind::kCondBroadcast);
     e.addr = reinterpret_cast<uintptr_t>(c);
     Verdict v = emit(t, e);
+    touch_object(c, ObjectUse::kLeaving);
     if (v.skip_real) return static_cast<int>(v.result);
   }
   return real_pthread_cond_broadcast()(c);

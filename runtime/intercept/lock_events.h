@@ -3,6 +3,7 @@
 #pragma once
 
 #include "intercept/real.h"
+#include "snag/abi.h"
 
 namespace snag {
 
@@ -41,6 +42,26 @@ inline void observed_lifecycle(EventKind kind, void *lock, uint32_t flags) {
   e.addr = reinterpret_cast<uintptr_t>(lock);
   e.flags = flags;
   emit(t, e);
+}
+
+// A synchronization object's own memory, for the engines that watch memory:
+// creating or destroying it writes it, using it reads it, so a use unordered
+// with the destruction (or with the initialization) races on the object.
+//
+// Its first 16 bytes (two granules; condition variables and barriers are
+// larger) stand for it. Init and destroy write both granules; a use reads
+// one: the first for a thread coming in (a wait), the second for one still
+// in the object after it synchronized (a signal, a barrier wait after it
+// opened). A variable remembers one read, so entries and exits kept apart
+// mean a destroy is checked against a late exit, not against an earlier,
+// ordered entry.
+enum class ObjectUse { kCreateOrDestroy, kEntering, kLeaving };
+
+inline void touch_object(const void *object, ObjectUse use) {
+  if (!g_access_hook || !observing_thread()) return;
+  auto *bytes = static_cast<char *>(const_cast<void *>(object));
+  if (use == ObjectUse::kCreateOrDestroy) __snag_write16(bytes, caller_site());
+  else __snag_read1(bytes + (use == ObjectUse::kLeaving ? 8 : 0), caller_site());
 }
 
 }  // namespace snag

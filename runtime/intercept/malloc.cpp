@@ -92,6 +92,19 @@ SNAG_INTERCEPTOR void free(void *p) {
   __libc_free(p);
 }
 
+// ThreadSanitizer's names for its own malloc and free: a program that
+// replaces malloc reaches the original through them. (An alias has no
+// attributes of its own; GCC's warning about that is noise.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-attributes"
+#endif
+SNAG_INTERCEPTOR void *__interceptor_malloc(size_t) __attribute__((alias("malloc")));
+SNAG_INTERCEPTOR void __interceptor_free(void *) __attribute__((alias("free")));
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 SNAG_INTERCEPTOR void *memalign(size_t alignment, size_t size) {
   return allocated(__libc_memalign(alignment, size), size);
 }

@@ -23,14 +23,18 @@ constexpr unsigned kTsanMutexTryLockFailed = 1u << 5;
 ThreadState *annotating_thread() { return observing_thread(); }
 
 // Accesses inside a custom mutex's own code (between pre_ and post_ calls)
-// are its implementation, not the program's data.
+// are its implementation, not the program's data, and so is its
+// synchronization: the atomics a failed try-lock reads must not order the
+// caller after the owner (the annotations alone say what is acquired).
 void ignore_accesses(int delta) {
   ThreadState *t = annotating_thread();
   if (!t) return;
   t->ignore_reads += delta;
   t->ignore_writes += delta;
+  t->ignore_sync += delta;
   if (t->ignore_reads < 0) t->ignore_reads = 0;
   if (t->ignore_writes < 0) t->ignore_writes = 0;
+  if (t->ignore_sync < 0) t->ignore_sync = 0;
 }
 
 void lock_event(EventKind kind, void *lock, uint32_t flags) {

@@ -226,6 +226,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
         if (u == wrap_tid(me) || c <= rt.clock.get(u)) {
           // Still one thread at a time: the owner again, or a hand-off that
           // happens-after the previous access.
+          if (SNAG_UNLIKELY(potential_)) check_potential(t, rt, v, a);
           if (u != wrap_tid(me) && k == Kind::kExclusive0) k = Kind::kExclusive1;
           bool same_epoch = u == wrap_tid(me) && c == now;
           nw = exclusive_word(k, me, now, a.write || (same_epoch && wrote(w)),
@@ -267,6 +268,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
           race_state = "Shared-Modify1";
         } else {
           // The lockset no longer protects x: track a threadset again.
+          if (SNAG_UNLIKELY(potential_)) check_potential(t, rt, v, a);
           nw = exclusive_word(Kind::kExclusive2, me, now, a.write, touched);
         }
         break;

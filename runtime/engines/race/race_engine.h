@@ -47,6 +47,11 @@ struct RaceThread {
   uintptr_t context_frame = 0;
   snag_site_t context_call = 0;
   BlockCache blocks;  // recycled heap-block records
+  // With potential=1: B_t without the edges locks add (RaceTrack's own
+  // clock: thread creation and join, condition variables, semaphores,
+  // atomics, ...). An access ordered after another by B_t but not by this
+  // clock was ordered only by the order in which threads took a lock.
+  VectorClock lockless;
 };
 
 // One variable for the state machine: its state word and its history.
@@ -71,6 +76,9 @@ struct Access {
   bool write;
   snag_site_t site;
 };
+
+// The state a potential race is reported in (race_potential.cpp).
+inline constexpr const char *kPotentialState = "potential";
 
 // Ranges the program declared benign (AnnotateBenignRaceSized).
 void add_benign_range(uintptr_t addr, uintptr_t size);
@@ -120,12 +128,19 @@ class RaceEngine final : public Engine {
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
   void forget_thread_stack();
 
+  // race_potential.cpp (potential=1)
+  void check_potential(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
+  void lockless_release(RaceThread &rt, Tid self, uintptr_t addr);
+  void lockless_store(RaceThread &rt, Tid self, uintptr_t addr, bool release);
+  void lockless_acquire(RaceThread &rt, uintptr_t addr);
+
   // race_report.cpp
   void report(ThreadState &t, RaceThread &rt, const Variable &v, const History &previous,
               const Access &a, const char *state);
   bool already_reported(snag_site_t a, snag_site_t b);
 
   bool report_object_level_ = false;
+  bool potential_ = false;
 };
 
 }  // namespace snag::race

@@ -32,6 +32,7 @@ RaceEngine *g_race;
 RaceEngine::RaceEngine() {
   access_hook = &RaceEngine::on_access;
   report_object_level_ = options().flag("report_object_level");
+  potential_ = options().flag("potential");
 }
 
 RaceThread &RaceEngine::thread_data(ThreadState &t) {
@@ -48,6 +49,7 @@ RaceThread &RaceEngine::thread_data(ThreadState &t) {
 void RaceEngine::on_start(ThreadState &main_thread) { thread_data(main_thread); }
 
 void RaceEngine::release(RaceThread &rt, Tid self, uintptr_t addr, bool reader) {
+  if (SNAG_UNLIKELY(potential_)) lockless_release(rt, self, addr);
   sync_release(addr, rt.clock, reader);
   tick(rt, self);
 }
@@ -107,6 +109,7 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
     if (op == SNAG_ATOMIC_STORE) {
       // A store heads a new release sequence (or ends the old one when it is
       // relaxed); a relaxed store after a release fence carries the fence.
+      if (SNAG_UNLIKELY(potential_)) lockless_store(rt, t.tid, e.addr, has_release(e.order));
       if (has_release(e.order)) {
         sync_store(e.addr, &rt.clock);
         tick(rt, t.tid);
@@ -122,8 +125,12 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
   }
   // kAtomicAfter: a load, read-modify-write or compare-exchange took effect.
   uint32_t order = (op == SNAG_ATOMIC_CMPXCHG && !e.flags) ? static_cast<uint32_t>(e.addr2) : e.order;
-  if (has_acquire(order)) sync_acquire(e.addr, rt.clock);
-  else sync_acquire(e.addr, rt.fence_acquire);  // taken by a later acquire fence
+  if (has_acquire(order)) {
+    sync_acquire(e.addr, rt.clock);
+    if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
+  } else {
+    sync_acquire(e.addr, rt.fence_acquire);
+  }  // taken by a later acquire fence
 }
 
 void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
@@ -139,8 +146,9 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   HeapBlock *block = find_heap_block(e.addr);
   uintptr_t size = block && block->start == e.addr ? block->size : e.value;
   if (size == 0) return;
-  // Freeing writes the whole block: it races with unordered accesses to it.
-  on_access(t, e.addr, size, kAccessWrite | kAccessRange, e.site);
+  // Freeing writes the whole block: it races with unordered accesses to it
+  // (unless the program asked to ignore its writes around the free).
+  if (!t.ignore_writes) on_access(t, e.addr, size, kAccessWrite | kAccessRange, e.site);
   sync_forget_range(e.addr, e.addr + size);
   shadow_clear(e.addr, e.addr + size);
   if (block && block->start == e.addr) delete_heap_block(rt.blocks, block);
@@ -215,6 +223,10 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       auto *crt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
       crt->clock.assign(rt.clock);
       crt->clock.set(child->tid, crt->now);
+      if (SNAG_UNLIKELY(potential_)) {
+        rt.lockless.set(t.tid, rt.now);
+        crt->lockless.assign(rt.lockless);
+      }
       child->engine_data[kRaceSlot] = crt;
       tick(rt, t.tid);
       break;
@@ -231,6 +243,10 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))
         if (auto *crt = static_cast<RaceThread *>(child->engine_data[kRaceSlot])) {
           rt.clock.merge(crt->clock);
+          if (SNAG_UNLIKELY(potential_)) {
+            crt->lockless.set(child->tid, crt->now);
+            rt.lockless.merge(crt->lockless);
+          }
           // Nothing reads a joined thread's data again (histories keep its
           // id and clock values, not its record): memory stays proportional
           // to live threads, not to every thread the program ever had.
@@ -243,6 +259,18 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     // before they synchronize, so a lock used while another thread
     // initializes or destroys it is a race on the lock (as TSan reports it).
     case EventKind::kLockCreate:
+      if (!(e.flags & (kLockMutex | kLockSpin | kLockRw))) {
+        // A condition variable or barrier being initialized. Its memory is
+        // read by every thread that passes through it; inside a heap block
+        // tracked as a whole, those reads would share the block's one read
+        // slot with the object's other fields, and a destroy racing with a
+        // late signal would go unseen. Such a block is tracked per granule
+        // from here on (the object is still being built: little is lost).
+        if (HeapBlock *block = find_heap_block(e.addr)) make_block_fine(block);
+        break;
+      }
+      touch_lock_memory(t, e, true);
+      break;
     case EventKind::kLockDestroy:
       touch_lock_memory(t, e, true);
       break;
@@ -263,6 +291,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       break;
     case EventKind::kCondWoken:
       sync_acquire(e.addr, rt.clock);
+      if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
       acquire_lock(t, rt, e.addr2, true, e.site);
       break;
     case EventKind::kCondSignal:
@@ -284,6 +313,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     case EventKind::kAnnotateHappensAfter:
     case EventKind::kFdReceive:
       sync_acquire(e.addr, rt.clock);
+      if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
       break;
     case EventKind::kAtomicBefore:
     case EventKind::kAtomicAfter:
@@ -305,6 +335,16 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       break;
     case EventKind::kAnnotateBenignRace:
       add_benign_range(e.addr, e.value);
+      break;
+    case EventKind::kMemoryFresh:
+      // A new mapping, or a descriptor number the kernel handed out again
+      // (intercept/fd_model.h): whoever used it before is ordered before
+      // this by the kernel, so its state starts over.
+      sync_forget_range(e.addr, e.addr + e.value);
+      shadow_clear(e.addr, e.addr + e.value);
+      if ((e.flags & kFreshWritten) && !t.ignore_writes)
+        on_access(t, e.addr, e.value, kAccessWrite | (e.value > kGranule ? uint32_t(kAccessRange) : 0u),
+                  e.site);
       break;
     default:
       break;

@@ -91,13 +91,19 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
                         const Access &a, const char *state) {
   uintptr_t cur_lo = a.addr > v.extent_base() ? a.addr : v.extent_base();
   if (is_benign(cur_lo)) return;
-  if (already_reported(a.site, h.site)) return;
+  // A potential race keeps its own entries: a real race on the same lines
+  // later in the run is still reported.
+  const bool potential = cstr_eq(state, kPotentialState);
+  const snag_site_t salt = potential ? 0x5bd1e9955bd1e995ull : 0;
+  if (already_reported(a.site ^ salt, h.site ^ salt)) return;
 
-  Finding *f = new_finding("race", "data-race");
-  f->title = "data race";
+  Finding *f = new_finding("race", potential ? "potential-data-race" : "data-race");
+  f->title = potential ? "potential data race" : "data race";
   bool field = v.level > 0;
   bool sm2 = cstr_eq(state, "Shared-Modify2");
   f->rank = 0.6 + (field ? 0.2 : 0.0) + (sm2 ? 0.1 : 0.0) + (h.site ? 0.1 : 0.0);
+  // Below every real race (those rank 0.6 and up).
+  if (potential) f->rank = 0.3 + (field ? 0.1 : 0.0);
 
   uintptr_t var_end = v.extent_base() + v.extent_size();
   uintptr_t a_end = a.addr + a.size;
@@ -176,6 +182,8 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   copy_text(f->message, sizeof f->message, message.data());
   f->add_detail("accuracy", field ? "field" : "object");
   f->add_detail("state", state);
+  if (potential)
+    f->add_detail("potential", "no common lock; ordered in this run only by the order the threads took a lock");
   report_finding(f);
 }
 

@@ -1,0 +1,32 @@
+// snag-race-suite
+// expect: racy
+// why: the waiter destroys the condition variable as soon as it sees the flag, while the signalling thread may still be inside pthread_cond_signal (it signals after unlocking)
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t cond;
+bool done;
+
+__attribute__((noinline)) static void* finisher(void* arg) {
+  (void)arg;
+  pthread_mutex_lock(&lock);
+  done = true;
+  pthread_mutex_unlock(&lock);
+  pthread_cond_signal(&cond);  // RACE:first
+  return NULL;
+}
+
+int main(void) {
+  pthread_cond_init(&cond, NULL);
+  pthread_t t;
+  pthread_create(&t, NULL, finisher, NULL);
+  pthread_mutex_lock(&lock);
+  while (!done) pthread_cond_wait(&cond, &lock);
+  pthread_mutex_unlock(&lock);
+  pthread_cond_destroy(&cond);  // RACE:second
+  pthread_join(t, NULL);
+  return 0;
+}

@@ -1,0 +1,45 @@
+// snag-race-suite
+// expect: racy
+// why: the installer sets the limit only AFTER installing the handler, so the handler (run in another thread by raise) reads it unordered
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+int limit;
+volatile sig_atomic_t seen;
+atomic_int installed;
+
+static void on_usr1(int sig) {
+  (void)sig;
+  seen = limit;  // RACE:second
+}
+
+__attribute__((noinline)) static void* installer(void* arg) {
+  (void)arg;
+  struct sigaction act = {0};
+  act.sa_handler = on_usr1;
+  sigemptyset(&act.sa_mask);
+  sigaction(SIGUSR1, &act, NULL);
+  limit = 10;  // RACE:first
+  atomic_store_explicit(&installed, 1, memory_order_relaxed);
+  return NULL;
+}
+
+__attribute__((noinline)) static void* raiser(void* arg) {
+  (void)arg;
+  while (atomic_load_explicit(&installed, memory_order_relaxed) == 0) sched_yield();
+  raise(SIGUSR1);
+  return NULL;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, NULL, installer, NULL);
+  pthread_create(&b, NULL, raiser, NULL);
+  pthread_join(a, NULL);
+  pthread_join(b, NULL);
+  return seen == 10 || seen == 0 ? 0 : 1;
+}
