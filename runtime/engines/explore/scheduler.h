@@ -136,6 +136,7 @@ class Scheduler {
   struct Candidates;
   void collect(Candidates &out) const;
   void switch_to(ControlledThread &me, ControlledThread &next);
+  void check_baton(const ControlledThread &me) const;
 
   bool active_ = false;
   Tid current_ = 0;

@@ -14,6 +14,7 @@
 // Shared-Read / Shared-Modify1 states and are shown in reports.
 #pragma once
 
+#include "core/debug_assert.h"
 #include "core/engine.h"
 #include "core/findings.h"
 #include "engines/race/heap_blocks.h"
@@ -102,7 +103,10 @@ class RaceEngine final : public Engine {
   void release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);
   void release(RaceThread &rt, Tid self, uintptr_t addr, bool reader = false);
-  static void tick(RaceThread &rt, Tid self) { rt.clock.set(self, ++rt.now); }
+  static void tick(RaceThread &rt, Tid self) {
+    SNAG_DEBUG_ASSERT(rt.clock.get(self) == rt.now, "a thread's own clock entry is kept in step");
+    rt.clock.set(self, ++rt.now);
+  }
   void on_atomic(ThreadState &t, RaceThread &rt, const Event &e);
   void on_alloc(ThreadState &t, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
