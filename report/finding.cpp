@@ -4,6 +4,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/finding_text.h"
+
 namespace snag::report {
 
 using nlohmann::json;
@@ -11,23 +13,37 @@ using nlohmann::json;
 // ---------------------------------------------------------------------------
 // Small accessors shared by the renderers.
 
-std::string Frame::location() const {
-  if (file.empty()) return {};
-  std::string out = file;
-  if (line > 0) {
-    out += ':' + std::to_string(line);
-    if (column > 0) out += ':' + std::to_string(column);
-  }
+namespace {
+
+class StringSink final : public text::Sink {
+ public:
+  void write(const char *data, size_t size) override { text.append(data, size); }
+  std::string text;
+};
+
+text::Frame text_frame(const Frame &f) {
+  text::Frame out;
+  out.function = text::Str(f.function.data(), f.function.size());
+  out.file = text::Str(f.file.data(), f.file.size());
+  out.line = f.line > 0 ? uint64_t(f.line) : 0;
+  out.column = f.column > 0 ? uint64_t(f.column) : 0;
+  out.site = text::Str(f.site.data(), f.site.size());
   return out;
 }
 
+}  // namespace
+
+// Both as common/finding_text lays them out in text reports.
+std::string Frame::location() const {
+  StringSink out;
+  text::write_location(out, text_frame(*this));
+  return out.text;
+}
+
 std::string Frame::display() const {
-  if (function.empty() && file.empty()) {
-    return site.empty() ? "<unknown frame>" : "<unknown site " + site + ">";
-  }
-  if (file.empty()) return function;
-  if (function.empty()) return location();
-  return function + ' ' + location();
+  StringSink out;
+  text::write_frame(out, text_frame(*this));
+  return out.text;
 }
 
 std::string ThreadInfo::display_name() const {
@@ -46,9 +62,7 @@ namespace {
 // Code inlined from the toolchain's headers (std::mutex::lock, vector's
 // push_back): the program's own call further down is where to look.
 bool in_system_header(const Frame &f) {
-  for (const char *prefix : {"/usr/include/", "/usr/lib/", "/usr/bin/../lib/", "/usr/local/include/"})
-    if (f.file.starts_with(prefix)) return true;
-  return false;
+  return text::in_toolchain_header(text::Str(f.file.data(), f.file.size()));
 }
 
 }  // namespace

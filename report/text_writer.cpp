@@ -1,197 +1,136 @@
 #include "report/text_writer.h"
 
+#include <deque>
 #include <string>
-#include <utility>
+#include <vector>
 
+#include "common/finding_text.h"
 #include "report/summary.h"
 
 namespace snag::report {
 
 namespace {
 
-constexpr const char *kSeparator = "==================";
-
-// ANSI colors, chosen like ThreadSanitizer's: the warning in red, accesses in
-// blue, the location in green, mutexes in magenta and threads in cyan. With
-// colors off every escape is empty, so the layout code has a single path.
-class Style {
+class StreamSink final : public text::Sink {
  public:
-  explicit Style(bool on) : on_(on) {}
-  std::string warning(const std::string &s) const { return wrap("\033[1m\033[31m", s); }
-  std::string access(const std::string &s) const { return wrap("\033[1m\033[34m", s); }
-  std::string location(const std::string &s) const { return wrap("\033[1m\033[32m", s); }
-  std::string mutex(const std::string &s) const { return wrap("\033[1m\033[35m", s); }
-  std::string thread(const std::string &s) const { return wrap("\033[1m\033[36m", s); }
-
- private:
-  std::string wrap(const char *code, const std::string &s) const {
-    return on_ ? code + s + "\033[0m" : s;
-  }
-  bool on_;
-};
-
-void write_stack(std::ostream &out, const Stack &stack) {
-  if (stack.empty()) {
-    out << "    <no stack>\n";
-    return;
-  }
-  for (size_t i = 0; i < stack.size(); ++i) out << "    #" << i << ' ' << stack[i].display() << '\n';
-}
-
-// Display names for the locks of one finding. Writers may leave names out
-// (the runtime does); like ThreadSanitizer we then number the distinct
-// mutexes M1, M2, ... in order of appearance so the side lines and the
-// "Mutex ... acquired here" blocks refer to each other.
-class LockNames {
- public:
-  explicit LockNames(const Finding &finding) {
-    for (const Side &side : finding.sides)
-      for (const Lock &lock : side.locks) name_of(lock);
-  }
-
-  std::string name_of(const Lock &lock) {
-    if (!lock.name.empty()) return lock.name;
-    for (const auto &[address, name] : assigned_)
-      if (address == lock.address) return name;
-    std::string name = "M" + std::to_string(assigned_.size() + 1);
-    assigned_.emplace_back(lock.address, name);
-    return name;
+  explicit StreamSink(std::ostream &out) : out_(out) {}
+  void write(const char *data, size_t size) override {
+    out_.write(data, static_cast<std::streamsize>(size));
   }
 
  private:
-  std::vector<std::pair<std::string, std::string>> assigned_;  // address, name
+  std::ostream &out_;
 };
 
-std::string thread_name(const Finding &finding, int64_t id) {
-  if (id == 0) return "main thread";
-  const ThreadInfo *info = finding.thread_info(id);
-  return "thread " + (info ? info->display_name() : "T" + std::to_string(id));
+text::Str view(const std::string &s) { return text::Str(s.data(), s.size()); }
+
+text::Frame view(const Frame &f) {
+  text::Frame out;
+  out.function = view(f.function);
+  out.file = view(f.file);
+  out.line = f.line > 0 ? uint64_t(f.line) : 0;
+  out.column = f.column > 0 ? uint64_t(f.column) : 0;
+  out.site = view(f.site);
+  return out;
 }
 
-std::string detail_value(const nlohmann::json &value) {
-  if (value.is_string()) return value.get<std::string>();
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// The message repeats the first side's description for most engines ("Write
-// of size 4 ... by thread T2 races with ..."); print it only when it adds
-// something, e.g. the lock cycle of a deadlock or a finding without sides.
-bool message_adds_information(const Finding &finding) {
-  if (finding.message.empty()) return false;
-  if (finding.sides.empty()) return true;
-  const std::string &first = finding.sides.front().description;
-  return first.empty() || finding.message.rfind(first, 0) != 0;
-}
-
-void write_header(std::ostream &out, const Finding &finding, const Style &style) {
-  std::string header = "WARNING: snag: " + finding.display_title();
-  if (finding.pid) header += " (pid=" + std::to_string(*finding.pid) + ")";
-  out << style.warning(header);
-  if (finding.count > 1) out << " (reported " << finding.count << " times)";
-  out << '\n';
-  if (message_adds_information(finding)) out << "  " << finding.message << "\n\n";
-}
-
-void write_sides(std::ostream &out, const Finding &finding, LockNames &locks, const Style &style) {
-  for (const Side &side : finding.sides) {
-    std::string line = side.description;
-    if (!side.locks.empty()) {
-      line += " (mutexes: ";
-      for (size_t i = 0; i < side.locks.size(); ++i) {
-        if (i > 0) line += ", ";
-        line += locks.name_of(side.locks[i]);
+// A finding seen through common/finding_text's plain structs; everything
+// they point into lives here, at addresses that do not move.
+class FindingView {
+ public:
+  explicit FindingView(const Finding &f) {
+    text_.title = view(f.title);
+    text_.kind = view(f.kind);
+    text_.message = view(f.message);
+    text_.has_pid = f.pid.has_value();
+    text_.pid = f.pid.value_or(0);
+    text_.count = f.count;
+    for (const Side &side : f.sides) {
+      std::vector<text::Lock> &locks = locks_.emplace_back();
+      for (const Lock &lock : side.locks)
+        locks.push_back(text::Lock{view(lock.name), view(lock.address), stack(lock.stack)});
+      text::Side &out = sides_.emplace_back();
+      out.description = view(side.description);
+      out.locks = locks.data();
+      out.lock_count = static_cast<uint32_t>(locks.size());
+      out.stack = stack(side.stack);
+    }
+    text_.sides = sides_.data();
+    text_.side_count = static_cast<uint32_t>(sides_.size());
+    if (f.heap) {
+      text_.has_heap = true;
+      text_.heap_size = f.heap->size;
+      text_.heap_address = view(f.heap->address);
+      if (f.heap->thread) text_.heap_thread = thread(f, *f.heap->thread);
+      text_.heap_stack = stack(f.heap->stack);
+    } else if (f.global) {
+      text_.global_name = view(f.global->name);
+      text_.global_size = f.global->size;
+      text_.global_address = view(f.global->address);
+    }
+    for (const ThreadInfo &t : f.threads) {
+      text::Thread &out = threads_.emplace_back();
+      out.self = thread(f, t.id);
+      if (t.parent) out.parent = thread(f, *t.parent);
+      out.stack = stack(t.stack);
+    }
+    text_.threads = threads_.data();
+    text_.thread_count = static_cast<uint32_t>(threads_.size());
+    if (f.details.is_object()) {
+      for (const auto &[key, value] : f.details.items()) {
+        strings_.push_back(key);
+        text::Str k = view(strings_.back());
+        strings_.push_back(value.is_string() ? value.get<std::string>()
+                                             : value.dump(-1, ' ', false,
+                                                          nlohmann::json::error_handler_t::replace));
+        details_.push_back(text::Detail{k, view(strings_.back())});
       }
-      line += ")";
     }
-    out << "  " << style.access(line + ":") << '\n';
-    write_stack(out, side.stack);
-    out << '\n';
-  }
-}
-
-void write_location(std::ostream &out, const Finding &finding, const Style &style) {
-  if (finding.heap) {
-    const HeapBlock &heap = *finding.heap;
-    std::string line = "Location is heap block of size " + std::to_string(heap.size) + " at " +
-                       heap.address + " allocated";
-    if (heap.thread) line += " by " + thread_name(finding, *heap.thread);
-    out << "  " << style.location(line + ":") << '\n';
-    write_stack(out, heap.stack);
-    out << '\n';
-  } else if (finding.global) {
-    const GlobalVar &global = *finding.global;
-    std::string line = "Location is global '" + global.name + "' of size " + std::to_string(global.size);
-    if (!global.address.empty()) line += " at " + global.address;
-    out << "  " << style.location(line) << "\n\n";
-  }
-}
-
-void write_lock_stacks(std::ostream &out, const Finding &finding, LockNames &locks,
-                       const Style &style) {
-  std::vector<std::pair<std::string, Stack>> shown;
-  for (const Side &side : finding.sides) {
-    for (const Lock &lock : side.locks) {
-      if (lock.stack.empty()) continue;
-      std::pair<std::string, Stack> entry{locks.name_of(lock), lock.stack};
-      bool seen = false;
-      for (const auto &s : shown) seen = seen || s == entry;
-      if (seen) continue;
-      std::string line = "Mutex " + entry.first;
-      if (!lock.address.empty() && lock.name.empty()) line += " (" + lock.address + ")";
-      out << "  " << style.mutex(line + " acquired here:") << '\n';
-      write_stack(out, lock.stack);
-      out << '\n';
-      shown.push_back(std::move(entry));
+    text_.details = details_.data();
+    text_.detail_count = static_cast<uint32_t>(details_.size());
+    text_.has_seed = f.seed.has_value();
+    text_.seed = f.seed.value_or(0);
+    if (const Frame *top = f.primary_frame()) {
+      primary_ = view(*top);
+      text_.primary = &primary_;
     }
   }
-}
+  const text::Finding &text() const { return text_; }
 
-void write_threads(std::ostream &out, const Finding &finding, const Style &style) {
-  for (const ThreadInfo &thread : finding.threads) {
-    // The main thread was not created by anyone; nothing to show.
-    if (!thread.parent && thread.stack.empty()) continue;
-    std::string line = "Thread " + thread.display_name() + " created";
-    if (thread.parent) line += " by " + thread_name(finding, *thread.parent);
-    out << "  " << style.thread(line + " at:") << '\n';
-    write_stack(out, thread.stack);
-    out << '\n';
+ private:
+  text::Stack stack(const Stack &s) {
+    std::vector<text::Frame> &frames = frames_.emplace_back();
+    for (const Frame &f : s) frames.push_back(view(f));
+    return text::Stack{frames.data(), static_cast<uint32_t>(frames.size())};
   }
-}
+  // Threads are shown by the name the finding lists them under, if any.
+  static text::ThreadRef thread(const Finding &f, int64_t id) {
+    text::ThreadRef ref;
+    ref.known = true;
+    ref.id = id;
+    if (const ThreadInfo *info = f.thread_info(id)) ref.name = view(info->name);
+    return ref;
+  }
 
-void write_footer(std::ostream &out, const Finding &finding) {
-  if (finding.details.is_object()) {
-    for (const auto &[key, value] : finding.details.items())
-      out << "  " << key << ": " << detail_value(value) << '\n';
-  }
-  if (finding.seed) out << "  seed: " << *finding.seed << '\n';
-
-  out << "SUMMARY: snag: " << finding.display_title();
-  if (const Frame *top = finding.primary_frame()) {
-    if (top->has_location()) {
-      out << ' ' << top->location();
-      if (!top->function.empty()) out << " in " << top->function;
-    } else if (!top->function.empty()) {
-      out << " in " << top->function;
-    } else {
-      out << ' ' << top->display();
-    }
-  }
-  out << '\n';
-}
+  text::Finding text_;
+  text::Frame primary_;
+  // deques: growing them never moves what earlier views point into.
+  std::deque<std::vector<text::Frame>> frames_;
+  std::deque<std::vector<text::Lock>> locks_;
+  std::deque<std::string> strings_;
+  std::vector<text::Side> sides_;
+  std::vector<text::Thread> threads_;
+  std::vector<text::Detail> details_;
+};
 
 }  // namespace
 
 void write_text_finding(std::ostream &out, const Finding &finding, const TextOptions &options) {
-  Style style(options.color);
-  LockNames locks(finding);
-  out << kSeparator << '\n';
-  write_header(out, finding, style);
-  write_sides(out, finding, locks, style);
-  write_location(out, finding, style);
-  write_lock_stacks(out, finding, locks, style);
-  write_threads(out, finding, style);
-  write_footer(out, finding);
-  out << kSeparator << '\n';
+  FindingView view(finding);
+  StreamSink sink(out);
+  text::Style style;
+  style.color = options.color;
+  text::write_finding_text(sink, view.text(), style);
 }
 
 void write_text(std::ostream &out, const std::vector<Finding> &findings, const TextOptions &options) {

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/finding_text.h"
 #include "core/internal_alloc.h"
 #include "core/kept_file.h"
 #include "core/options.h"
@@ -157,77 +158,146 @@ void write_json(TextBuffer &b, const Finding &f) {
   b.add("}\n");
 }
 
-// ---- Text (a program run on its own) ----
+// ---- Text (a program run on its own), laid out by common/finding_text ----
 
-void text_stack(TextBuffer &b, const StackTrace &s) {
-  uint32_t n = 0;
-  for_each_expanded_frame(s.frames, s.depth, kMaxReportedFrames, [&](snag_site_t site) {
-    b.add("    #").add_u64(n++).add(' ');
-    SiteInfo info;
-    if (find_site(site, &info)) {
-      b.add(info.function.data, info.function.size).add(' ');
-      b.add(info.file.data, info.file.size).add(':').add_u64(info.line).add(':').add_u64(info.column);
-    } else {
-      b.add("<unknown site ").add_hex(site, 16).add('>');
-    }
-    b.add('\n');
-  });
-  if (s.depth == 0) b.add("    <no stack>\n");
+class BufferSink final : public text::Sink {
+ public:
+  explicit BufferSink(TextBuffer &b) : b_(b) {}
+  void write(const char *data, size_t size) override { b_.add(data, size); }
+
+ private:
+  TextBuffer &b_;
+};
+
+// The stacks of one finding resolved to function, file and line, in runtime
+// memory (too big for a small thread stack), freed with the finding's text.
+class ResolvedStacks {
+ public:
+  ResolvedStacks() = default;
+  ResolvedStacks(const ResolvedStacks &) = delete;
+  ResolvedStacks &operator=(const ResolvedStacks &) = delete;
+  ~ResolvedStacks() {
+    for (uint32_t i = 0; i < count_; ++i) internal_free(frames_[i]);
+  }
+
+  text::Stack resolve(const StackTrace &s) {
+    if (s.depth == 0 || count_ == kMaxStacks) return {};
+    auto *frames = internal_new_array<text::Frame>(kMaxReportedFrames);
+    frames_[count_++] = frames;
+    uint32_t n = 0;
+    for_each_expanded_frame(s.frames, s.depth, kMaxReportedFrames, [&](snag_site_t site) {
+      text::Frame &f = *new (&frames[n++]) text::Frame();
+      SiteInfo info;
+      if (find_site(site, &info)) {
+        f.function = text::Str(info.function.data, info.function.size);
+        f.file = text::Str(info.file.data, info.file.size);
+        f.line = info.line;
+        f.column = info.column;
+      } else {
+        f.site_number = site;
+      }
+    });
+    return {frames, n};
+  }
+
+ private:
+  // Sides, their locks, the heap block and the threads.
+  static constexpr uint32_t kMaxStacks =
+      Finding::kMaxSides * (1 + FindingSide::kMaxLocks) + 1 + Finding::kMaxThreads;
+  text::Frame *frames_[kMaxStacks];
+  uint32_t count_ = 0;
+};
+
+// "0x..." in a fixed buffer, for the views the formatter takes.
+struct AddressText {
+  char text[24];
+  text::Str set(uintptr_t address) {
+    TextBuffer b;
+    b.add_address(address).add('\0');
+    copy_text(text, sizeof text, b.data());
+    return text::Str(text);
+  }
+};
+
+text::ThreadRef thread_ref(Tid tid) {
+  text::ThreadRef ref;
+  if (tid == kNoThread) return ref;
+  ref.known = true;
+  ref.id = tid;
+  if (ThreadState *t = thread_by_tid(tid)) ref.name = text::Str(t->name[0] ? t->name : "");
+  return ref;
 }
 
+// Everything the text of one finding points into.
+struct FindingTextParts {
+  ResolvedStacks stacks;
+  text::Side sides[Finding::kMaxSides];
+  text::Lock locks[Finding::kMaxSides][FindingSide::kMaxLocks];
+  AddressText lock_addresses[Finding::kMaxSides][FindingSide::kMaxLocks];
+  AddressText heap_address, global_address;
+  text::Thread threads[Finding::kMaxThreads];
+  text::Detail details[Finding::kMaxDetails];
+};
+
 void write_text(TextBuffer &b, const Finding &f) {
-  b.add("==================\nWARNING: snag: ").add(f.title ? f.title : f.kind);
-  b.add(" (pid=").add_u64(static_cast<uint64_t>(getpid())).add(")\n");
+  auto *parts = new (internal_alloc(sizeof(FindingTextParts))) FindingTextParts();
+  text::Finding t;
+  t.title = text::Str(f.title);
+  t.kind = text::Str(f.kind);
+  t.message = text::Str(f.message);
+  t.has_pid = true;
+  t.pid = getpid();
   for (int i = 0; i < f.side_count; ++i) {
     const FindingSide &s = f.sides[i];
-    b.add("  ").add(s.description).add(":\n");
-    text_stack(b, s.stack);
+    text::Side &side = parts->sides[i];
+    side.description = text::Str(s.description);
+    side.stack = parts->stacks.resolve(s.stack);
     for (int l = 0; l < s.lock_count; ++l) {
-      if (s.locks[l].stack.depth == 0) continue;
-      b.add("\n  Mutex ").add_address(s.locks[l].address).add(" acquired here:\n");
-      text_stack(b, s.locks[l].stack);
+      text::Lock &lock = parts->locks[i][l];
+      lock.address = parts->lock_addresses[i][l].set(s.locks[l].address);
+      lock.stack = parts->stacks.resolve(s.locks[l].stack);
     }
-    b.add('\n');
+    side.locks = parts->locks[i];
+    side.lock_count = uint32_t(s.lock_count);
   }
+  t.sides = parts->sides;
+  t.side_count = uint32_t(f.side_count);
   if (f.has_heap) {
-    b.add("  Location is heap block of size ").add_u64(f.heap_size).add(" at ");
-    b.add_address(f.heap_address).add(" allocated by ");
-    if (f.heap_thread == 0) b.add("main thread");
-    else b.add("thread T").add_u64(f.heap_thread);
-    b.add(":\n");
-    text_stack(b, f.heap_stack);
-    b.add('\n');
+    t.has_heap = true;
+    t.heap_size = f.heap_size;
+    t.heap_address = parts->heap_address.set(f.heap_address);
+    t.heap_thread = thread_ref(f.heap_thread);
+    t.heap_stack = parts->stacks.resolve(f.heap_stack);
   } else if (f.global_name[0]) {
-    b.add("  Location is global '").add(f.global_name).add("' of size ").add_u64(f.global_size);
-    b.add(" at ").add_address(f.global_address).add("\n\n");
+    t.global_name = text::Str(f.global_name);
+    t.global_size = f.global_size;
+    t.global_address = parts->global_address.set(f.global_address);
   }
   Tid threads[Finding::kMaxThreads];
   int thread_count;
   collect_threads(f, threads, &thread_count);
   for (int i = 0; i < thread_count; ++i) {
-    ThreadState *t = thread_by_tid(threads[i]);
-    if (!t || t->parent == kNoThread) continue;
-    b.add("  Thread T").add_u64(t->tid).add(" created by ");
-    if (t->parent == 0) b.add("main thread");
-    else b.add("thread T").add_u64(t->parent);
-    b.add(" at:\n");
+    ThreadState *state = thread_by_tid(threads[i]);
+    if (!state) continue;
+    text::Thread &thread = parts->threads[t.thread_count++];
+    thread.self = thread_ref(threads[i]);
+    thread.parent = thread_ref(state->parent);
     StackTrace creation;
-    depot_get(t->creation_stack, &creation);
-    text_stack(b, creation);
-    b.add('\n');
+    depot_get(state->creation_stack, &creation);
+    thread.stack = parts->stacks.resolve(creation);
   }
+  t.threads = parts->threads;
   for (int i = 0; i < f.detail_count; ++i)
-    b.add("  ").add(f.details[i].key).add(": ").add(f.details[i].value).add('\n');
-  b.add("  seed: ").add_u64(g_seed).add('\n');
-  b.add("SUMMARY: snag: ").add(f.title ? f.title : f.kind);
-  if (f.side_count && f.sides[0].stack.depth) {
-    SiteInfo info;
-    if (find_site(f.sides[0].stack.frames[0], &info)) {
-      b.add(' ').add(info.file.data, info.file.size).add(':').add_u64(info.line).add(':');
-      b.add_u64(info.column).add(" in ").add(info.function.data, info.function.size);
-    }
-  }
-  b.add("\n==================\n");
+    parts->details[i] = {text::Str(f.details[i].key), text::Str(f.details[i].value)};
+  t.details = parts->details;
+  t.detail_count = uint32_t(f.detail_count);
+  t.has_seed = true;
+  t.seed = g_seed;
+  if (f.side_count) t.primary = text::primary_frame(parts->sides[0].stack);
+  BufferSink sink(b);
+  text::write_finding_text(sink, t, text::Style());
+  parts->~FindingTextParts();
+  internal_free(parts);
 }
 
 uint64_t clock_seed() {

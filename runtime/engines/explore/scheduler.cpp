@@ -3,6 +3,7 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
+#include "core/debug_assert.h"
 #include "core/internal_alloc.h"
 #include "core/options.h"
 #include "core/platform.h"
@@ -46,6 +47,10 @@ void Scheduler::activate(ThreadState &main_thread, const Plan &plan) {
     threads_ = internal_new_array<ControlledThread *>(kMaxControlledThreads);
   }
   max_steps_ = options().number("max_steps");
+  // A schedule counts from zero (unit tests activate more than once per process).
+  steps_ = choices_ = wait_counter_ = 0;
+  progress_epoch_ = 1;
+  progress_author_ = kNoThread;
   chooser().start(plan);
   current_ = main_thread.tid;
   capacity_ = main_thread.tid + 1;
@@ -152,8 +157,20 @@ void Scheduler::step_limit(ControlledThread &me) {
   if (steps_ - max_steps_ >= kLivelockWindow) fail_hang(me, kLivelockWindow);
 }
 
+// Debug builds: the caller is the one thread holding the baton.
+void Scheduler::check_baton(const ControlledThread &me) const {
+  SNAG_DEBUG_ASSERT(current_ == me.tid && me.turn.load(std::memory_order_relaxed) == 1,
+                    "only the running thread reaches a scheduling point");
+  if (!SNAG_DEBUG_ASSERTS_ON) return;
+  int holders = 0;
+  for (Tid tid = 0; tid < capacity_; ++tid)
+    if (threads_[tid] && threads_[tid]->turn.load(std::memory_order_relaxed) == 1) ++holders;
+  SNAG_DEBUG_ASSERT(holders == 1, "exactly one controlled thread holds the baton");
+}
+
 void Scheduler::point(ControlledThread &me, PointKind kind) {
   if (!active_) return;
+  check_baton(me);
   if (++steps_ > max_steps_) step_limit(me);
   chooser().before_point(me, steps_);
   Candidates c;
@@ -180,6 +197,9 @@ void Scheduler::point(ControlledThread &me, PointKind kind) {
   Tid chosen = c.tids[0];
   if (c.n > 1) {
     chosen = chooser().choose(c.tids, c.n, me, me_candidate, choices_);
+    bool listed = false;
+    for (int i = 0; i < c.n; ++i) listed |= c.tids[i] == chosen;
+    SNAG_DEBUG_ASSERT(listed, "the strategy picks one of the candidates");
     bool preemptable = kind == PointKind::kSync || kind == PointKind::kAccess ||
                        kind == PointKind::kExit;
     record_decision(chosen, me_candidate && preemptable && chosen != me.tid ? me.tid : kNoThread);

@@ -144,6 +144,7 @@ class Scheduler {
   // incomplete.
   void step_limit(ControlledThread &me);
   void switch_to(ControlledThread &me, ControlledThread &next);
+  void check_baton(const ControlledThread &me) const;
 
   bool active_ = false;
   Tid current_ = 0;

@@ -1,5 +1,6 @@
 #include "engines/explore/strategy.h"
 
+#include "core/debug_assert.h"
 #include "core/platform.h"
 #include "engines/explore/replay_log.h"
 
@@ -42,6 +43,14 @@ bool parse_strategy(const char *name, Strategy *out) {
 }
 
 void Chooser::start(const Plan &plan) {
+  SNAG_DEBUG_ASSERT(plan.change_count >= 0 && plan.change_count <= kMaxChangePoints,
+                    "a plan has at most kMaxChangePoints change points");
+  SNAG_DEBUG_ASSERT(plan.variable_count >= 0 && plan.variable_count <= kMaxPlanVariables,
+                    "a plan has at most kMaxPlanVariables variables");
+  if (plan.access_points == AccessPoints::kVariables)
+    for (int i = 0; i < plan.change_count; ++i)
+      SNAG_DEBUG_ASSERT(plan.change_variable[i] >= 0 && plan.change_variable[i] < plan.variable_count,
+                        "a change point names one of the plan's variables");
   plan_ = plan;
   random_.seed(plan.seed);
 }

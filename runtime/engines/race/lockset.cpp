@@ -103,6 +103,14 @@ uint32_t lockset_members(LocksetId id, const uintptr_t **locks) {
   return e->count;
 }
 
+bool lockset_contains(LocksetId id, uintptr_t lock) {
+  const uintptr_t *locks;
+  uint32_t n = lockset_members(id, &locks);
+  for (uint32_t i = 0; i < n; ++i)
+    if (locks[i] == lock) return true;
+  return false;
+}
+
 LocksetId lockset_intersect(LocksetId a, LocksetId b) {
   if (a == b) return a;
   if (a == kEmptyLockset || b == kEmptyLockset) return kEmptyLockset;

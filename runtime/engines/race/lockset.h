@@ -16,5 +16,6 @@ LocksetId lockset_intern(const uintptr_t *locks, uint32_t count);
 LocksetId lockset_intersect(LocksetId a, LocksetId b);
 // The members of a set (sorted); valid for the life of the process.
 uint32_t lockset_members(LocksetId id, const uintptr_t **locks);
+bool lockset_contains(LocksetId id, uintptr_t lock);
 
 }  // namespace snag::race

@@ -14,6 +14,7 @@
 // Shared-Read / Shared-Modify1 states and are shown in reports.
 #pragma once
 
+#include "core/debug_assert.h"
 #include "core/engine.h"
 #include "core/findings.h"
 #include "engines/race/heap_blocks.h"
@@ -118,6 +119,7 @@ class RaceEngine final : public Engine {
   // Every tick is the calling thread's own: it starts a new epoch, which the
   // fast path must see.
   static void tick(RaceThread &rt, Tid self) {
+    SNAG_DEBUG_ASSERT(rt.clock.get(self) == rt.now, "a thread's own clock entry is kept in step");
     rt.clock.set(self, ++rt.now);
     publish_fast_path(rt, self);
   }

@@ -85,9 +85,12 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
     HeldLock &h = rt.held[i];
     if (h.addr != lock) continue;
     bool reader = !h.write_mode;
+    SNAG_DEBUG_ASSERT(h.depth > 0, "a held lock has been acquired at least once");
     if (--h.depth == 0) {
       rt.held[i] = rt.held[--rt.held_count];
       recompute_locksets(rt);
+      SNAG_DEBUG_ASSERT(!lockset_contains(rt.lockset_all, lock),
+                        "an unlocked lock leaves the thread's lockset");
     }
     sync_release(lock, rt.clock, reader);
     return;

@@ -3,6 +3,7 @@
 // stack, and RaceTrack's accuracy (granularity and state) as the rank.
 #include <atomic>
 
+#include "common/finding_text.h"
 #include "core/global_symbols.h"
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
@@ -25,19 +26,15 @@ constexpr uint32_t kReportedSlots = 1 << 14;
 std::atomic<uint64_t> g_reported_pairs[kReportedSlots];
 
 void describe(char *out, size_t capacity, bool previous, bool write, uintptr_t size,
-              uintptr_t addr, Tid thread, const uintptr_t *locks, uint32_t lock_count) {
-  TextBuffer b;
-  b.add(previous ? (write ? "Previous write" : "Previous read") : (write ? "Write" : "Read"));
-  b.add(" of size ").add_u64(size).add(" at ").add_address(addr).add(" by ");
-  if (thread == 0) b.add("main thread");
-  else b.add("thread T").add_u64(thread);
-  if (lock_count) {
-    b.add(" (mutexes:");
-    for (uint32_t i = 0; i < lock_count; ++i) b.add(i ? ", " : " ").add_address(locks[i]);
-    b.add(')');
-  }
-  b.add('\0');
-  copy_text(out, capacity, b.data());
+              uintptr_t addr, Tid thread) {
+  TextBuffer address;
+  address.add_address(addr);
+  text::ThreadRef who;
+  who.known = true;
+  who.id = thread;
+  text::FixedSink sink(out, capacity);
+  text::write_access_description(sink, previous, write, size,
+                                 text::Str(address.data(), address.size()), who);
 }
 
 void previous_stack(const History &h, StackTrace *out) {
@@ -116,12 +113,9 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   current.access_size = cur_size;
   current.access_kind = a.write ? "write" : "read";
   capture_stack(t.shadow, a.site, &current.stack);
-  uintptr_t cur_locks[kMaxLocksInSet];
-  uint32_t cur_lock_count = 0;
   for (uint32_t i = 0; i < rt.held_count; ++i) {
     const HeldLock &held = rt.held[i];
     if (a.write && !held.write_mode) continue;
-    cur_locks[cur_lock_count++] = held.addr;
     if (current.lock_count < FindingSide::kMaxLocks) {
       FindingLock &l = current.locks[current.lock_count++];
       l.address = held.addr;
@@ -133,8 +127,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
         l.stack.frames[l.stack.depth++] = context.frames[k];
     }
   }
-  describe(current.description, sizeof current.description, false, a.write, cur_size, cur_lo, t.tid,
-           cur_locks, cur_lock_count);
+  describe(current.description, sizeof current.description, false, a.write, cur_size, cur_lo, t.tid);
 
   if (h.site) {
     FindingSide &prev = f->add_side();
@@ -150,7 +143,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     for (uint32_t i = 0; i < n && prev.lock_count < FindingSide::kMaxLocks; ++i)
       prev.locks[prev.lock_count++].address = locks[i];
     describe(prev.description, sizeof prev.description, true, h.write, h.size, v.extent_base() + h.offset,
-             h.thread, locks, n);
+             h.thread);
   }
 
   HeapBlock *block = v.block ? v.block : find_heap_block(cur_lo);

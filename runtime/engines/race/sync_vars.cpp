@@ -3,6 +3,7 @@
 #include <atomic>
 #include <new>
 
+#include "core/debug_assert.h"
 #include "core/internal_alloc.h"
 #include "engines/race/shadow.h"
 
@@ -53,7 +54,9 @@ SyncVar *sync_var(uintptr_t addr, bool create) {
 void sync_release(uintptr_t addr, const VectorClock &from, bool reader) {
   SyncVar *v = sync_var(addr, true);
   SpinLockGuard guard(v->lock);
-  (reader ? v->read_clock : v->clock).merge(from);
+  VectorClock &published = reader ? v->read_clock : v->clock;
+  published.merge(from);
+  SNAG_DEBUG_ASSERT(published.covers(from), "a release publishes all the releaser saw");
 }
 
 void sync_store(uintptr_t addr, const VectorClock *from) {
@@ -70,6 +73,8 @@ void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
   SpinLockGuard guard(v->lock);
   into.merge(v->clock);
   if (readers) into.merge(v->read_clock);
+  SNAG_DEBUG_ASSERT(into.covers(v->clock) && (!readers || into.covers(v->read_clock)),
+                    "an acquire takes everything released at the address");
 }
 
 void sync_forget_range(uintptr_t begin, uintptr_t end) {

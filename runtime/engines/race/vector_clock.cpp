@@ -1,5 +1,6 @@
 #include "engines/race/vector_clock.h"
 
+#include "core/debug_assert.h"
 #include "core/internal_alloc.h"
 #include "core/platform.h"
 
@@ -31,6 +32,13 @@ void VectorClock::merge(const VectorClock &other) {
   if (other.size_ > size_) grow(other.size_);
   for (uint32_t i = 0; i < other.size_; ++i)
     if (other.values_[i] > values_[i]) values_[i] = other.values_[i];
+  SNAG_DEBUG_ASSERT(covers(other), "a merged clock covers what it merged");
+}
+
+bool VectorClock::covers(const VectorClock &other) const {
+  for (uint32_t i = 0; i < other.size_; ++i)
+    if (other.values_[i] > get(i)) return false;
+  return true;
 }
 
 void VectorClock::assign(const VectorClock &other) {

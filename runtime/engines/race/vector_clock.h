@@ -24,6 +24,9 @@ class VectorClock {
   // this = max(this, other), element-wise.
   void merge(const VectorClock &other);
   void assign(const VectorClock &other);
+  // True when every entry of `other` is at most this clock's entry: all
+  // that `other` saw happened before (or is) what this clock has seen.
+  bool covers(const VectorClock &other) const;
   uint32_t size() const { return size_; }
 
  private:

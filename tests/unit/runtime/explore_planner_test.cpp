@@ -1,0 +1,182 @@
+// The planner: the strategy, seed and parameters of every schedule, and what
+// it learns from the schedules run so far (PCT's k, the bounds' ranges,
+// variable bounding's variable sets and thread-bounding counts).
+#include "engines/explore/planner.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <set>
+
+namespace snag::explore {
+namespace {
+
+std::unique_ptr<ScheduleResults> schedule_results() { return std::make_unique<ScheduleResults>(); }
+
+// Results of a profiling schedule that saw `keys[i]` accessed `accesses[i]`
+// times by threads 0 and 1 (shared) or by thread 0 alone.
+std::unique_ptr<ScheduleResults> profile(uint32_t threads, std::initializer_list<VariableCount> vars) {
+  auto r = schedule_results();
+  r->steps = 30;
+  r->choices = 12;
+  r->threads = threads;
+  uint32_t slot = 0;
+  for (const VariableCount &v : vars) {
+    r->variables[slot++] = v;
+    ++r->variable_count;
+  }
+  return r;
+}
+
+constexpr uint64_t kShared = 0b11, kPrivate = 0b01;
+
+TEST(Planner, TheSameSeedGivesTheSamePlans) {
+  Planner a, b;
+  a.start(Strategy::kPct, 1234, 3, false);
+  b.start(Strategy::kPct, 1234, 3, false);
+  std::set<uint64_t> seeds;
+  for (uint64_t s = 0; s < 10; ++s) {
+    Plan pa = a.next(s), pb = b.next(s);
+    EXPECT_EQ(pa.seed, pb.seed);
+    EXPECT_EQ(pa.change_count, pb.change_count);
+    for (int i = 0; i < pa.change_count; ++i) EXPECT_EQ(pa.change_step[i], pb.change_step[i]);
+    EXPECT_EQ(pa.schedule, s);
+    seeds.insert(pa.seed);
+  }
+  EXPECT_EQ(seeds.size(), 10u);  // every schedule its own seed
+  Planner c, d;
+  c.start(Strategy::kPct, 1234, 3, false);
+  d.start(Strategy::kPct, 1235, 3, false);
+  EXPECT_NE(c.next(0).seed, d.next(0).seed);  // another base seed, other plans
+}
+
+TEST(Planner, PctPlacesDepthMinusOneChangePointsWithinTheStepsSeen) {
+  Planner p;
+  p.start(Strategy::kPct, 5, 4, false);
+  for (uint64_t s = 0; s < 20; ++s) {
+    Plan plan = p.next(s);
+    EXPECT_EQ(plan.strategy, Strategy::kPct);
+    ASSERT_EQ(plan.change_count, 3);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_GE(plan.change_step[i], 1u);
+      EXPECT_LE(plan.change_step[i], 100u);  // before anything is learnt: k = 100
+    }
+  }
+  auto r = schedule_results();
+  r->steps = 6;
+  p.learn(*r);
+  for (uint64_t s = 20; s < 60; ++s) {
+    Plan plan = p.next(s);
+    for (int i = 0; i < 3; ++i) EXPECT_LE(plan.change_step[i], 6u) << s;
+  }
+}
+
+TEST(Planner, PctDepthIsClamped) {
+  Planner p;
+  p.start(Strategy::kPct, 5, 0, false);
+  EXPECT_EQ(p.next(0).change_count, 0);
+  p.start(Strategy::kPct, 5, 100, false);
+  EXPECT_EQ(p.next(1).change_count, kMaxChangePoints);
+}
+
+TEST(Planner, ProfilesTheFirstThreeSchedules) {
+  Planner p;
+  p.start(Strategy::kRandom, 1, 3, true);
+  for (uint64_t s = 0; s < 5; ++s) {
+    Plan plan = p.next(s);
+    EXPECT_EQ(plan.profile, s < 3) << s;
+    EXPECT_EQ(plan.access_points, AccessPoints::kAll);
+    EXPECT_EQ(plan.change_count, 0);
+  }
+}
+
+TEST(Planner, PortfolioRotatesAndFallsBackWithoutVariables) {
+  Planner p;
+  p.start(Strategy::kPortfolio, 9, 3, false);
+  // pct, pctvb, random, vb, preempt-bound, delay-bound; the variable-bounded
+  // ones are pct until a profile found variables.
+  const Strategy expected[] = {Strategy::kPct,          Strategy::kPct,       Strategy::kRandom,
+                               Strategy::kPct,          Strategy::kPreemptBound,
+                               Strategy::kDelayBound,   Strategy::kPct};
+  for (uint64_t s = 0; s < 7; ++s) EXPECT_EQ(p.next(s).strategy, expected[s]) << s;
+  p.learn(*profile(2, {{0x1000, 5, kShared}}));
+  EXPECT_EQ(p.next(7).strategy, Strategy::kPctVb);
+}
+
+TEST(Planner, DelayBoundCyclesOneToThreeDelays) {
+  Planner p;
+  p.start(Strategy::kDelayBound, 3, 3, false);
+  const int bounds[] = {1, 2, 3, 1, 2};
+  for (uint64_t s = 0; s < 5; ++s) {
+    Plan plan = p.next(s);
+    ASSERT_EQ(plan.change_count, bounds[s]);
+    for (int i = 0; i < plan.change_count; ++i) EXPECT_LT(plan.change_step[i], 50u);
+  }
+}
+
+TEST(Planner, PreemptBoundRaisesTheBoundIteratively) {
+  Planner p;
+  p.start(Strategy::kPreemptBound, 3, 3, false);
+  EXPECT_EQ(p.next(0).change_count, 0);  // bound 0: one deterministic schedule
+  for (uint64_t s = 1; s <= 40; ++s) ASSERT_EQ(p.next(s).change_count, 1) << s;  // 20 << 1
+  for (uint64_t s = 41; s <= 120; ++s) ASSERT_EQ(p.next(s).change_count, 2) << s;  // 20 << 2
+  EXPECT_EQ(p.next(121).change_count, 3);
+}
+
+TEST(Planner, VariableBoundingWalksSetsWithTheThreadBoundingCount) {
+  Planner p;
+  p.start(Strategy::kVb, 11, 3, false);
+  // Two shared globals and a private one; the least accessed shared one first.
+  p.learn(*profile(2, {{0x2000, 9, kShared}, {0x1000, 4, kShared}, {0x3000, 2, kPrivate}}));
+  // Two threads, fragments n = 6: 2! * (2 ln 6 + ln 10) = 11.77 -> 12
+  // schedules per set: {0x1000} x12, {0x2000} x12, {0x3000} x12, then pairs.
+  auto keys_of = [](const Plan &plan) {
+    std::set<uint64_t> keys(plan.variables, plan.variables + plan.variable_count);
+    return keys;
+  };
+  uint64_t s = 0;
+  for (uint64_t key : {0x1000ull, 0x2000ull, 0x3000ull}) {
+    for (int i = 0; i < 12; ++i, ++s) {
+      Plan plan = p.next(s);
+      ASSERT_EQ(plan.strategy, Strategy::kVb);
+      ASSERT_EQ(plan.access_points, AccessPoints::kVariables);
+      ASSERT_EQ(keys_of(plan), std::set<uint64_t>{key}) << s;
+      ASSERT_GE(plan.change_count, 1);
+      ASSERT_LE(plan.change_count, 2);
+      for (int c = 0; c < plan.change_count; ++c) {
+        EXPECT_EQ(plan.change_variable[c], 0);
+        uint64_t accesses = key == 0x1000 ? 4 : key == 0x2000 ? 9 : 2;
+        EXPECT_GE(plan.change_step[c], 1u);
+        EXPECT_LE(plan.change_step[c], accesses);
+      }
+    }
+  }
+  Plan pair = p.next(s);
+  EXPECT_EQ(keys_of(pair), (std::set<uint64_t>{0x1000, 0x2000}));
+  for (int c = 0; c < pair.change_count; ++c) EXPECT_LT(pair.change_variable[c], 2);
+}
+
+TEST(Planner, MoreThreadsMeanMoreSchedulesPerVariableSet) {
+  Planner p;
+  p.start(Strategy::kVb, 11, 3, false);
+  p.learn(*profile(3, {{0x1000, 4, kShared}, {0x2000, 9, kShared}}));
+  // Three threads, n = 9: 3! * (3 ln 9 + ln 10) = 53.4 -> 54 per set.
+  for (uint64_t s = 0; s < 54; ++s) ASSERT_EQ(p.next(s).variables[0], 0x1000u) << s;
+  EXPECT_EQ(p.next(54).variables[0], 0x2000u);
+}
+
+TEST(Planner, PctVbPicksSharedVariablesByAllocationSite) {
+  Planner p;
+  p.start(Strategy::kPctVb, 4, 3, false);
+  p.learn(*profile(2, {{0x1000, 4, kShared}, {0x3000, 2, kPrivate}}));
+  for (uint64_t s = 0; s < 20; ++s) {
+    Plan plan = p.next(s);
+    ASSERT_EQ(plan.strategy, Strategy::kPctVb);
+    ASSERT_EQ(plan.variable_count, 1);
+    EXPECT_EQ(plan.variables[0], 0x1000u);  // only the shared one
+    EXPECT_EQ(plan.change_count, 2);
+  }
+}
+
+}  // namespace
+}  // namespace snag::explore

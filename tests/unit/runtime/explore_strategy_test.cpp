@@ -1,0 +1,147 @@
+// The strategies' decisions for given plans: which thread runs next at a
+// choice point (random, PCT, delay and preemption bounding, variable
+// bounding).
+#include "engines/explore/strategy.h"
+
+#include <gtest/gtest.h>
+
+#include "core/options.h"
+#include "engines/explore/results.h"
+
+namespace snag::explore {
+namespace {
+
+// Puts the scheduler in control with threads 0 (running), 1 and 2, so the
+// chooser can look their priorities up.
+class ChooserTest : public testing::Test {
+ protected:
+  ControlledThread &start(const Plan &plan) {
+    options().parse("");
+    results_map(false);
+    results_reset();
+    main_.tid = 0;
+    scheduler().activate(main_, plan);
+    scheduler().thread_created(1);
+    scheduler().thread_created(2);
+    return *scheduler().thread(0);
+  }
+  ControlledThread &thread(Tid t) { return *scheduler().thread(t); }
+  ThreadState main_;
+  const Tid all_[3] = {0, 1, 2};
+};
+
+TEST(Random, IsSplitMix64) {
+  // The reference sequence of splitmix64 from seed 0.
+  Random r;
+  r.seed(0);
+  EXPECT_EQ(r.next(), 0xe220a8397b1dcdafull);
+  EXPECT_EQ(r.next(), 0x6e789e6aa1b965f4ull);
+  EXPECT_EQ(r.next(), 0x06c45d188009454full);
+  EXPECT_EQ(r.below(0), 0u);
+}
+
+TEST(StrategyNames, RoundTrip) {
+  for (Strategy s : {Strategy::kRandom, Strategy::kPct, Strategy::kDelayBound,
+                     Strategy::kPreemptBound, Strategy::kVb, Strategy::kPctVb, Strategy::kReplay,
+                     Strategy::kPortfolio}) {
+    Strategy parsed;
+    ASSERT_TRUE(parse_strategy(strategy_name(s), &parsed)) << strategy_name(s);
+    EXPECT_EQ(parsed, s);
+  }
+  Strategy unused;
+  EXPECT_FALSE(parse_strategy("dfs", &unused));
+  EXPECT_STREQ(strategy_name(Strategy::kPctVb), "pctvb");
+}
+
+TEST_F(ChooserTest, RandomFollowsTheSeed) {
+  Plan plan;
+  plan.strategy = Strategy::kRandom;
+  plan.seed = 42;
+  ControlledThread &me = start(plan);
+  Random expected;
+  expected.seed(42);
+  for (uint64_t choice = 0; choice < 20; ++choice)
+    EXPECT_EQ(chooser().choose(all_, 3, me, true, choice), all_[expected.below(3)]) << choice;
+}
+
+TEST_F(ChooserTest, PctRunsTheHighestPriorityUntilAChangePoint) {
+  Plan plan;
+  plan.strategy = Strategy::kPct;
+  plan.seed = 7;
+  plan.change_count = 2;
+  plan.change_step[0] = 5;
+  plan.change_step[1] = 9;
+  ControlledThread &me = start(plan);
+  // Initial priorities: distinct, above every change-point priority.
+  for (Tid t : all_) EXPECT_GT(thread(t).priority, uint64_t(kMaxChangePoints) << 32) << t;
+  EXPECT_NE(thread(0).priority, thread(1).priority);
+  EXPECT_NE(thread(1).priority, thread(2).priority);
+  Tid first = chooser().choose(all_, 3, me, true, 0);
+  for (Tid t : all_) EXPECT_LE(thread(t).priority, thread(first).priority);
+  // Step 5 is the first change point: the thread at it drops to priority 2
+  // (of 2), step 9 to priority 1.
+  ControlledThread &top = thread(first);
+  chooser().before_point(top, 4);
+  EXPECT_GT(top.priority, 2u);
+  chooser().before_point(top, 5);
+  EXPECT_EQ(top.priority, 2u);
+  EXPECT_NE(chooser().choose(all_, 3, me, true, 1), first);
+  chooser().before_point(top, 9);
+  EXPECT_EQ(top.priority, 1u);
+}
+
+TEST_F(ChooserTest, DelayBoundIsRoundRobinWithDelays) {
+  Plan plan;
+  plan.strategy = Strategy::kDelayBound;
+  plan.change_count = 1;
+  plan.change_step[0] = 3;  // the fourth choice point delays
+  ControlledThread &me = start(plan);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 0), 0u);   // no preemption
+  EXPECT_EQ(chooser().choose(all_, 3, me, false, 1), 1u);  // the next after me
+  const Tid one_two[] = {1, 2};
+  EXPECT_EQ(chooser().choose(one_two, 2, thread(2), false, 2), 1u);  // wraps around
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 3), 1u);   // delayed: skips me
+  EXPECT_EQ(chooser().choose(all_, 3, thread(2), true, 3), 0u);
+}
+
+TEST_F(ChooserTest, PreemptBoundForcesAnotherThreadAtItsPoints) {
+  Plan plan;
+  plan.strategy = Strategy::kPreemptBound;
+  plan.seed = 99;
+  plan.change_count = 1;
+  plan.change_step[0] = 2;
+  ControlledThread &me = start(plan);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 0), 0u);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 1), 0u);
+  Tid forced = chooser().choose(all_, 3, me, true, 2);
+  EXPECT_NE(forced, 0u);
+  EXPECT_LE(forced, 2u);
+  // Same plan, same choice.
+  start(plan);
+  chooser().choose(all_, 3, me, true, 0);
+  chooser().choose(all_, 3, me, true, 1);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 2), forced);
+}
+
+TEST_F(ChooserTest, VariableBoundingChangesPriorityAtTheNthAccess) {
+  Plan plan;
+  plan.strategy = Strategy::kVb;
+  plan.access_points = AccessPoints::kVariables;
+  plan.variable_count = 2;
+  plan.variables[0] = 0x1000;
+  plan.variables[1] = 0x2000;
+  plan.change_count = 1;
+  plan.change_variable[0] = 1;
+  plan.change_step[0] = 3;  // the third access to variable 1
+  ControlledThread &me = start(plan);
+  uint64_t before = thread(2).priority;
+  chooser().variable_access(thread(2), 0, 3);  // wrong variable
+  chooser().variable_access(thread(2), 1, 2);  // too early
+  EXPECT_EQ(thread(2).priority, before);
+  chooser().variable_access(thread(2), 1, 3);
+  EXPECT_EQ(thread(2).priority, 1u);
+  EXPECT_NE(chooser().choose(all_, 3, me, true, 0), 2u);
+}
+
+}  // namespace
+}  // namespace snag::explore

@@ -1,0 +1,24 @@
+// Stand-ins for the parts of the runtime the engine unit tests do not link:
+// the failure oracles (they report through the whole findings pipeline) and
+// the call-site word the instrumented code writes (defined by runtime.cpp).
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engines/explore/failures.h"
+#include "snag/abi.h"
+
+__thread snag_site_t __snag_call_site;
+
+namespace snag::explore {
+
+[[noreturn]] void fail_deadlock(ControlledThread &me) {
+  fprintf(stderr, "test double: deadlock reported by T%u\n", me.tid);
+  abort();
+}
+
+[[noreturn]] void fail_hang(ControlledThread &me) {
+  fprintf(stderr, "test double: hang reported by T%u\n", me.tid);
+  abort();
+}
+
+}  // namespace snag::explore

@@ -1,0 +1,82 @@
+// Heap-block records (RaceTrack's adaptive granularity, 2.4.2): a block is
+// tracked as a whole until it looks racy, then per granule.
+#include "engines/race/heap_blocks.h"
+
+#include <gtest/gtest.h>
+
+namespace snag::race {
+namespace {
+
+constexpr uintptr_t kPages = 0x9000000;  // each test its own region
+
+TEST(HeapBlocks, ANewBlockRecordsItsAllocation) {
+  BlockCache cache;
+  HeapBlock *b = new_heap_block(cache, kPages, 48, /*stack=*/7, /*thread=*/3);
+  EXPECT_EQ(b->type, IndirectType::kBlock);
+  EXPECT_EQ(b->start, kPages);
+  EXPECT_EQ(b->size, 48u);
+  EXPECT_EQ(b->alloc_stack, 7u);
+  EXPECT_EQ(b->alloc_thread, 3u);
+  EXPECT_FALSE(b->fine.load());
+  EXPECT_EQ(b->state.load(), 0u);  // Virgin
+}
+
+TEST(HeapBlocks, FoundThroughTheShadowWhileCoarse) {
+  BlockCache cache;
+  // One block spanning whole pages, one inside a page.
+  const uintptr_t big = kPages + 0x10000, small = kPages + 0x20010;
+  HeapBlock *whole = new_heap_block(cache, big, 3 * kPageSize, 0, 0);
+  HeapBlock *part = new_heap_block(cache, small, 40, 0, 1);
+  shadow_mark_block(big, big + 3 * kPageSize, whole);
+  shadow_mark_block(small, small + 40, part);
+  EXPECT_EQ(find_heap_block(big), whole);
+  EXPECT_EQ(find_heap_block(big + 2 * kPageSize + 100), whole);
+  EXPECT_EQ(find_heap_block(small), part);
+  EXPECT_EQ(find_heap_block(small + 39), part);
+  EXPECT_EQ(find_heap_block(small + 40), nullptr);
+  EXPECT_EQ(find_heap_block(small - 8), nullptr);
+  EXPECT_EQ(find_heap_block(kPages + 0x30000), nullptr);
+}
+
+TEST(HeapBlocks, GoesFineOnceAndStaysFindable) {
+  BlockCache cache;
+  const uintptr_t start = kPages + 0x40008;
+  HeapBlock *b = new_heap_block(cache, start, 64, 0, 0);
+  shadow_mark_block(start, start + 64, b);
+  EXPECT_TRUE(make_block_fine(b));
+  EXPECT_FALSE(make_block_fine(b));  // only the first caller switches it
+  EXPECT_TRUE(b->fine.load());
+  // Its granules read as Virgin to the access path from now on (it checks
+  // `fine`); the list of fine blocks still finds it.
+  EXPECT_EQ(find_heap_block(start + 63), b);
+  EXPECT_EQ(find_heap_block(start + 64), nullptr);
+}
+
+TEST(HeapBlocks, DeletedRecordsAreRecycledThroughTheThreadCache) {
+  BlockCache cache;
+  const uintptr_t start = kPages + 0x50000;
+  HeapBlock *b = new_heap_block(cache, start, 16, 0, 0);
+  shadow_mark_block(start, start + 16, b);
+  make_block_fine(b);
+  shadow_clear(start, start + 16);
+  delete_heap_block(cache, b);
+  EXPECT_EQ(cache.count, 1u);
+  EXPECT_EQ(find_heap_block(start), nullptr);  // off the fine list
+  HeapBlock *again = new_heap_block(cache, start + 0x100, 24, 5, 2);
+  EXPECT_EQ(again, b);
+  EXPECT_EQ(cache.count, 0u);
+  EXPECT_FALSE(again->fine.load());  // a fresh record
+  EXPECT_EQ(again->size, 24u);
+  EXPECT_EQ(again->alloc_thread, 2u);
+}
+
+TEST(HeapBlocks, TheCacheIsBounded) {
+  BlockCache cache;
+  HeapBlock *blocks[BlockCache::kCapacity + 2];
+  for (auto &b : blocks) b = new_heap_block(cache, 0, 8, 0, 0);
+  for (auto &b : blocks) delete_heap_block(cache, b);
+  EXPECT_EQ(cache.count, BlockCache::kCapacity);
+}
+
+}  // namespace
+}  // namespace snag::race

@@ -1,0 +1,79 @@
+// The race engine's shadow (shadow.h): direct-mapped state words, found with
+// a table load and an add, reserved per 512 GiB slot on first use, and given
+// back when a range is cleared.
+#include "engines/race/shadow.h"
+
+#include <gtest/gtest.h>
+
+#include "engines/race/heap_blocks.h"
+#include "engines/race/state.h"
+
+namespace snag::race {
+namespace {
+
+constexpr uintptr_t kRegion = 0xa000000;  // each test its own addresses
+
+TEST(Shadow, StateWordsAreDirectMappedPerGranule) {
+  std::atomic<uint64_t> *first = shadow_cell(kRegion);
+  ASSERT_NE(first, nullptr);
+  // Neighbouring granules have neighbouring words; bytes of one granule share one.
+  EXPECT_EQ(shadow_cell(kRegion + kGranule), first + 1);
+  EXPECT_EQ(shadow_cell(kRegion + 5), first);
+  EXPECT_EQ(find_cell(kRegion + 4096 * 3 + 17), first + (4096 * 3 + 16) / kGranule);
+  EXPECT_EQ(first->load(), 0u);  // Virgin until written
+}
+
+TEST(Shadow, AddressesAboveTheUserSpaceAreNotTracked) {
+  EXPECT_EQ(find_cell(uintptr_t(1) << 47), nullptr);
+  EXPECT_EQ(shadow_cell(~uintptr_t(0) - 64), nullptr);
+}
+
+TEST(Shadow, ResetClearsExactlyTheGranulesOfTheRange) {
+  const uintptr_t base = kRegion + 0x100000;
+  for (uintptr_t g = base; g < base + 64; g += kGranule) shadow_cell(g)->store(0x42);
+  shadow_reset_cells(base + 8, base + 20);  // granules 1 and 2 (the range ends inside 2)
+  EXPECT_EQ(find_cell(base)->load(), 0x42u);
+  EXPECT_EQ(find_cell(base + 8)->load(), 0u);
+  EXPECT_EQ(find_cell(base + 16)->load(), 0u);
+  EXPECT_EQ(find_cell(base + 24)->load(), 0x42u);
+}
+
+TEST(Shadow, ResetOfALargeRangeGivesPagesBackAndReadsVirgin) {
+  // Large enough for the madvise path, with ragged ends on both sides.
+  const uintptr_t begin = kRegion + 0x200000 + 40, end = begin + 64 * kPageSize + 24;
+  for (uintptr_t g = begin - 8; g < end + 16; g += kGranule) shadow_cell(g)->store(7);
+  shadow_reset_cells(begin, end);
+  EXPECT_EQ(find_cell(begin - 8)->load(), 7u);
+  for (uintptr_t g = begin; g < end; g += kGranule) ASSERT_EQ(find_cell(g)->load(), 0u) << g - begin;
+  EXPECT_EQ(find_cell(end + 8)->load(), 7u);
+}
+
+TEST(Shadow, AWholePageBlockIsFoundThroughItsPageAndAPartialOneThroughItsWords) {
+  BlockCache cache;
+  const uintptr_t whole = kRegion + 0x300000, part = kRegion + 0x310010;
+  HeapBlock *big = new_heap_block(cache, whole, 2 * kPageSize, 0, 0);
+  HeapBlock *small = new_heap_block(cache, part, 24, 0, 0);
+  shadow_cell(whole)->store(9);  // left over from an earlier block
+  shadow_mark_block(whole, whole + 2 * kPageSize, big);
+  shadow_mark_block(part, part + 24, small);
+  EXPECT_EQ(find_cell(whole)->load(), 0u);  // the new block starts fresh
+  EXPECT_EQ(find_shadow_page(whole)->block.load(), big);
+  uint64_t word = find_cell(part + 16)->load();
+  EXPECT_EQ(kind_of(word), Kind::kIndirect);
+  EXPECT_EQ(pointer_of(word), small);
+  shadow_clear(whole, whole + 2 * kPageSize);
+  EXPECT_EQ(find_shadow_page(whole)->block.load(), nullptr);
+}
+
+TEST(Shadow, HistoriesOfAClearedRangeReadEmpty) {
+  const uintptr_t base = kRegion + 0x400000;
+  ShadowPage *page = shadow_page(base);
+  for (uintptr_t a = base; a < base + 32 * kPageSize; a += kPageSize)
+    shadow_history(shadow_page(a), a + 8)->write.site = 5;
+  shadow_clear(base, base + 32 * kPageSize);  // large: pages given back
+  EXPECT_EQ(shadow_history(page, base + 8)->write.site, 0u);
+  EXPECT_EQ(shadow_history(shadow_page(base + 31 * kPageSize), base + 31 * kPageSize + 8)->write.site, 0u);
+}
+
+}  // namespace
+}  // namespace snag::race

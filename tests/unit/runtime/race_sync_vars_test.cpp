@@ -1,0 +1,112 @@
+// Synchronization variables: what a release publishes at an address and an
+// acquire of that address takes (happens-before through locks, atomics,
+// condition variables, ...).
+#include "engines/race/sync_vars.h"
+
+#include <gtest/gtest.h>
+
+namespace snag::race {
+namespace {
+
+// Each test uses addresses of its own: the table is process-wide.
+constexpr uintptr_t kBase = 0x7000000;
+
+TEST(SyncVars, AcquireTakesWhatAReleasePublished) {
+  const uintptr_t m = kBase + 0x000;
+  VectorClock t1, t2;
+  t1.set(1, 5);
+  t2.set(2, 3);
+  sync_release(m, t1);
+  t1.tick(1);  // after the release: not published
+  sync_acquire(m, t2);
+  EXPECT_EQ(t2.get(1), 5u);
+  EXPECT_EQ(t2.get(2), 3u);
+  ASSERT_NE(sync_var(m, false), nullptr);
+  EXPECT_EQ(sync_var(m, false)->clock.get(1), 5u);
+}
+
+TEST(SyncVars, ReleasesAccumulate) {
+  const uintptr_t m = kBase + 0x100;
+  VectorClock t1, t2, into;
+  t1.set(1, 4);
+  t2.set(2, 6);
+  sync_release(m, t1);
+  sync_release(m, t2);
+  sync_acquire(m, into);
+  EXPECT_EQ(into.get(1), 4u);
+  EXPECT_EQ(into.get(2), 6u);
+}
+
+TEST(SyncVars, AcquireOfAnUnknownAddressChangesNothing) {
+  const uintptr_t m = kBase + 0x200;
+  VectorClock into;
+  into.set(0, 2);
+  sync_acquire(m, into);
+  EXPECT_EQ(into.get(0), 2u);
+  EXPECT_EQ(into.size(), 1u);
+  EXPECT_EQ(sync_var(m, false), nullptr);  // an acquire creates nothing
+}
+
+TEST(SyncVars, ReadersReleaseOnlyToWriters) {
+  // A reader-writer lock: a later reader is ordered after writers only; a
+  // writer after readers as well.
+  const uintptr_t rw = kBase + 0x300;
+  VectorClock writer, reader, next_reader, next_writer;
+  writer.set(1, 2);
+  reader.set(2, 7);
+  sync_release(rw, writer);
+  sync_release(rw, reader, /*reader=*/true);
+  sync_acquire(rw, next_reader, /*readers=*/false);
+  EXPECT_EQ(next_reader.get(1), 2u);
+  EXPECT_EQ(next_reader.get(2), 0u);
+  sync_acquire(rw, next_writer, /*readers=*/true);
+  EXPECT_EQ(next_writer.get(1), 2u);
+  EXPECT_EQ(next_writer.get(2), 7u);
+}
+
+TEST(SyncVars, AnAtomicStoreStartsANewReleaseSequence) {
+  const uintptr_t a = kBase + 0x400;
+  VectorClock first, second, into;
+  first.set(1, 9);
+  second.set(2, 4);
+  sync_release(a, first);
+  sync_store(a, &second);
+  sync_acquire(a, into);
+  EXPECT_EQ(into.get(1), 0u);  // replaced, not merged
+  EXPECT_EQ(into.get(2), 4u);
+  // A relaxed store (nothing published) clears it.
+  sync_store(a, nullptr);
+  VectorClock after;
+  sync_acquire(a, after);
+  EXPECT_EQ(after.get(2), 0u);
+  // A relaxed store to a fresh address makes no variable.
+  sync_store(kBase + 0x480, nullptr);
+  EXPECT_EQ(sync_var(kBase + 0x480, false), nullptr);
+}
+
+TEST(SyncVars, FreeingMemoryForgetsItsVariablesOnly) {
+  const uintptr_t inside = kBase + 0x10000, edge = kBase + 0x10ff8, outside = kBase + 0x11000;
+  VectorClock c;
+  c.set(0, 1);
+  for (uintptr_t a : {inside, edge, outside}) sync_release(a, c);
+  sync_forget_range(inside, outside);
+  EXPECT_EQ(sync_var(inside, false), nullptr);
+  EXPECT_EQ(sync_var(edge, false), nullptr);
+  ASSERT_NE(sync_var(outside, false), nullptr);
+  EXPECT_EQ(sync_var(outside, false)->addr, outside);
+  VectorClock into;
+  sync_acquire(inside, into);
+  EXPECT_EQ(into.get(0), 0u);  // a new object at the old address starts fresh
+}
+
+TEST(SyncVars, OneVariablePerAddress) {
+  const uintptr_t m = kBase + 0x500;
+  SyncVar *v = sync_var(m, true);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(sync_var(m, true), v);
+  EXPECT_EQ(sync_var(m, false), v);
+  EXPECT_NE(sync_var(m + 8, true), v);
+}
+
+}  // namespace
+}  // namespace snag::race
