@@ -16,8 +16,13 @@ namespace snag::explore {
   abort();
 }
 
-[[noreturn]] void fail_hang(ControlledThread &me) {
+[[noreturn]] void fail_hang(ControlledThread &me, uint64_t) {
   fprintf(stderr, "test double: hang reported by T%u\n", me.tid);
+  abort();
+}
+
+[[noreturn]] void end_incomplete_schedule(const char *why) {
+  fprintf(stderr, "test double: schedule incomplete (%s)\n", why);
   abort();
 }
 
