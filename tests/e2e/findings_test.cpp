@@ -81,7 +81,8 @@ TEST(Findings, ProgramRunAloneReportsTextAndExits66) {
                             {"SNAG_OPTIONS=engine=record:events=/dev/null:report_on=thread-join"});
   EXPECT_EQ(r.exit_status, 66);
   EXPECT_EQ(r.out, "value 3\n") << "the program's own output is untouched";
-  EXPECT_NE(r.err.find("WARNING: snag: recorded-event"), std::string::npos) << r.err;
+  // The same layout as `snag report`: the finding's title, not its kind.
+  EXPECT_NE(r.err.find("WARNING: snag: recorded event"), std::string::npos) << r.err;
   std::string join_at = "threads.c:" + std::to_string(marker_line("threads.c", "join-a")) + ":";
   EXPECT_NE(r.err.find(join_at), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("Thread T1 created by main thread at:"), std::string::npos) << r.err;

@@ -175,7 +175,7 @@ void RaceEngine::forget_thread_stack() {
   if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
     auto begin = reinterpret_cast<uintptr_t>(addr);
     sync_forget_range(begin, begin + size);
-    shadow_clear(begin, begin + size);
+    shadow_clear(begin, begin + size, ShadowMemory::kKeep);
   }
   pthread_attr_destroy(&attr);
 }

@@ -123,7 +123,29 @@ std::atomic<uint64_t> *shadow_cell(uintptr_t addr) {
   return find_cell(addr);
 }
 
-void shadow_reset_cells(uintptr_t begin, uintptr_t end) {
+namespace {
+
+// Zeroes the shadow pages of [from, from + bytes) that are in memory, leaving the
+// others untouched (they read as zero already) and the memory in place.
+void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
+  constexpr uintptr_t kBatch = 256;  // shadow pages per mincore call
+  unsigned char resident[kBatch];
+  auto *base = reinterpret_cast<char *>(from);
+  for (uintptr_t done = 0; done < bytes; done += kBatch * kPageSize) {
+    uintptr_t chunk = bytes - done < kBatch * kPageSize ? bytes - done : kBatch * kPageSize;
+    if (raw_syscall(SYS_mincore, reinterpret_cast<long>(base + done), static_cast<long>(chunk),
+                    reinterpret_cast<long>(resident)) != 0) {
+      fill_bytes(base + done, 0, chunk);  // cannot tell: zero it all
+      continue;
+    }
+    for (uintptr_t page = 0; page < chunk / kPageSize; ++page)
+      if (resident[page] & 1) fill_bytes(base + done + page * kPageSize, 0, kPageSize);
+  }
+}
+
+}  // namespace
+
+void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
   // Clears the state words of the granules from `from` (aligned) to `to`.
   auto clear = [](std::atomic<uint64_t> *cells, uintptr_t from, uintptr_t to) {
     for (uintptr_t i = 0; i < (to - from + kGranule - 1) / kGranule; ++i)
@@ -145,8 +167,12 @@ void shadow_reset_cells(uintptr_t begin, uintptr_t end) {
     uintptr_t last_page = stop & ~(kPageSize - 1);
     if (last_page > first_page && last_page - first_page >= kWorthASystemCall) {
       clear(cells, g, first_page);
-      raw_syscall(SYS_madvise, reinterpret_cast<long>(cells + (first_page - g) / kGranule),
-                  static_cast<long>(last_page - first_page), MADV_DONTNEED);
+      std::atomic<uint64_t> *pages = cells + (first_page - g) / kGranule;
+      if (memory == ShadowMemory::kGiveBack)
+        raw_syscall(SYS_madvise, reinterpret_cast<long>(pages), static_cast<long>(last_page - first_page),
+                    MADV_DONTNEED);
+      else
+        zero_resident(pages, last_page - first_page);
       clear(cells + (last_page - g) / kGranule, last_page, stop);
     } else {
       clear(cells, g, stop);
@@ -188,15 +214,15 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
   }
 }
 
-void shadow_clear(uintptr_t begin, uintptr_t end) {
-  shadow_reset_cells(begin, end);
-  bool large = end - begin >= kWorthASystemCall;
+void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
+  shadow_reset_cells(begin, end, memory);
+  bool give_back = memory == ShadowMemory::kGiveBack && end - begin >= kWorthASystemCall;
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
     bool whole_page = begin <= page_start && page_start + kPageSize <= end;
     if (whole_page) page->block.store(nullptr, std::memory_order_release);
     Histories *h = page->history.load(std::memory_order_acquire);
     if (!h) return;
-    if (whole_page && large)  // give the memory back; it reads as zero again
+    if (whole_page && give_back)  // it reads as zero again
       raw_syscall(SYS_madvise, reinterpret_cast<long>(h), static_cast<long>(sizeof(Histories) * kCellsPerPage),
                   MADV_DONTNEED);
     else

@@ -102,9 +102,14 @@ SNAG_ALWAYS_INLINE uint32_t cell_index(uintptr_t addr) {
   return static_cast<uint32_t>((addr & (kPageSize - 1)) / kGranule);
 }
 
-// Sets the state words of the granules in [begin, end) to Virgin, giving the
-// memory of whole shadow pages back to the system.
-void shadow_reset_cells(uintptr_t begin, uintptr_t end);
+// What resetting shadow does with the memory of whole shadow pages: give it
+// back to the system (freed and unmapped memory), or keep it and zero only
+// the pages that are in memory (a new thread's stack: the stack is reused,
+// and giving its shadow back costs a TLB shootdown per thread).
+enum class ShadowMemory { kGiveBack, kKeep };
+
+// Sets the state words of the granules in [begin, end) to Virgin.
+void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);
 // The histories of the granule at `addr`, created if needed.
 Histories *shadow_history(ShadowPage *page, uintptr_t addr);
 
@@ -112,7 +117,7 @@ Histories *shadow_history(ShadowPage *page, uintptr_t addr);
 // block, granules of partial pages get an Indirect word.
 void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block);
 // Makes [begin, end) start fresh (Virgin, no history, no block).
-void shadow_clear(uintptr_t begin, uintptr_t end);
+void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);
 
 // Calls f(page, first_index, last_index_exclusive) for every existing shadow
 // page overlapping [begin, end).

@@ -48,6 +48,14 @@ TEST(Shadow, ResetOfALargeRangeGivesPagesBackAndReadsVirgin) {
   EXPECT_EQ(find_cell(end + 8)->load(), 7u);
 }
 
+TEST(Shadow, ResetKeepingTheMemoryZeroesWhatWasWritten) {
+  // A new thread's stack: its shadow is zeroed in place, not given back.
+  const uintptr_t begin = kRegion + 0x500000, end = begin + 64 * kPageSize;
+  for (uintptr_t g = begin; g < end; g += 5 * kPageSize + 8) shadow_cell(g)->store(3);
+  shadow_reset_cells(begin, end, ShadowMemory::kKeep);
+  for (uintptr_t g = begin; g < end; g += kGranule) ASSERT_EQ(find_cell(g)->load(), 0u) << g - begin;
+}
+
 TEST(Shadow, AWholePageBlockIsFoundThroughItsPageAndAPartialOneThroughItsWords) {
   BlockCache cache;
   const uintptr_t whole = kRegion + 0x300000, part = kRegion + 0x310010;
