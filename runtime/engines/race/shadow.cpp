@@ -36,8 +36,13 @@ constexpr uintptr_t kSlotSize = uintptr_t(1) << kSlotBits;
 constexpr uintptr_t kSlotShadowArea = 0x100000000000;  // 16 TiB
 constexpr int kSlotShadowTries = 64;                   // 32 TiB of candidates
 // Below this many bytes, clearing shadow word by word is cheaper than asking
-// the system to drop the pages.
+// the system which shadow pages are in memory.
 constexpr uintptr_t kWorthASystemCall = 16 * kPageSize;
+// From this many bytes on, freed memory's shadow is given back to the system.
+// Not below: with several threads running, every madvise(MADV_DONTNEED)
+// costs a TLB shootdown on each CPU, which a program freeing and allocating
+// mid-sized blocks in a loop (a growing std::vector) pays over and over.
+constexpr uintptr_t kWorthGivingBack = uintptr_t(1) << 20;
 
 SpinLock g_grow_lock;
 
@@ -168,7 +173,7 @@ void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
     if (last_page > first_page && last_page - first_page >= kWorthASystemCall) {
       clear(cells, g, first_page);
       std::atomic<uint64_t> *pages = cells + (first_page - g) / kGranule;
-      if (memory == ShadowMemory::kGiveBack)
+      if (memory == ShadowMemory::kGiveBack && last_page - first_page >= kWorthGivingBack)
         raw_syscall(SYS_madvise, reinterpret_cast<long>(pages), static_cast<long>(last_page - first_page),
                     MADV_DONTNEED);
       else
@@ -216,7 +221,7 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
 
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
   shadow_reset_cells(begin, end, memory);
-  bool give_back = memory == ShadowMemory::kGiveBack && end - begin >= kWorthASystemCall;
+  bool give_back = memory == ShadowMemory::kGiveBack && end - begin >= kWorthGivingBack;
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
     bool whole_page = begin <= page_start && page_start + kPageSize <= end;
     if (whole_page) page->block.store(nullptr, std::memory_order_release);

@@ -103,9 +103,10 @@ SNAG_ALWAYS_INLINE uint32_t cell_index(uintptr_t addr) {
 }
 
 // What resetting shadow does with the memory of whole shadow pages: give it
-// back to the system (freed and unmapped memory), or keep it and zero only
-// the pages that are in memory (a new thread's stack: the stack is reused,
-// and giving its shadow back costs a TLB shootdown per thread).
+// back to the system (freed and unmapped memory, from 1 MiB on), or keep it
+// and zero only the pages that are in memory (smaller ranges, and a new
+// thread's stack: the stack is reused, and giving its shadow back costs a
+// TLB shootdown per thread).
 enum class ShadowMemory { kGiveBack, kKeep };
 
 // Sets the state words of the granules in [begin, end) to Virgin.

@@ -40,7 +40,7 @@ TEST(Shadow, ResetClearsExactlyTheGranulesOfTheRange) {
 
 TEST(Shadow, ResetOfALargeRangeGivesPagesBackAndReadsVirgin) {
   // Large enough for the madvise path, with ragged ends on both sides.
-  const uintptr_t begin = kRegion + 0x200000 + 40, end = begin + 64 * kPageSize + 24;
+  const uintptr_t begin = kRegion + 0x1000000 + 40, end = begin + 320 * kPageSize + 24;
   for (uintptr_t g = begin - 8; g < end + 16; g += kGranule) shadow_cell(g)->store(7);
   shadow_reset_cells(begin, end);
   EXPECT_EQ(find_cell(begin - 8)->load(), 7u);
@@ -50,7 +50,7 @@ TEST(Shadow, ResetOfALargeRangeGivesPagesBackAndReadsVirgin) {
 
 TEST(Shadow, ResetKeepingTheMemoryZeroesWhatWasWritten) {
   // A new thread's stack: its shadow is zeroed in place, not given back.
-  const uintptr_t begin = kRegion + 0x500000, end = begin + 64 * kPageSize;
+  const uintptr_t begin = kRegion + 0x3000000, end = begin + 64 * kPageSize;
   for (uintptr_t g = begin; g < end; g += 5 * kPageSize + 8) shadow_cell(g)->store(3);
   shadow_reset_cells(begin, end, ShadowMemory::kKeep);
   for (uintptr_t g = begin; g < end; g += kGranule) ASSERT_EQ(find_cell(g)->load(), 0u) << g - begin;
@@ -74,13 +74,13 @@ TEST(Shadow, AWholePageBlockIsFoundThroughItsPageAndAPartialOneThroughItsWords) 
 }
 
 TEST(Shadow, HistoriesOfAClearedRangeReadEmpty) {
-  const uintptr_t base = kRegion + 0x400000;
+  const uintptr_t base = kRegion + 0x2000000;
   ShadowPage *page = shadow_page(base);
-  for (uintptr_t a = base; a < base + 32 * kPageSize; a += kPageSize)
+  for (uintptr_t a = base; a < base + 300 * kPageSize; a += kPageSize)
     shadow_history(shadow_page(a), a + 8)->write.site = 5;
-  shadow_clear(base, base + 32 * kPageSize);  // large: pages given back
+  shadow_clear(base, base + 300 * kPageSize);  // over 1 MiB: pages given back
   EXPECT_EQ(shadow_history(page, base + 8)->write.site, 0u);
-  EXPECT_EQ(shadow_history(shadow_page(base + 31 * kPageSize), base + 31 * kPageSize + 8)->write.site, 0u);
+  EXPECT_EQ(shadow_history(shadow_page(base + 299 * kPageSize), base + 299 * kPageSize + 8)->write.site, 0u);
 }
 
 }  // namespace
