@@ -48,6 +48,7 @@ std::string top_level_help() {
       "       snag check [OPTIONS] [-p BUILD_DIR] [FILE...] [-- COMPILER FLAGS...]\n"
       "       snag replay [OPTIONS] REPLAY_FILE\n"
       "       snag report [OPTIONS] FILE.jsonl\n"
+      "       snag merge [OPTIONS] FILE.json...\n"
       "       snag --help | --help-options | --version\n\n"
       "Engines:\n",
       report::tool_version());
@@ -340,6 +341,18 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
     app.footer(
         "Renders findings written by a program run alone with SNAG_OPTIONS=findings=FILE.\n"
         "Exit status: --exitcode when the file holds findings, 0 otherwise.");
+  } else if (engine.mode == EngineMode::kMerge) {
+    app.formatter(std::make_shared<UsageFormatter>(name + " [OPTIONS] FILE.json..."));
+    add_report_options(app, o, kReportOutputHelp);
+    app.add_option("FILE", o.merge_files,
+                   "reports written with --format json, such as those of 'snag explore --shard "
+                   "I/N' on each machine")
+        ->required();
+    app.footer(
+        "Merges the findings of the reports (duplicates once, with the earliest schedule and\n"
+        "its replay file) and the schedule counts of explore's shards into one report, and\n"
+        "says which shards are missing. Exit status: --exitcode when the merged report has\n"
+        "findings, 0 otherwise, 2 for unreadable, corrupt or mixed-program input.");
   } else if (engine.mode == EngineMode::kCheck) {
     app.formatter(std::make_shared<UsageFormatter>(
         name + " [OPTIONS] [-p BUILD_DIR] [FILE...] [-- COMPILER FLAGS...]"));
@@ -432,7 +445,7 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
     parse_failure(engine, e.what());
   }
 
-  if (engine.mode == EngineMode::kReport) return result;
+  if (engine.mode == EngineMode::kReport || engine.mode == EngineMode::kMerge) return result;
   if (engine.mode == EngineMode::kCheck) {
     if (app.count("--seed") > 0) o.seed = v.seed;
     return result;

@@ -74,6 +74,9 @@ struct Options {
   // `snag report`.
   std::string findings_file;
   std::string program_for_sites;  // --program BIN
+
+  // `snag merge`.
+  std::vector<std::string> merge_files;  // FILE...: --format json reports
 };
 
 struct CommandLine {

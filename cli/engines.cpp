@@ -17,6 +17,7 @@ constexpr Engine kEngines[] = {
   {"check",   EngineMode::kCheck,   "",        true,  "find races and deadlocks statically, from source, without running"},
   {"events",  EngineMode::kEvents,  "record",  true,  "run PROGRAM and print every event the runtime sees (a debugging aid)"},
   {"report",  EngineMode::kReport,  "",        true,  "render an existing findings file (JSON lines) as text, JSON or SARIF"},
+  {"merge",   EngineMode::kMerge,   "",        true,  "merge --format json reports (such as the shards of 'explore --shard I/N') into one report"},
 };
 // clang-format on
 

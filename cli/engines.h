@@ -19,6 +19,7 @@ enum class EngineMode {
   kTsv,     // run PROGRAM under the `tsv` engine N times, carrying the trap file
   kCheck,   // compile sources to bitcode and interpret them; no program runs
   kGuard,   // learn / guard / expose around an invariants file
+  kMerge,   // merge --format json reports (such as explore's shards) into one
 };
 
 struct Engine {

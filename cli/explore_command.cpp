@@ -425,7 +425,9 @@ int run_explore(const Options &options) {
                   {"schedules_per_second", rate},
                   {"per_strategy", totals.per_strategy},
                   {"failure", failure_json},
-                  {"replay_file", replay_written ? json(replay_path) : json(nullptr)}};
+                  {"replay_file", replay_written ? json(replay_path) : json(nullptr)},
+                  // So that `snag merge` can tell shards of another build apart.
+                  {"program_fnv1a64", identity.fnv1a64}};
   run.details = json::object({{"explore", explore}});
 
   present_report(out, format, options.color, findings, run);

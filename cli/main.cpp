@@ -7,6 +7,7 @@
 #include "diagnostics.h"
 #include "explore_command.h"
 #include "guard_command.h"
+#include "merge_command.h"
 #include "replay_command.h"
 #include "report_command.h"
 #include "run_command.h"
@@ -30,6 +31,8 @@ int main(int argc, char **argv) {
         return run_check(command->options);
       case EngineMode::kGuard:
         return run_guard_command(*command->engine, command->options);
+      case EngineMode::kMerge:
+        return run_merge(command->options);
       case EngineMode::kRun:
       case EngineMode::kEvents:
         break;
