@@ -53,8 +53,18 @@ Input read_input(const std::string &name, std::vector<std::string> &warnings) {
   for (const std::string &note : notes) warnings.push_back(name + ": " + note);
   input.report = std::move(*report);
   const json &details = input.report.run.details;
-  if (details.is_object() && details.contains("explore"))
+  if (details.is_object() && details.contains("explore")) {
     input.shards = shard_records(details["explore"], name);
+    // What an earlier merge said about its shards is said again, about all of them.
+    const json &said = details["explore"].value("warnings", json::array());
+    std::vector<std::string> &kept = input.report.run.warnings;
+    kept.erase(std::remove_if(kept.begin(), kept.end(),
+                              [&](const std::string &w) {
+                                return said.is_array() &&
+                                       std::find(said.begin(), said.end(), w) != said.end();
+                              }),
+               kept.end());
+  }
   return input;
 }
 
@@ -110,6 +120,9 @@ void mark_failure(std::vector<report::Finding> &findings, const ShardRecord &sha
   if (!found) return;
   report::Finding &f = findings[*found];
   if (!f.details.is_object()) f.details = json::object();
+  // A merged report's finding already names the earliest of its shards.
+  const json &marked = f.details.value("schedule", json());
+  if (marked.is_number_unsigned() && marked.get<uint64_t>() <= *shard.failure_schedule()) return;
   f.details["schedule"] = *shard.failure_schedule();
   f.details["shard"] = shard.shard();
   if (shard.replay_file.is_string()) f.details["replay_file"] = shard.replay_file;

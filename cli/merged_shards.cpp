@@ -222,7 +222,8 @@ MergedShards merge_shards(const std::vector<ShardRecord> &shards) {
                     {"per_strategy", per_strategy},
                     {"failure", failure},
                     {"replay_file", replay_file},
-                    {"shards", records}};
+                    {"shards", records},
+                    {"warnings", merged.warnings}};
   return merged;
 }
 
