@@ -343,7 +343,9 @@ std::optional<CommandLine> parse_engine(const Engine &engine, int argc, const ch
         "Exit status: --exitcode when the file holds findings, 0 otherwise.");
   } else if (engine.mode == EngineMode::kMerge) {
     app.formatter(std::make_shared<UsageFormatter>(name + " [OPTIONS] FILE.json..."));
-    add_report_options(app, o, kReportOutputHelp);
+    add_report_options(app, o,
+                       "write the merged report to FILE (default: text to stderr; json and sarif "
+                       "to stdout)");
     app.add_option("FILE", o.merge_files,
                    "reports written with --format json, such as those of 'snag explore --shard "
                    "I/N' on each machine")

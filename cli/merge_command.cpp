@@ -121,8 +121,8 @@ void mark_failure(std::vector<report::Finding> &findings, const ShardRecord &sha
   report::Finding &f = findings[*found];
   if (!f.details.is_object()) f.details = json::object();
   // A merged report's finding already names the earliest of its shards.
-  const json &marked = f.details.value("schedule", json());
-  if (marked.is_number_unsigned() && marked.get<uint64_t>() <= *shard.failure_schedule()) return;
+  std::optional<uint64_t> marked = whole_number(f.details.value("schedule", json()));
+  if (marked && *marked <= *shard.failure_schedule()) return;
   f.details["schedule"] = *shard.failure_schedule();
   f.details["shard"] = shard.shard();
   if (shard.replay_file.is_string()) f.details["replay_file"] = shard.replay_file;

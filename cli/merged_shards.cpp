@@ -28,8 +28,11 @@ class Reader {
     return &*it;
   }
   uint64_t count(const char *key) const {
-    const json *v = member(key, &json::is_number_unsigned, "a whole number");
-    return v ? v->get<uint64_t>() : 0;
+    const json *v = member(key, &json::is_number_integer, "a whole number");
+    if (v && !whole_number(*v)) {
+      throw UsageError(fmt::format("{}: \"run.explore.{}\" is negative", file_, key));
+    }
+    return v ? *whole_number(*v) : 0;
   }
   std::string text(const char *key) const {
     const json *v = member(key, &json::is_string, "a string");
@@ -67,7 +70,7 @@ ShardRecord read_shard(const json &explore, const std::string &file) {
     throw UsageError(fmt::format("{}: \"run.explore.shard\" is not I/N with I < N: '{}'", file, shard));
   }
   s.strategy = r.text("strategy");
-  if (r.member("seed", &json::is_number_unsigned, "a whole number")) s.seed = r.count("seed");
+  if (r.member("seed", &json::is_number_integer, "a whole number")) s.seed = r.count("seed");
   s.schedules = r.count("schedules");
   if (const json *v = r.member("schedules_complete", &json::is_boolean, "true or false"))
     s.schedules_complete = v->get<bool>();
@@ -115,13 +118,18 @@ std::string index_list(const std::vector<unsigned> &indices) {
 
 }  // namespace
 
+std::optional<uint64_t> whole_number(const json &value) {
+  if (value.is_number_unsigned()) return value.get<uint64_t>();
+  if (value.is_number_integer() && value.get<int64_t>() >= 0) return value.get<uint64_t>();
+  return std::nullopt;
+}
+
 std::string ShardRecord::shard() const { return fmt::format("{}/{}", index, count); }
 
 std::optional<uint64_t> ShardRecord::failure_schedule() const {
   if (!failure.is_object()) return std::nullopt;
   auto it = failure.find("schedule");
-  if (it == failure.end() || !it->is_number_unsigned()) return std::nullopt;
-  return it->get<uint64_t>();
+  return it == failure.end() ? std::nullopt : whole_number(*it);
 }
 
 std::vector<ShardRecord> shard_records(const json &explore, const std::string &file) {

@@ -13,6 +13,9 @@
 
 namespace snag::cli {
 
+// A JSON whole number from 0 up (parsed or built in code), else nullopt.
+std::optional<uint64_t> whole_number(const nlohmann::json &value);
+
 // One shard's "run.explore" object of a --format json report.
 struct ShardRecord {
   std::string file;  // the report it came from

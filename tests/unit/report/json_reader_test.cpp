@@ -1,0 +1,66 @@
+#include "report/json_reader.h"
+
+#include <gtest/gtest.h>
+
+#include "report/json_writer.h"
+#include "sample_finding.h"
+
+namespace snag::report {
+namespace {
+
+using nlohmann::json;
+
+std::optional<JsonReport> read(const std::string &text, std::string &error) {
+  std::vector<std::string> notes;
+  return read_json_report(text, error, notes);
+}
+
+TEST(JsonReader, ReadsBackWhatTheWriterWrote) {
+  Finding race = testing::sample_race();
+  race.count = 3;
+  RunInfo run;
+  run.engine = "explore";
+  run.program = "./a.out";
+  run.arguments = {"--fast"};
+  run.exit_status = 0;
+  run.notes = {"a note"};
+  run.warnings = {"a warning"};
+  run.details = {{"explore", {{"shard", "1/2"}, {"schedules", 7}}}};
+
+  std::string error;
+  auto report = read(to_report_json({race}, run).dump(), error);
+  ASSERT_TRUE(report) << error;
+  ASSERT_EQ(report->findings.size(), 1u);
+  EXPECT_EQ(report->findings[0], race);
+  EXPECT_EQ(report->run.engine, "explore");
+  EXPECT_EQ(report->run.program, "./a.out");
+  EXPECT_EQ(report->run.arguments, run.arguments);
+  EXPECT_EQ(report->run.exit_status, 0);
+  EXPECT_EQ(report->run.notes, run.notes);
+  EXPECT_EQ(report->run.warnings, run.warnings);
+  EXPECT_EQ(report->run.details, run.details);
+}
+
+TEST(JsonReader, RefusesWhatIsNotAReport) {
+  std::string error;
+  EXPECT_FALSE(read("{\"version\": 1, \"findings\": [", error));
+  EXPECT_EQ(error, "not valid JSON at byte 29");
+  EXPECT_FALSE(read("[1, 2]", error));
+  EXPECT_EQ(error, "not a snag JSON report (not a JSON object)");
+  EXPECT_FALSE(read("{\"version\": \"2.1.0\", \"runs\": []}", error));
+  EXPECT_EQ(error, "is a SARIF log; merge reads --format json reports");
+  std::string line = to_json(testing::sample_race()).dump();
+  EXPECT_FALSE(read(line + "\n" + line + "\n", error));
+  EXPECT_EQ(error, "is a findings file (JSON lines), not a --format json report");
+  EXPECT_FALSE(read(line, error));
+  EXPECT_EQ(error, "is a findings line, not a report; merge reads --format json reports");
+  EXPECT_FALSE(read("{\"version\": 2, \"run\": {}, \"findings\": []}", error));
+  EXPECT_EQ(error, "is a version 2 report; this snag reads version 1");
+  EXPECT_FALSE(read("{\"version\": 1, \"run\": {\"engine\": 3}, \"findings\": []}", error));
+  EXPECT_EQ(error, "\"run\": field 'engine' has the wrong type");
+  EXPECT_FALSE(read("{\"version\": 1, \"run\": {}, \"findings\": [{\"snag\": 1}]}", error));
+  EXPECT_EQ(error, "finding 1: missing required field 'engine'");
+}
+
+}  // namespace
+}  // namespace snag::report
