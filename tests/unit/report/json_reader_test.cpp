@@ -42,24 +42,25 @@ TEST(JsonReader, ReadsBackWhatTheWriterWrote) {
 }
 
 TEST(JsonReader, RefusesWhatIsNotAReport) {
-  std::string error;
-  EXPECT_FALSE(read("{\"version\": 1, \"findings\": [", error));
-  EXPECT_EQ(error, "not valid JSON at byte 29");
-  EXPECT_FALSE(read("[1, 2]", error));
-  EXPECT_EQ(error, "not a snag JSON report (not a JSON object)");
-  EXPECT_FALSE(read("{\"version\": \"2.1.0\", \"runs\": []}", error));
-  EXPECT_EQ(error, "is a SARIF log; merge reads --format json reports");
   std::string line = to_json(testing::sample_race()).dump();
-  EXPECT_FALSE(read(line + "\n" + line + "\n", error));
-  EXPECT_EQ(error, "is a findings file (JSON lines), not a --format json report");
-  EXPECT_FALSE(read(line, error));
-  EXPECT_EQ(error, "is a findings line, not a report; merge reads --format json reports");
-  EXPECT_FALSE(read("{\"version\": 2, \"run\": {}, \"findings\": []}", error));
-  EXPECT_EQ(error, "is a version 2 report; this snag reads version 1");
-  EXPECT_FALSE(read("{\"version\": 1, \"run\": {\"engine\": 3}, \"findings\": []}", error));
-  EXPECT_EQ(error, "\"run\": field 'engine' has the wrong type");
-  EXPECT_FALSE(read("{\"version\": 1, \"run\": {}, \"findings\": [{\"snag\": 1}]}", error));
-  EXPECT_EQ(error, "finding 1: missing required field 'engine'");
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"version\": 1, \"findings\": [", "not valid JSON at byte 29"},
+      {"[1, 2]", "not a snag JSON report (not a JSON object)"},
+      {"{\"version\": \"2.1.0\", \"runs\": []}", "is a SARIF log; merge reads --format json reports"},
+      {line + "\n" + line + "\n", "is a findings file (JSON lines), not a --format json report"},
+      {line, "is a findings line, not a report; merge reads --format json reports"},
+      {"{\"version\": 2, \"run\": {}, \"findings\": []}",
+       "is a version 2 report; this snag reads version 1"},
+      {"{\"version\": 1, \"run\": {\"engine\": 3}, \"findings\": []}",
+       "\"run\": field 'engine' has the wrong type"},
+      {"{\"version\": 1, \"run\": {}, \"findings\": [{\"snag\": 1}]}",
+       "finding 1: missing required field 'engine'"},
+  };
+  for (const auto &[text, expected] : cases) {
+    std::string error;
+    EXPECT_FALSE(read(text, error)) << text;
+    EXPECT_EQ(error, expected) << text;
+  }
 }
 
 }  // namespace
