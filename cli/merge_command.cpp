@@ -69,8 +69,8 @@ Input read_input(const std::string &name, std::vector<std::string> &warnings) {
 }
 
 // The program a report is about, for telling reports of different programs
-// apart across machines (where its path may differ): its file name, and the
-// hash of the binary when explore recorded one.
+// apart across machines, where its path may differ: its file name. (Builds
+// are told apart by the hash explore records, see check_one_program.)
 std::string program_name(const Input &input) {
   return fs::path(input.report.run.program).filename().string();
 }

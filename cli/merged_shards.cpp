@@ -16,21 +16,22 @@ namespace {
 // A member of an "explore" object, checked: a report may have been edited.
 class Reader {
  public:
-  Reader(const json &object, std::string file) : object_(object), file_(std::move(file)) {}
+  Reader(const json &object, std::string file, std::string path)
+      : object_(object), file_(std::move(file)), path_(std::move(path)) {}
 
   const json *member(const char *key, bool (json::*is_type)() const noexcept,
                      const char *type) const {
     auto it = object_.find(key);
     if (it == object_.end() || it->is_null()) return nullptr;
     if (!((*it).*is_type)()) {
-      throw UsageError(fmt::format("{}: \"run.explore.{}\" is not {}", file_, key, type));
+      throw UsageError(fmt::format("{}: \"{}.{}\" is not {}", file_, path_, key, type));
     }
     return &*it;
   }
   uint64_t count(const char *key) const {
     const json *v = member(key, &json::is_number_integer, "a whole number");
     if (v && !whole_number(*v)) {
-      throw UsageError(fmt::format("{}: \"run.explore.{}\" is negative", file_, key));
+      throw UsageError(fmt::format("{}: \"{}.{}\" is negative", file_, path_, key));
     }
     return v ? *whole_number(*v) : 0;
   }
@@ -38,12 +39,11 @@ class Reader {
     const json *v = member(key, &json::is_string, "a string");
     return v ? v->get<std::string>() : "";
   }
-  const json &object() const { return object_; }
-  const std::string &file() const { return file_; }
 
  private:
   const json &object_;
   std::string file_;
+  std::string path_;  // of the object in the report, for messages
 };
 
 // "I/N" with I < N, as --shard takes it.
@@ -59,7 +59,7 @@ bool parse_shard(const std::string &text, unsigned &index, unsigned &count) {
 
 ShardRecord read_shard(const json &explore, const std::string &file) {
   if (!explore.is_object()) throw UsageError(file + ": \"run.explore\" is not an object");
-  Reader r(explore, file);
+  Reader r(explore, file, "run.explore");
   ShardRecord s;
   s.file = explore.contains("file") && explore["file"].is_string()
                ? explore["file"].get<std::string>()
@@ -75,18 +75,21 @@ ShardRecord read_shard(const json &explore, const std::string &file) {
   if (const json *v = r.member("schedules_complete", &json::is_boolean, "true or false"))
     s.schedules_complete = v->get<bool>();
   if (const json *v = r.member("schedules_incomplete", &json::is_object, "an object")) {
-    Reader incomplete(*v, file);
+    Reader incomplete(*v, file, "run.explore.schedules_incomplete");
     s.incomplete_steps = incomplete.count("steps");
     s.incomplete_time = incomplete.count("time");
   }
   if (const json *v = r.member("seconds", &json::is_number, "a number")) s.seconds = v->get<double>();
   if (const json *v = r.member("per_strategy", &json::is_object, "an object")) {
-    Reader counts(*v, file);
+    Reader counts(*v, file, "run.explore.per_strategy");
     for (const auto &[strategy, n] : v->items()) s.per_strategy[strategy] = counts.count(strategy.c_str());
   }
   if (const json *v = r.member("failure", &json::is_object, "an object")) {
-    Reader failure(*v, file);
-    failure.count("schedule");  // checked here, used by failure_schedule()
+    // Checked here, used as they are by failure_schedule() and `snag merge`.
+    Reader failure(*v, file, "run.explore.failure");
+    failure.count("schedule");
+    failure.text("kind");
+    failure.text("location");
     s.failure = *v;
   }
   if (const json *v = r.member("replay_file", &json::is_string, "a string")) s.replay_file = *v;
