@@ -18,14 +18,13 @@ std::optional<JsonReport> read(const std::string &text, std::string &error) {
 TEST(JsonReader, ReadsBackWhatTheWriterWrote) {
   Finding race = testing::sample_race();
   race.count = 3;
-  RunInfo run;
-  run.engine = "explore";
-  run.program = "./a.out";
-  run.arguments = {"--fast"};
-  run.exit_status = 0;
-  run.notes = {"a note"};
-  run.warnings = {"a warning"};
-  run.details = {{"explore", {{"shard", "1/2"}, {"schedules", 7}}}};
+  const RunInfo run{.engine = "explore",
+                    .program = "./a.out",
+                    .arguments = {"--fast"},
+                    .exit_status = 0,
+                    .notes = {"a note"},
+                    .warnings = {"a warning"},
+                    .details = {{"explore", {{"shard", "1/2"}, {"schedules", 7}}}}};
 
   std::string error;
   auto report = read(to_report_json({race}, run).dump(), error);
