@@ -163,14 +163,16 @@ int run_merge(const Options &options) {
   std::vector<Input> inputs;
   for (const std::string &name : options.merge_files) inputs.push_back(read_input(name, warnings));
   check_one_program(inputs, warnings);
-  // Checked before anything is written: a typo in --output loses nothing.
-  Destination out = report_destination(options.output, format);
-
   std::vector<ShardRecord> shards;
-  for (const Input &input : inputs)
+  json merged_files = json::array();  // in the order given
+  for (const Input &input : inputs) {
     shards.insert(shards.end(), input.shards.begin(), input.shards.end());
+    merged_files.push_back({{"file", input.file}, {"engine", input.report.run.engine}});
+  }
   MergedShards merged = merge_shards(shards);
   warnings.insert(warnings.end(), merged.warnings.begin(), merged.warnings.end());
+  // Opened once the input is known to merge: a refusal writes nothing.
+  Destination out = report_destination(options.output, format);
 
   // The findings of the earliest failure first, so that deduplication keeps
   // the copy that names its schedule and replay file.
@@ -180,7 +182,6 @@ int run_merge(const Options &options) {
   std::vector<report::Finding> findings;
   report::RunInfo run;
   run.engine = "merge";
-  json merged_files = json::array();
   for (Input &input : inputs) {
     for (const ShardRecord &shard : input.shards)
       if (shard.failure_schedule()) mark_failure(input.report.findings, shard);
@@ -191,7 +192,6 @@ int run_merge(const Options &options) {
     }
     add_unique(run.notes, input.report.run.notes, "");
     add_unique(run.warnings, input.report.run.warnings, input.file + ": ");
-    merged_files.push_back({{"file", input.file}, {"engine", input.report.run.engine}});
   }
   run.warnings.insert(run.warnings.begin(), warnings.begin(), warnings.end());
   findings = report::dedup(std::move(findings));
