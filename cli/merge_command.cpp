@@ -205,10 +205,14 @@ int run_merge(const Options &options) {
     const json &e = merged.explore;
     uint64_t schedules = e["schedules"].get<uint64_t>();
     std::string strategies = strategy_counts(e["per_strategy"]);
+    // Stopped at --max-steps or --schedule-timeout: not bugs, but less explored.
+    uint64_t incomplete = e["schedules_incomplete"]["steps"].get<uint64_t>() +
+                          e["schedules_incomplete"]["time"].get<uint64_t>();
     print_command_note(
-        "merge", fmt::format("{} report{}, {} of {} shards: {} schedule{}{}", inputs.size(),
+        "merge", fmt::format("{} report{}, {} of {} shards: {} schedule{}{}{}", inputs.size(),
                              inputs.size() == 1 ? "" : "s", e["shards_given"].size(),
                              e["shard_count"].get<unsigned>(), schedules, schedules == 1 ? "" : "s",
+                             incomplete ? fmt::format(", {} incomplete", incomplete) : "",
                              strategies.empty() ? "" : " (strategies " + strategies + ")"));
     if (merged.earliest) {
       const ShardRecord &s = shards[*merged.earliest];
