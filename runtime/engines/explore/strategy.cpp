@@ -75,6 +75,29 @@ void Chooser::variable_access(ControlledThread &me, int variable, uint64_t ordin
       me.priority = uint64_t(plan_.change_count - i);
 }
 
+void Chooser::yielded(ControlledThread &me) {
+  yielding_ = me.tid;
+  yield_step_ = scheduler().steps() + 1;  // the point that follows counts the next step
+  if (!priority_based(plan_.strategy)) return;
+  // Just below the lowest other thread, which keeps the others' order (two
+  // threads that yield in turn alternate). At 0 the others move up instead.
+  Scheduler &s = scheduler();
+  uint64_t lowest = ~uint64_t(0);
+  for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
+    ControlledThread *t = s.thread(tid);
+    if (t && t != &me && t->status != Status::kFinished && t->priority < lowest) lowest = t->priority;
+  }
+  if (lowest == ~uint64_t(0) || me.priority < lowest) return;  // already the lowest
+  if (lowest == 0) {
+    for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
+      ControlledThread *t = s.thread(tid);
+      if (t && t != &me) ++t->priority;
+    }
+    lowest = 1;
+  }
+  me.priority = lowest - 1;
+}
+
 Tid Chooser::highest_priority(const Tid *candidates, int n) const {
   Tid best = candidates[0];
   uint64_t best_priority = 0;
@@ -99,6 +122,8 @@ bool Chooser::is_change_point(uint64_t choice) const {
 
 Tid Chooser::choose(const Tid *candidates, int n, ControlledThread &me, bool me_may_continue,
                     uint64_t choice) {
+  // A thread that yields does not go on in a round robin.
+  if (yielding_ == me.tid && yield_step_ == scheduler().steps()) me_may_continue = false;
   switch (plan_.strategy) {
     case Strategy::kRandom:
       return candidates[random_.below(n)];
