@@ -57,9 +57,8 @@ class Chooser {
 
   Plan plan_;
   Random random_;
-  // The thread that yields, and the step of its yield's scheduling point.
-  Tid yielding_ = kNoThread;
-  uint64_t yield_step_ = 0;
+  Tid yielding_ = kNoThread;  // yielded; its next point is the yield's
+  bool yield_point_ = false;  // the current point is a yield
 };
 
 Chooser &chooser();
