@@ -131,7 +131,7 @@ def main():
         wall = statistics.median(r[2] for r in runs)
         print(f"{name:28} {threads:>7} {rate:>8.0f} {bare_rate:>11.0f} {per_cpu:>9.0f} {wall:>7.2f} "
               f"{floor:>8.0f} {floor_cpu:>11.0f}")
-    print("# sched/s: as snag explore reports it (schedules / wall time of the exploring process);")
+    print("# sched/s: as snag explore reports it (each worker's schedules over its time from its first fork);")
     print("# no pre-pass: the same with --no-race-points; per CPU s: schedules / CPU seconds (user +")
     print("# system) of the whole command, race pre-pass and process start included, which other")
     print("# load on the machine disturbs far less than wall time; wall s: the whole command;")
