@@ -57,6 +57,10 @@ struct Totals {
   uint64_t incomplete_time = 0;
   std::map<std::string, uint64_t> per_strategy;
   size_t summaries = 0;            // workers that wrote one
+  // Summed schedules/s of the workers, each over its own exploring time
+  // (from its first fork); 0 when a summary gives no time.
+  double exploring_rate = 0;
+  bool every_summary_timed = true;
   std::vector<std::string> notes;  // from the summaries, each once
 };
 
@@ -119,6 +123,10 @@ Totals add_up(const std::deque<Worker> &workers) {
     totals.schedules += summary.schedules;
     totals.incomplete_steps += summary.incomplete_steps;
     totals.incomplete_time += summary.incomplete_time;
+    if (summary.seconds > 0)
+      totals.exploring_rate += static_cast<double>(summary.schedules) / summary.seconds;
+    else
+      totals.every_summary_timed = false;
     for (const auto &[strategy, n] : summary.per_strategy) totals.per_strategy[strategy] += n;
     for (const std::string &note : summary.notes) {
       if (std::find(totals.notes.begin(), totals.notes.end(), note) == totals.notes.end())
@@ -396,11 +404,17 @@ int run_explore(const Options &options) {
   bool counts = !reproduced || *reproduced || options.count_unreproducible;
 
   // Workers run side by side at about the same pace, so those that were
-  // stopped before writing a summary count as fast as the others.
-  double rate = seconds > 0 && totals.summaries > 0
-                    ? static_cast<double>(totals.schedules) / seconds * static_cast<double>(jobs) /
-                          static_cast<double>(totals.summaries)
-                    : 0;
+  // stopped before writing a summary count as fast as the others. The rate
+  // is the exploration's: each worker's schedules over its own time from its
+  // first fork, so the program's start-up (and the race pre-pass) do not
+  // make a run that failed in its first schedules look slow.
+  double rate = 0;
+  if (totals.summaries > 0 && totals.every_summary_timed) {
+    rate = totals.exploring_rate * static_cast<double>(jobs) / static_cast<double>(totals.summaries);
+  } else if (seconds > 0 && totals.summaries > 0) {
+    rate = static_cast<double>(totals.schedules) / seconds * static_cast<double>(jobs) /
+           static_cast<double>(totals.summaries);
+  }
   bool complete = totals.summaries == jobs;
   json failure_json = nullptr;
   if (failing) {

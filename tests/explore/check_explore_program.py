@@ -16,6 +16,9 @@ program needs or must show:
   // explore-stdin: TEXT        TEXT (with \n for newlines) is the program's
                                 stdin, in explore and in every replay
   // explore-expect-note: WORD  a note of the explore report contains WORD
+  // explore-complete           no schedule stopped at the step limit or the
+                                schedule timeout (a correct spin-wait must
+                                not spin until the step limit)
   // explore-min-rate: N        explore ran at least N schedules/s (a floor
                                 far below the normal rate: it catches a
                                 program that blocks until the schedule
@@ -68,6 +71,7 @@ OPTIONS_RE = re.compile(r"//\s*explore-options:\s*(.*\S)")
 STDIN_RE = re.compile(r"//\s*explore-stdin:\s*(.*\S)")
 NOTE_RE = re.compile(r"//\s*explore-expect-note:\s*(.*\S)")
 RATE_RE = re.compile(r"//\s*explore-min-rate:\s*(\d+)")
+COMPLETE_RE = re.compile(r"//\s*explore-(complete)\b")
 
 
 def optional_label(source, regex):
@@ -284,6 +288,14 @@ def check_run_labels(report, labels, source_name, command, result):
         if not any(word in n for n in notes):
             fail(f"MISSING NOTE: the explore report of {source_name} has no note about '{word}'",
                  f"a note containing '{word}'", f"notes {notes}", command, result)
+    if labels.get("complete"):
+        explore = run.get("explore") if isinstance(run.get("explore"), dict) else {}
+        incomplete = explore.get("schedules_incomplete") or {}
+        stopped = sum(v for v in incomplete.values() if isinstance(v, int)) if isinstance(incomplete, dict) else 0
+        if stopped:
+            fail(f"INCOMPLETE: {stopped} schedule(s) of {source_name} stopped at a limit",
+                 "every schedule ran to the program's end", f"schedules_incomplete {incomplete}",
+                 command, result)
     rate = labels.get("rate")
     if rate:
         explore = run.get("explore") if isinstance(run.get("explore"), dict) else {}
@@ -411,7 +423,8 @@ def main():
     options = explore_options(source)
     stdin = optional_label(source, STDIN_RE)
     rate = optional_label(source, RATE_RE)
-    labels = {"note": optional_label(source, NOTE_RE), "rate": int(rate) if rate else None}
+    labels = {"note": optional_label(source, NOTE_RE), "rate": int(rate) if rate else None,
+              "complete": optional_label(source, COMPLETE_RE)}
     source_name = os.path.basename(source)
     program = os.path.abspath(program)
     if os.sep in snag:

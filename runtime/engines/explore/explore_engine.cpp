@@ -382,6 +382,7 @@ Verdict yield(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
   s.note_spin(me, 1);
   me.block_site = e.site;
+  chooser().yielded(me);
   s.point(me, PointKind::kYield);
   return result(0);
 }

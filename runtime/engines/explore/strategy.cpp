@@ -53,6 +53,8 @@ void Chooser::start(const Plan &plan) {
                         "a change point names one of the plan's variables");
   plan_ = plan;
   random_.seed(plan.seed);
+  yielding_ = kNoThread;
+  yield_point_ = false;
 }
 
 void Chooser::thread_created(ControlledThread &t) {
@@ -63,6 +65,8 @@ void Chooser::thread_created(ControlledThread &t) {
 }
 
 void Chooser::before_point(ControlledThread &me, uint64_t step) {
+  yield_point_ = yielding_ == me.tid;
+  yielding_ = kNoThread;
   if (plan_.strategy != Strategy::kPct) return;
   for (int i = 0; i < plan_.change_count; ++i)
     if (plan_.change_step[i] == step) me.priority = uint64_t(plan_.change_count - i);
@@ -73,6 +77,28 @@ void Chooser::variable_access(ControlledThread &me, int variable, uint64_t ordin
   for (int i = 0; i < plan_.change_count; ++i)
     if (plan_.change_variable[i] == variable && plan_.change_step[i] == ordinal)
       me.priority = uint64_t(plan_.change_count - i);
+}
+
+void Chooser::yielded(ControlledThread &me) {
+  yielding_ = me.tid;
+  if (!priority_based(plan_.strategy)) return;
+  // Just below the lowest other thread, which keeps the others' order (two
+  // threads that yield in turn alternate). At 0 the others move up instead.
+  Scheduler &s = scheduler();
+  uint64_t lowest = ~uint64_t(0);
+  for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
+    ControlledThread *t = s.thread(tid);
+    if (t && t != &me && t->status != Status::kFinished && t->priority < lowest) lowest = t->priority;
+  }
+  if (lowest == ~uint64_t(0) || me.priority < lowest) return;  // already the lowest
+  if (lowest == 0) {
+    for (Tid tid = 0; tid < s.thread_limit(); ++tid) {
+      ControlledThread *t = s.thread(tid);
+      if (t && t != &me) ++t->priority;
+    }
+    lowest = 1;
+  }
+  me.priority = lowest - 1;
 }
 
 Tid Chooser::highest_priority(const Tid *candidates, int n) const {
@@ -99,6 +125,8 @@ bool Chooser::is_change_point(uint64_t choice) const {
 
 Tid Chooser::choose(const Tid *candidates, int n, ControlledThread &me, bool me_may_continue,
                     uint64_t choice) {
+  // A thread that yields does not go on in a round robin.
+  if (yield_point_) me_may_continue = false;
   switch (plan_.strategy) {
     case Strategy::kRandom:
       return candidates[random_.below(n)];

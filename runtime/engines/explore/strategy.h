@@ -36,6 +36,13 @@ class Chooser {
   void before_point(ControlledThread &me, uint64_t step);
   // `me` makes the `ordinal`-th access (from 1) to plan variable `variable`.
   void variable_access(ControlledThread &me, int variable, uint64_t ordinal);
+  // `me` yields (sched_yield, or a sleep, which does not wait under the
+  // scheduler): it waits for another thread, so the others go first. Under
+  // a priority-based strategy it drops below every other thread; a round
+  // robin moves on to the next thread at this point. Otherwise a correct
+  // spin-wait whose waiter holds the highest priority would spin until the
+  // step limit.
+  void yielded(ControlledThread &me);
 
   // Picks one of `candidates` (ascending thread ids, n >= 2). `me` is the
   // running thread; `me_may_continue` says whether it is among them and the
@@ -50,6 +57,8 @@ class Chooser {
 
   Plan plan_;
   Random random_;
+  Tid yielding_ = kNoThread;  // yielded; its next point is the yield's
+  bool yield_point_ = false;  // the current point is a yield
 };
 
 Chooser &chooser();

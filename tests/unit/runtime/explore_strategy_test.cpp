@@ -104,6 +104,54 @@ TEST_F(ChooserTest, DelayBoundIsRoundRobinWithDelays) {
   EXPECT_EQ(chooser().choose(all_, 3, thread(2), true, 3), 0u);
 }
 
+// A spin-wait that yields waits for another thread: under PCT the yielding
+// thread must not keep the highest priority, or it spins until the step
+// limit while the thread it waits for never runs.
+TEST_F(ChooserTest, PctYieldDropsTheThreadBelowEveryOther) {
+  Plan plan;
+  plan.strategy = Strategy::kPct;
+  plan.seed = 7;
+  ControlledThread &me = start(plan);
+  Tid top = chooser().choose(all_, 3, me, true, 0);
+  chooser().yielded(thread(top));
+  chooser().before_point(thread(top), 1);
+  for (Tid t : all_)
+    if (t != top) EXPECT_LT(thread(top).priority, thread(t).priority) << t;
+  Tid next = chooser().choose(all_, 3, thread(top), true, 1);
+  EXPECT_NE(next, top);
+  // The next one yields too: it goes below the first, and they alternate.
+  chooser().yielded(thread(next));
+  chooser().before_point(thread(next), 2);
+  EXPECT_LT(thread(next).priority, thread(top).priority);
+}
+
+TEST_F(ChooserTest, PctYieldAtPriorityZeroLiftsTheOthers) {
+  Plan plan;
+  plan.strategy = Strategy::kPct;
+  ControlledThread &me = start(plan);
+  thread(0).priority = 0;
+  thread(1).priority = 0;
+  thread(2).priority = 5;
+  chooser().yielded(thread(0));
+  EXPECT_EQ(thread(0).priority, 0u);
+  EXPECT_EQ(thread(1).priority, 1u);
+  EXPECT_EQ(thread(2).priority, 6u);
+  chooser().before_point(me, 1);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 0), 2u);
+}
+
+TEST_F(ChooserTest, DelayBoundMovesOnAtAYield) {
+  Plan plan;
+  plan.strategy = Strategy::kDelayBound;
+  ControlledThread &me = start(plan);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 0), 0u);  // no preemption
+  chooser().yielded(me);
+  chooser().before_point(me, 1);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 1), 1u);  // a yield: the next thread
+  chooser().before_point(me, 2);
+  EXPECT_EQ(chooser().choose(all_, 3, me, true, 2), 0u);  // no longer a yield
+}
+
 TEST_F(ChooserTest, PreemptBoundForcesAnotherThreadAtItsPoints) {
   Plan plan;
   plan.strategy = Strategy::kPreemptBound;
