@@ -48,6 +48,7 @@ bool is_concurrent(const History &h, const RaceThread &rt, Tid me) {
 const History *conflicting(const Histories &hs, bool write, const RaceThread &rt, Tid me) {
   if (is_concurrent(hs.write, rt, me)) return &hs.write;
   if (write && is_concurrent(hs.read, rt, me)) return &hs.read;
+  if (write && is_concurrent(hs.other_read, rt, me)) return &hs.other_read;
   return nullptr;
 }
 
@@ -55,8 +56,10 @@ const History *conflicting(const Histories &hs, bool write, const RaceThread &rt
 // state word alone (the owner's access in this epoch).
 const History &latest(const Histories &hs, Tid owner) {
   if (hs.write.site && hs.write.thread == owner) return hs.write;
-  return hs.read.site && hs.read.thread == owner ? hs.read : hs.write;
+  if (hs.read.site && hs.read.thread == owner) return hs.read;
+  return hs.other_read.site && hs.other_read.thread == owner ? hs.other_read : hs.write;
 }
+
 
 const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *entries, uint32_t count) {
   auto *r = static_cast<SharedModify2Record *>(
@@ -308,12 +311,12 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
       return Outcome::kDone;
     }
     // Remember the access when the state changed or its slot holds another
-    // thread's (or another epoch's) access. In Shared-Read, reads keep the
-    // read of the thread that made the variable shared, so that concurrent
-    // readers do not take turns writing the history. (With one read slot,
-    // a later write by that same thread finds no concurrent read: the
-    // double-checked-locking miss of issue 14 needs a second slot.)
-    const History &slot = a.write ? hs.write : hs.read;
+    // thread's (or another epoch's) access. In Shared-Read, reads only fill
+    // an empty slot, so that concurrent readers do not take turns writing
+    // the history; the read that makes a variable Shared-Read lands in
+    // `other_read`, next to the previous owner's read (history_slot), where
+    // a later write by that owner finds it.
+    const History &slot = history_slot(*v.history, a.write, me);
     bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
     bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
                                                                     : nw != w || stale;
@@ -325,7 +328,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
       // winning thread's access, and a later split or report lost that side.
       History entry = history_of(t, rt, v, a);
       if (!v.state->compare_exchange_strong(w, kBusyWord)) continue;
-      (a.write ? v.history->write : v.history->read) = entry;
+      history_slot(*v.history, a.write, me) = entry;
       v.state->store(nw, std::memory_order_release);
       return Outcome::kDone;
     }
@@ -353,9 +356,9 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
     split->state[b].store(previous, std::memory_order_relaxed);
     // Each remembered access goes to the bytes it touched (its offset and
     // size stay relative to the granule, Variable::extent_base).
-    const History *from[2] = {&hs.read, &hs.write};
-    History *to[2] = {&split->history[b].read, &split->history[b].write};
-    for (int i = 0; i < 2; ++i)
+    const History *from[3] = {&hs.read, &hs.other_read, &hs.write};
+    History *to[3] = {&split->history[b].read, &split->history[b].other_read, &split->history[b].write};
+    for (int i = 0; i < 3; ++i)
       if (from[i]->site && b >= from[i]->offset && b < from[i]->offset + from[i]->size) *to[i] = *from[i];
   }
   if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;

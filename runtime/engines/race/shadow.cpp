@@ -64,7 +64,7 @@ struct Arena {
     return p;
   }
 };
-// History arrays are carved page-aligned (32 KiB each), so that the memory
+// History arrays are carved page-aligned (48 KiB each), so that the memory
 // of a freed range's histories can be given back with madvise while the
 // array stays in place for accesses still in flight.
 Arena g_headers, g_histories;
