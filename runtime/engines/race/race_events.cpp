@@ -46,7 +46,10 @@ RaceThread &RaceEngine::thread_data(ThreadState &t) {
   return *rt;
 }
 
-void RaceEngine::on_start(ThreadState &main_thread) { thread_data(main_thread); }
+void RaceEngine::on_start(ThreadState &main_thread) {
+  thread_data(main_thread);
+  install_crash_handlers();
+}
 
 void RaceEngine::release(RaceThread &rt, Tid self, uintptr_t addr, bool reader) {
   if (SNAG_UNLIKELY(potential_)) lockless_release(rt, self, addr);
