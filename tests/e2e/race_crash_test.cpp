@@ -35,17 +35,19 @@ TEST(RaceCrash, SegvAfterARaceIsAFindingAndTheExitStatus) {
 }
 
 TEST(RaceCrash, AbortAfterARaceInTextAndSarif) {
-  RunResult text = run_command({snag_bin(), "race", program_path("race_then_crash"), "abort"});
-  EXPECT_EQ(text.exit_status, 128 + 6) << text.err;
+  RunResult r = run_command({snag_bin(), "race", program_path("race_then_crash"), "abort"});
+  EXPECT_EQ(r.exit_status, 128 + 6) << r.err;
+  const std::string text = r.out + r.err;
   std::string abort_at = kSource + ":" + std::to_string(marker_line(kSource, "abort")) + ":";
-  EXPECT_NE(text.out.find("WARNING: snag: crash after a data race"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("SIGABRT (signal 6) in thread T0"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find(abort_at), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("WARNING: snag: data race"), std::string::npos) << "the race stays: " << text.out;
+  EXPECT_NE(text.find("WARNING: snag: crash after a data race"), std::string::npos) << text;
+  EXPECT_NE(text.find("SIGABRT (signal 6) in thread T0"), std::string::npos) << text;
+  EXPECT_NE(text.find(abort_at), std::string::npos) << text;
+  EXPECT_NE(text.find("WARNING: snag: data race"), std::string::npos) << "the race stays: " << text;
 
   RunResult sarif = run_command({snag_bin(), "race", "--format", "sarif", program_path("race_then_crash"), "abort"});
   EXPECT_EQ(sarif.exit_status, 128 + 6) << sarif.err;
-  const json &results = json::parse(sarif.out)["runs"][0]["results"];
+  const json log = json::parse(sarif.out);
+  const json &results = log["runs"][0]["results"];
   ASSERT_EQ(results.size(), 2u) << sarif.out;
   EXPECT_EQ(results[0]["ruleId"], "data-race");
   EXPECT_EQ(results[1]["ruleId"], "crash");
