@@ -17,8 +17,12 @@ Engine *create_race_engine();  // core/engine_registry.cpp
 // The compiler hooks' target (core/runtime.cpp, not linked here): null keeps
 // the engine's inlined fast path off, so every access takes the state machine.
 AccessHook g_access_hook = nullptr;
+// No leading engine: the race engine installs no signal handlers here.
+Engine *leading_engine() { return nullptr; }
 }  // namespace snag
-extern "C" __thread snag_site_t __snag_call_site = 0;
+extern "C" {
+__thread snag_site_t __snag_call_site = 0;  // core/hooks.cpp in the runtime
+}
 
 namespace snag::race {
 namespace {
