@@ -214,6 +214,13 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
       shadow_page(page_start)->block.store(block, std::memory_order_release);
       continue;
     }
+    // A block that still covers this whole page is dead (its free was not
+    // seen: freed inside the runtime, or by libc itself): the new block must
+    // be the one found here, not that one.
+    if (ShadowPage *page = find_shadow_page(page_start)) {
+      HeapBlock *stale = page->block.load(std::memory_order_acquire);
+      if (stale && stale != block) page->block.compare_exchange_strong(stale, nullptr);
+    }
     for (uintptr_t g = lo & ~(kGranule - 1); g < hi; g += kGranule)
       if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(word, std::memory_order_relaxed);
   }
