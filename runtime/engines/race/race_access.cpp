@@ -366,6 +366,32 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
   return false;
 }
 
+// A remembered access of a block that just went fine, given to the granules
+// it touched: their history, and their state when the granule has none yet
+// or belongs to the same thread's same epoch (then the bytes add up).
+void RaceEngine::carry_down(HeapBlock *block, const History &h) {
+  uintptr_t first = block->start + h.offset;
+  for (uintptr_t g = first & ~(kGranule - 1); g < first + h.size; g += kGranule) {
+    Span span = clip(Access{first, h.size, false, 0}, g, kGranule);
+    uint32_t bytes = ((1u << span.size) - 1) << span.offset;
+    ShadowPage *page = shadow_page(g);
+    HeapBlock *expected = block;
+    page->block.compare_exchange_strong(expected, nullptr);
+    std::atomic<uint64_t> *cell = shadow_cell(g);
+    uint64_t w = cell->load(std::memory_order_acquire);
+    uint64_t mine = exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes);
+    if (w == 0 || w == pointer_word(Kind::kIndirect, block)) {
+      cell->store(mine, std::memory_order_release);
+    } else if (kind_of(w) == Kind::kExclusive1 && tid_of(w) == wrap_tid(h.thread) && clock_of(w) == h.clock) {
+      cell->store(w | (mine & (kWroteBit | kBytesMask)), std::memory_order_release);
+    }
+    History &slot = history_slot(*shadow_history(page, g), h.write, h.thread);
+    slot = h;
+    slot.offset = span.offset;
+    slot.size = static_cast<uint16_t>(span.size);
+  }
+}
+
 // Adaptive granularity. A block-level race makes the block fine; a
 // granule-level race between accesses to different bytes splits the granule
 // into bytes. The previous access is carried down to the finer states so the
@@ -379,20 +405,17 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
       report(t, rt, v, h, a, "Shared-Modify1");
     if (!make_block_fine(block)) return true;  // another thread refined it first
     if (!h.site) return true;
-    uintptr_t first = block->start + h.offset;
-    for (uintptr_t g = first & ~(kGranule - 1); g < first + h.size; g += kGranule) {
-      Span span = clip(Access{first, h.size, false, 0}, g, kGranule);
-      uint32_t bytes = ((1u << span.size) - 1) << span.offset;
-      ShadowPage *page = shadow_page(g);
-      HeapBlock *expected = block;
-      page->block.compare_exchange_strong(expected, nullptr);
-      shadow_cell(g)->store(exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes),
-                            std::memory_order_release);
-      History *gh = h.write ? &shadow_history(page, g)->write : &shadow_history(page, g)->read;
-      *gh = h;
-      gh->offset = span.offset;
-      gh->size = static_cast<uint16_t>(span.size);
-    }
+    // Every access the block remembers goes down to the granules it touched,
+    // the conflicting one first (it decides a granule's state). With only
+    // that one carried down, an earlier access by the same thread to other
+    // bytes (a read of one field before a write of the next) was lost, and
+    // the race with it missed.
+    carry_down(block, h);
+    const Histories &hs = block->history;
+    for (const History *r : {&hs.write, &hs.read, &hs.other_read})
+      if (r->site && !(r->site == h.site && r->thread == h.thread && r->clock == h.clock &&
+                       r->offset == h.offset && r->write == h.write))
+        carry_down(block, *r);
     return true;
   }
   if (v.level == 1) {

@@ -111,6 +111,7 @@ class RaceEngine final : public Engine {
   bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,
               const History &previous, const Access &a);
   static bool split_granule(const Variable &v, uint64_t word);
+  static void carry_down(HeapBlock *block, const History &h);
   StackId context_stack(ThreadState &t, RaceThread &rt);
   History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 
