@@ -59,8 +59,8 @@ std::string top_level_help() {
   out +=
       "\nRun 'snag <engine> --help' for the options of an engine. Options go before PROGRAM;\n"
       "everything after PROGRAM is passed to it unchanged.\n\n"
-      "Exit status: 66 (see --exitcode) when something was found, otherwise the program's\n"
-      "own status (128+N if signal N ended it); 2 when snag was used wrongly.\n";
+      "Exit status: 128+N when signal N ended the program, else 66 (see --exitcode) when\n"
+      "something was found, else the program's own status; 2 when snag was used wrongly.\n";
   return out;
 }
 

@@ -141,6 +141,10 @@ int run_engine(const Engine &engine, const Options &options) {
   }
   for (const std::string &note : run.info.notes) print_note(note);
 
+  // A program that died of a signal says so in the exit status even when
+  // something was found (the findings are in the report): 128 + signal, as
+  // a shell reports it. A timeout is snag's own doing, not a crash.
+  if (run.result.signaled && !run.result.timed_out) return run.result.shell_status();
   return run.findings.empty() ? run.result.shell_status() : options.exitcode;
 }
 

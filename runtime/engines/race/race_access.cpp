@@ -48,6 +48,7 @@ bool is_concurrent(const History &h, const RaceThread &rt, Tid me) {
 const History *conflicting(const Histories &hs, bool write, const RaceThread &rt, Tid me) {
   if (is_concurrent(hs.write, rt, me)) return &hs.write;
   if (write && is_concurrent(hs.read, rt, me)) return &hs.read;
+  if (write && is_concurrent(hs.other_read, rt, me)) return &hs.other_read;
   return nullptr;
 }
 
@@ -55,8 +56,10 @@ const History *conflicting(const Histories &hs, bool write, const RaceThread &rt
 // state word alone (the owner's access in this epoch).
 const History &latest(const Histories &hs, Tid owner) {
   if (hs.write.site && hs.write.thread == owner) return hs.write;
-  return hs.read.site && hs.read.thread == owner ? hs.read : hs.write;
+  if (hs.read.site && hs.read.thread == owner) return hs.read;
+  return hs.other_read.site && hs.other_read.thread == owner ? hs.other_read : hs.write;
 }
+
 
 const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *entries, uint32_t count) {
   auto *r = static_cast<SharedModify2Record *>(
@@ -308,12 +311,12 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
       return Outcome::kDone;
     }
     // Remember the access when the state changed or its slot holds another
-    // thread's (or another epoch's) access. In Shared-Read, reads keep the
-    // read of the thread that made the variable shared, so that concurrent
-    // readers do not take turns writing the history. (With one read slot,
-    // a later write by that same thread finds no concurrent read: the
-    // double-checked-locking miss of issue 14 needs a second slot.)
-    const History &slot = a.write ? hs.write : hs.read;
+    // thread's (or another epoch's) access. In Shared-Read, reads only fill
+    // an empty slot, so that concurrent readers do not take turns writing
+    // the history; the read that makes a variable Shared-Read lands in
+    // `other_read`, next to the previous owner's read (history_slot), where
+    // a later write by that owner finds it.
+    const History &slot = history_slot(*v.history, a.write, me);
     bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
     bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
                                                                     : nw != w || stale;
@@ -325,7 +328,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
       // winning thread's access, and a later split or report lost that side.
       History entry = history_of(t, rt, v, a);
       if (!v.state->compare_exchange_strong(w, kBusyWord)) continue;
-      (a.write ? v.history->write : v.history->read) = entry;
+      history_slot(*v.history, a.write, me) = entry;
       v.state->store(nw, std::memory_order_release);
       return Outcome::kDone;
     }
@@ -353,14 +356,40 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
     split->state[b].store(previous, std::memory_order_relaxed);
     // Each remembered access goes to the bytes it touched (its offset and
     // size stay relative to the granule, Variable::extent_base).
-    const History *from[2] = {&hs.read, &hs.write};
-    History *to[2] = {&split->history[b].read, &split->history[b].write};
-    for (int i = 0; i < 2; ++i)
+    const History *from[3] = {&hs.read, &hs.other_read, &hs.write};
+    History *to[3] = {&split->history[b].read, &split->history[b].other_read, &split->history[b].write};
+    for (int i = 0; i < 3; ++i)
       if (from[i]->site && b >= from[i]->offset && b < from[i]->offset + from[i]->size) *to[i] = *from[i];
   }
   if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;
   internal_free(split);
   return false;
+}
+
+// A remembered access of a block that just went fine, given to the granules
+// it touched: their history, and their state when the granule has none yet
+// or belongs to the same thread's same epoch (then the bytes add up).
+void RaceEngine::carry_down(HeapBlock *block, const History &h) {
+  uintptr_t first = block->start + h.offset;
+  for (uintptr_t g = first & ~(kGranule - 1); g < first + h.size; g += kGranule) {
+    Span span = clip(Access{first, h.size, false, 0}, g, kGranule);
+    uint32_t bytes = ((1u << span.size) - 1) << span.offset;
+    ShadowPage *page = shadow_page(g);
+    HeapBlock *expected = block;
+    page->block.compare_exchange_strong(expected, nullptr);
+    std::atomic<uint64_t> *cell = shadow_cell(g);
+    uint64_t w = cell->load(std::memory_order_acquire);
+    uint64_t mine = exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes);
+    if (w == 0 || w == pointer_word(Kind::kIndirect, block)) {
+      cell->store(mine, std::memory_order_release);
+    } else if (kind_of(w) == Kind::kExclusive1 && tid_of(w) == wrap_tid(h.thread) && clock_of(w) == h.clock) {
+      cell->store(w | (mine & (kWroteBit | kBytesMask)), std::memory_order_release);
+    }
+    History &slot = history_slot(*shadow_history(page, g), h.write, h.thread);
+    slot = h;
+    slot.offset = span.offset;
+    slot.size = static_cast<uint16_t>(span.size);
+  }
 }
 
 // Adaptive granularity. A block-level race makes the block fine; a
@@ -376,20 +405,17 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
       report(t, rt, v, h, a, "Shared-Modify1");
     if (!make_block_fine(block)) return true;  // another thread refined it first
     if (!h.site) return true;
-    uintptr_t first = block->start + h.offset;
-    for (uintptr_t g = first & ~(kGranule - 1); g < first + h.size; g += kGranule) {
-      Span span = clip(Access{first, h.size, false, 0}, g, kGranule);
-      uint32_t bytes = ((1u << span.size) - 1) << span.offset;
-      ShadowPage *page = shadow_page(g);
-      HeapBlock *expected = block;
-      page->block.compare_exchange_strong(expected, nullptr);
-      shadow_cell(g)->store(exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write, bytes),
-                            std::memory_order_release);
-      History *gh = h.write ? &shadow_history(page, g)->write : &shadow_history(page, g)->read;
-      *gh = h;
-      gh->offset = span.offset;
-      gh->size = static_cast<uint16_t>(span.size);
-    }
+    // Every access the block remembers goes down to the granules it touched,
+    // the conflicting one first (it decides a granule's state). With only
+    // that one carried down, an earlier access by the same thread to other
+    // bytes (a read of one field before a write of the next) was lost, and
+    // the race with it missed.
+    carry_down(block, h);
+    const Histories &hs = block->history;
+    for (const History *r : {&hs.write, &hs.read, &hs.other_read})
+      if (r->site && !(r->site == h.site && r->thread == h.thread && r->clock == h.clock &&
+                       r->offset == h.offset && r->write == h.write))
+        carry_down(block, *r);
     return true;
   }
   if (v.level == 1) {

@@ -81,6 +81,11 @@ struct Access {
 // The state a potential race is reported in (race_potential.cpp).
 inline constexpr const char *kPotentialState = "potential";
 
+// How many races (and potential races) were reported so far in this run.
+uint32_t races_reported();
+// Fatal signals after a race become a finding of their own (race_crash.cpp).
+void install_crash_handlers();
+
 // Ranges the program declared benign (AnnotateBenignRaceSized).
 void add_benign_range(uintptr_t addr, uintptr_t size);
 bool is_benign(uintptr_t addr);
@@ -106,6 +111,7 @@ class RaceEngine final : public Engine {
   bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,
               const History &previous, const Access &a);
   static bool split_granule(const Variable &v, uint64_t word);
+  static void carry_down(HeapBlock *block, const History &h);
   StackId context_stack(ThreadState &t, RaceThread &rt);
   History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 

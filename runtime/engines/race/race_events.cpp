@@ -7,6 +7,7 @@
 
 #include "core/internal_alloc.h"
 #include "core/options.h"
+#include "core/runtime.h"
 #include "engines/race/fast_path.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/sync_vars.h"
@@ -46,7 +47,12 @@ RaceThread &RaceEngine::thread_data(ThreadState &t) {
   return *rt;
 }
 
-void RaceEngine::on_start(ThreadState &main_thread) { thread_data(main_thread); }
+void RaceEngine::on_start(ThreadState &main_thread) {
+  thread_data(main_thread);
+  // Only when race leads: as an observer (explore+race) the leading engine
+  // reports crashes itself, and installs its handlers after this runs.
+  if (leading_engine() == this) install_crash_handlers();
+}
 
 void RaceEngine::release(RaceThread &rt, Tid self, uintptr_t addr, bool reader) {
   if (SNAG_UNLIKELY(potential_)) lockless_release(rt, self, addr);

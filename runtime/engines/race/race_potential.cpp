@@ -60,6 +60,7 @@ void RaceEngine::check_potential(ThreadState &t, RaceThread &rt, const Variable 
   const History *previous = nullptr;
   if (only_lock_ordered(hs.write)) previous = &hs.write;
   else if (a.write && only_lock_ordered(hs.read)) previous = &hs.read;
+  else if (a.write && only_lock_ordered(hs.other_read)) previous = &hs.other_read;
   if (previous) report(t, rt, v, *previous, a, kPotentialState);
 }
 

@@ -22,6 +22,8 @@ BenignRange g_benign[kMaxBenign];
 std::atomic<int> g_benign_count{0};
 SpinLock g_benign_lock;
 
+std::atomic<uint32_t> g_races_reported{0};
+
 constexpr uint32_t kReportedSlots = 1 << 14;
 std::atomic<uint64_t> g_reported_pairs[kReportedSlots];
 
@@ -55,6 +57,8 @@ void add_benign_range(uintptr_t addr, uintptr_t size) {
   g_benign[n] = {addr, addr + (size ? size : 1)};
   g_benign_count.store(n + 1, std::memory_order_release);
 }
+
+uint32_t races_reported() { return g_races_reported.load(std::memory_order_acquire); }
 
 bool is_benign(uintptr_t addr) {
   int n = g_benign_count.load(std::memory_order_acquire);
@@ -177,6 +181,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   f->add_detail("state", state);
   if (potential)
     f->add_detail("potential", "no common lock; ordered in this run only by the order the threads took a lock");
+  g_races_reported.fetch_add(1, std::memory_order_release);
   report_finding(f);
 }
 

@@ -64,7 +64,7 @@ struct Arena {
     return p;
   }
 };
-// History arrays are carved page-aligned (32 KiB each), so that the memory
+// History arrays are carved page-aligned (48 KiB each), so that the memory
 // of a freed range's histories can be given back with madvise while the
 // array stays in place for accesses still in flight.
 Arena g_headers, g_histories;
@@ -213,6 +213,13 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
     if (lo == page_start && hi == page_start + kPageSize) {
       shadow_page(page_start)->block.store(block, std::memory_order_release);
       continue;
+    }
+    // A block that still covers this whole page is dead (its free was not
+    // seen: freed inside the runtime, or by libc itself): the new block must
+    // be the one found here, not that one.
+    if (ShadowPage *page = find_shadow_page(page_start)) {
+      HeapBlock *stale = page->block.load(std::memory_order_acquire);
+      if (stale && stale != block) page->block.compare_exchange_strong(stale, nullptr);
     }
     for (uintptr_t g = lo & ~(kGranule - 1); g < hi; g += kGranule)
       if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(word, std::memory_order_relaxed);

@@ -44,12 +44,26 @@ struct History {
   uint8_t write;
 };
 
-// A variable remembers its last write and its last read separately: a read
-// conflicts only with writes, a write with both.
+// A variable remembers its last write and its reads separately: a read
+// conflicts only with writes, a write with both. Reads by two different
+// threads are kept: with one read slot, thread B's unlocked read that made
+// the variable Shared-Read was lost behind thread A's own earlier read, and
+// A's later write under a lock found no concurrent read (double-checked
+// locking missed when both threads checked before A initialized).
 struct Histories {
-  History read;
+  History read;        // the first thread's read (or its latest)
+  History other_read;  // a read by a thread other than `read`'s
   History write;
 };
+
+// Where thread `me` remembers an access: a write in `write`; a read in
+// `read` when that slot is free or already its own, else in `other_read`
+// (replacing a third thread's read there: the latest read by a thread other
+// than the first is kept).
+inline History &history_slot(Histories &hs, bool write, Tid me) {
+  if (write) return hs.write;
+  return hs.read.site == 0 || hs.read.thread == me ? hs.read : hs.other_read;
+}
 
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page

@@ -38,6 +38,23 @@ TEST(HeapBlocks, FoundThroughTheShadowWhileCoarse) {
   EXPECT_EQ(find_heap_block(kPages + 0x30000), nullptr);
 }
 
+TEST(HeapBlocks, ANewBlockInsideAStaleWholePageBlockIsTheOneFound) {
+  // A large block whose free the runtime did not see (freed while the
+  // runtime itself was working, or by libc internally) leaves its pages
+  // pointing at its record. A small block allocated there later must be the
+  // one found: with the stale block found first, free() measured the new
+  // block by its usable size and checked the rest against the dead block's
+  // state, a false race with whoever last touched the old block.
+  BlockCache cache;
+  const uintptr_t big = kPages + 0x80000, small = big + kPageSize + 16;
+  HeapBlock *stale = new_heap_block(cache, big, 3 * kPageSize, 0, 0);
+  HeapBlock *fresh = new_heap_block(cache, small, 40, 0, 1);
+  shadow_mark_block(big, big + 3 * kPageSize, stale);
+  shadow_mark_block(small, small + 40, fresh);  // no free of `stale` in between
+  EXPECT_EQ(find_heap_block(small), fresh);
+  EXPECT_EQ(find_heap_block(small + 64), nullptr) << "the rest of the page belongs to no live block";
+}
+
 TEST(HeapBlocks, GoesFineOnceAndStaysFindable) {
   BlockCache cache;
   const uintptr_t start = kPages + 0x40008;
