@@ -1,8 +1,11 @@
 // snag's pass plugin: `clang-14 -fpass-plugin=libsnag_pass.so`.
 //
-// Two passes, at two points of the new pass manager's pipeline:
+// Three passes, at two points of the new pass manager's pipeline:
 //   - PipelineStart (before inlining): ApiMarkingPass brackets calls to
 //     members of thread-unsafe classes (ApiCallMarking.h).
+//   - PipelineStart also: NoSpeculativeLoadsPass marks functions
+//     sanitize_thread so the optimizer does not hoist loads out of branches
+//     (NoSpeculativeLoads.h).
 //   - OptimizerLast (end of optimization, where ThreadSanitizer runs):
 //     InstrumentationPass adds the memory, atomic, memop, function and
 //     call-site hooks (MemoryInstrumentation.h) and writes the site table
@@ -18,6 +21,7 @@
 #include "ApiCallMarking.h"
 #include "ApiTable.h"
 #include "MemoryInstrumentation.h"
+#include "NoSpeculativeLoads.h"
 #include "Options.h"
 #include "SiteTable.h"
 
@@ -58,6 +62,18 @@ private:
   std::shared_ptr<const ApiTable> Table;
 };
 
+// Runs before any pass that could hoist a load (NoSpeculativeLoads.h).
+class NoSpeculativeLoadsPass : public PassInfoMixin<NoSpeculativeLoadsPass> {
+public:
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (alreadyInstrumented(M) || !forbidSpeculativeLoads(M))
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
+  }
+
+  static bool isRequired() { return true; }
+};
+
 class InstrumentationPass : public PassInfoMixin<InstrumentationPass> {
 public:
   InstrumentationPass(InstrumentKinds Kinds, std::shared_ptr<const GuardSites> Guard)
@@ -93,6 +109,12 @@ void registerPasses(PassBuilder &PB) {
           MPM.addPass(ApiMarkingPass(Table));
         });
   }
+  // Loads are what the race engine sees; one the optimizer invented would be
+  // a false alarm.
+  if (Kinds.Memory || Kinds.Guard)
+    PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+      MPM.addPass(NoSpeculativeLoadsPass());
+    });
   std::shared_ptr<const GuardSites> Guard;
   if (Kinds.Guard) {
     Guard = std::make_shared<const GuardSites>(GuardSites::fromEnvironment());
