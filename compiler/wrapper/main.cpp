@@ -48,6 +48,9 @@ std::vector<std::string> build_clang_command(const CommandLine &cl, const Toolch
     cmd.insert(cmd.end(), {"-fno-omit-frame-pointer", "-mno-omit-leaf-frame-pointer",
                            "-D__SNAG__=1", "-isystem", tc.include_dir, "-Qunused-arguments",
                            "-fno-integrated-cc1"});
+    // __has_feature(thread_sanitizer) is true, so code written for
+    // ThreadSanitizer keeps its annotations (the header says why).
+    cmd.insert(cmd.end(), {"-include", tc.include_dir + "/snag/tsan_feature.h"});
   }
   cmd.insert(cmd.end(), cl.clang_args.begin(), cl.clang_args.end());
   if (cl.links && !cl.shared && !cl.partial_link && !cl.info_only) {
