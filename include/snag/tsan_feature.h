@@ -25,6 +25,9 @@
 #ifndef SNAG_TSAN_FEATURE_H
 #define SNAG_TSAN_FEATURE_H
 
+/* A system header: -Weverything -Werror builds must not see its reserved names. */
+#pragma clang system_header
+
 #if defined(__clang__) && defined(__has_extension)
 #define __snag_feature_thread_sanitizer 1
 #pragma clang diagnostic push
