@@ -313,10 +313,14 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     // readers do not take turns writing the history. (With one read slot,
     // a later write by that same thread finds no concurrent read: the
     // double-checked-locking miss of issue 14 needs a second slot.)
+    // An atomic store that makes the variable shared replaces the read:
+    // otherwise the thread that reads the stored value and then frees the
+    // memory finds only its own read (atomic_free3).
     const History &slot = a.write ? hs.write : hs.read;
     bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
-    bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
-                                                                    : nw != w || stale;
+    bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write)
+                        ? slot.site == 0 || (a.atomic_store && nw != w)
+                        : nw != w || stale;
     if (remember) {
       // The history and the state word change together: the variable is
       // claimed (kBusyWord) while its history is rewritten, and a thread that
