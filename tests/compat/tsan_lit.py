@@ -202,6 +202,10 @@ def main():
     for n, exp, _, s, t, _ in judged:
         if s != t:
             print(f"  {n}: {exp}; {s} / {t}")
+    print("\ntests both tools got wrong (test: expected; result):")
+    for n, exp, _, s, t, _ in judged:
+        if s == t and s not in ("hit", "clean-ok"):
+            print(f"  {n}: {exp}; {s}")
     print("\nbuild/link failures (test: tool: first error):")
     for n, _, _, _, _, errors in judged:
         for tool, error in errors.items():
