@@ -520,7 +520,8 @@ void dropMemoryAttributes(Function &F) {
 } // namespace
 
 bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
-                      SiteTable &Sites, const GuardSites *Guard) {
+                      SiteTable &Sites, const GuardSites *Guard,
+                      const IgnoreList *Ignore) {
   if (!Kinds.anyLate())
     return false;
   RuntimeHooks Hooks(M);
@@ -533,7 +534,10 @@ bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
       Functions.push_back(&F);
   bool Changed = false;
   for (Function *F : Functions) {
-    if (FunctionInstrumenter(*F, Kinds, Hooks, Sites, Guard).run()) {
+    InstrumentKinds FunctionKinds = Kinds;
+    if (Ignore && Ignore->ignoresMemory(*F))
+      FunctionKinds.Memory = FunctionKinds.MemOps = false;
+    if (FunctionInstrumenter(*F, FunctionKinds, Hooks, Sites, Guard).run()) {
       dropMemoryAttributes(*F);
       Changed = true;
     }

@@ -6,12 +6,12 @@ using namespace llvm;
 
 namespace snag {
 
-bool forbidSpeculativeLoads(Module &M) {
+bool forbidSpeculativeLoads(Module &M, const IgnoreList *Ignore) {
   OptOut Skip(M);
   bool Changed = false;
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::SanitizeThread) ||
-        Skip.isExcluded(F))
+        Skip.isExcluded(F) || (Ignore && Ignore->ignoresMemory(F)))
       continue;
     F.addFnAttr(Attribute::SanitizeThread);
     Changed = true;

@@ -15,13 +15,18 @@
 #ifndef SNAG_PLUGIN_NO_SPECULATIVE_LOADS_H
 #define SNAG_PLUGIN_NO_SPECULATIVE_LOADS_H
 
+#include "IgnoreList.h"
+
 #include "llvm/IR/Module.h"
 
 namespace snag {
 
 // Marks every function defined in `M` sanitize_thread, except the ones snag
-// leaves alone (OptOut.h). Returns whether anything changed.
-bool forbidSpeculativeLoads(llvm::Module &M);
+// leaves alone (OptOut.h) and those `Ignore` names: as under ThreadSanitizer,
+// LLVM then does not inline a marked function into an unmarked one or back
+// (the attribute must match), so the accesses of a function the ignore list
+// does not name stay instrumented. Returns whether anything changed.
+bool forbidSpeculativeLoads(llvm::Module &M, const IgnoreList *Ignore);
 
 } // namespace snag
 

@@ -65,25 +65,32 @@ private:
 // Runs before any pass that could hoist a load (NoSpeculativeLoads.h).
 class NoSpeculativeLoadsPass : public PassInfoMixin<NoSpeculativeLoadsPass> {
 public:
+  explicit NoSpeculativeLoadsPass(std::shared_ptr<const IgnoreList> Ignore)
+      : Ignore(std::move(Ignore)) {}
+
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    if (alreadyInstrumented(M) || !forbidSpeculativeLoads(M))
+    if (alreadyInstrumented(M) || !forbidSpeculativeLoads(M, Ignore.get()))
       return PreservedAnalyses::all();
     return PreservedAnalyses::none();
   }
 
   static bool isRequired() { return true; }
+
+private:
+  std::shared_ptr<const IgnoreList> Ignore;
 };
 
 class InstrumentationPass : public PassInfoMixin<InstrumentationPass> {
 public:
-  InstrumentationPass(InstrumentKinds Kinds, std::shared_ptr<const GuardSites> Guard)
-      : Kinds(Kinds), Guard(std::move(Guard)) {}
+  InstrumentationPass(InstrumentKinds Kinds, std::shared_ptr<const GuardSites> Guard,
+                      std::shared_ptr<const IgnoreList> Ignore)
+      : Kinds(Kinds), Guard(std::move(Guard)), Ignore(std::move(Ignore)) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     if (alreadyInstrumented(M))
       return PreservedAnalyses::all();
     SiteTable Sites(M);
-    bool Changed = instrumentMemory(M, Kinds, Sites, Guard.get());
+    bool Changed = instrumentMemory(M, Kinds, Sites, Guard.get(), Ignore.get());
     Changed |= addApiSites(M, Sites);
     if (!Sites.empty()) {
       Sites.emit();
@@ -97,6 +104,7 @@ public:
 private:
   InstrumentKinds Kinds;
   std::shared_ptr<const GuardSites> Guard;
+  std::shared_ptr<const IgnoreList> Ignore;
 };
 
 void registerPasses(PassBuilder &PB) {
@@ -109,11 +117,13 @@ void registerPasses(PassBuilder &PB) {
           MPM.addPass(ApiMarkingPass(Table));
         });
   }
+  // -fsanitize-ignorelist= files (IgnoreList.h).
+  auto Ignore = std::make_shared<const IgnoreList>(IgnoreList::fromEnvironment());
   // Loads are what the race engine sees; one the optimizer invented would be
   // a false alarm.
   if (Kinds.Memory || Kinds.Guard)
-    PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-      MPM.addPass(NoSpeculativeLoadsPass());
+    PB.registerPipelineStartEPCallback([Ignore](ModulePassManager &MPM, OptimizationLevel) {
+      MPM.addPass(NoSpeculativeLoadsPass(Ignore));
     });
   std::shared_ptr<const GuardSites> Guard;
   if (Kinds.Guard) {
@@ -122,8 +132,8 @@ void registerPasses(PassBuilder &PB) {
   }
   // Registered even when only `api` is on: this pass writes the table.
   PB.registerOptimizerLastEPCallback(
-      [Kinds, Guard](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(InstrumentationPass(Kinds, Guard));
+      [Kinds, Guard, Ignore](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(InstrumentationPass(Kinds, Guard, Ignore));
       });
 }
 

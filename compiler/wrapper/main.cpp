@@ -13,6 +13,9 @@
 //   -fsnag-bias=N            with it: leave out site groups that carried more
 //                            than N% of the accesses when learning
 //   -fsnag-verbose           print the clang command before running it
+//   -fsanitize-ignorelist=FILE (or -fsanitize-blacklist=) ThreadSanitizer's
+//                            ignore list: named functions' and files' plain
+//                            accesses are not instrumented
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -73,6 +76,15 @@ void set_plugin_environment(const CommandLine &cl) {
     setenv("SNAG_GUARD_INVARIANTS", error ? cl.invariants.c_str() : absolute.c_str(), 1);
   }
   if (cl.bias) setenv("SNAG_GUARD_BIAS", std::to_string(cl.bias).c_str(), 1);
+  if (!cl.ignore_lists.empty()) {
+    std::string lists;
+    for (const std::string &l : cl.ignore_lists) {
+      std::error_code error;
+      std::string absolute = std::filesystem::absolute(l, error).string();
+      lists += (lists.empty() ? "" : ":") + (error ? l : absolute);
+    }
+    setenv("SNAG_IGNORELIST", lists.c_str(), 1);
+  }
   if (!cl.api_tables.empty()) {
     std::string tables;
     if (const char *existing = std::getenv("SNAG_API_TABLE")) tables = existing;

@@ -78,9 +78,21 @@ def expectation(text):
     return None
 
 
-def compile_flags(run):
-    """-O level, -D defines and -std from the RUN line; the rest is lit/TSan plumbing."""
-    return [f for f in run.split() if re.fullmatch(r"-O[0-3s]|-D\S+|-std=\S+|-fno-\S+|-x|c\+\+", f)]
+def compile_flags(run, stem):
+    """-O level, -D defines, -std and an ignore list from the RUN line; the rest
+    is lit/TSan plumbing. %t in an ignore-list name is the test's output stem."""
+    flags = [f for f in run.split() if re.fullmatch(
+        r"-O[0-3s]|-D\S+|-std=\S+|-fno-\S+|-x|c\+\+|-fsanitize-(black|ignore)list=\S+", f)]
+    return [f.replace("%t", stem) for f in flags]
+
+
+def write_run_files(runs, stem):
+    """RUN steps that only write a file the build reads (`echo "fun:..." > %t.blacklist`)."""
+    for r in runs:
+        m = re.fullmatch(r"\s*echo\s+(\"[^\"]*\"|'[^']*'|\S+)\s*(>>?)\s*%t(\.\w+)\s*", r)
+        if m:
+            with open(stem + m.group(3), "a" if m.group(2) == ">>" else "w") as f:
+                f.write(m.group(1).strip("\"'") + "\n")
 
 
 def build(cmd, timeout):
@@ -132,10 +144,12 @@ def one_test(path, args, tmp):
     if why:
         return name, None, why, None, None, {}
     is_c = path.endswith(".c")
-    flags = compile_flags(runs[0]) + ["-g", "-I", args.tsan_dir,
-                                       "-I", os.path.join(args.tsan_dir, "..")]
-    libs = ["-lpthread", "-ldl", "-lm", "-lrt"]
     stem = os.path.join(tmp, name.replace("/", "_"))
+    write_run_files(runs, stem)
+    build_run = next((r for r in runs if "%clang" in r), runs[0])
+    flags = compile_flags(build_run, stem) + ["-g", "-I", args.tsan_dir,
+                                              "-I", os.path.join(args.tsan_dir, "..")]
+    libs = ["-lpthread", "-ldl", "-lm", "-lrt"]
     snag_cc = os.path.join(args.snag_bin, "snag-cc" if is_c else "snag-c++")
     clang = args.clang if is_c else args.clang.replace("clang", "clang++")
     # snag's wrapper compiler may not search clang's resource dir for <sanitizer/...>.
