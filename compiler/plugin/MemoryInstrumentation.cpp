@@ -324,6 +324,28 @@ private:
     Call.CreateCall(Hook, {Addr, siteConstant(Site)});
   }
 
+  // A constructor or destructor stores the object's vtable pointer (clang
+  // tags that store's TBAA "vtable pointer"). A derived class's destructor
+  // stores the value the pointer already has, while another thread may still
+  // make virtual calls through it: the memory does not change, so this is no
+  // write to race with (ThreadSanitizer's __tsan_vptr_update counts it only
+  // when the value changes, too).
+  static bool isVtablePointerStore(const Instruction &I) {
+    const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+    return isa<StoreInst>(I) && Tag && Tag->isTBAAVtableAccess();
+  }
+
+  void emitVtablePointerWrite(StoreInst *Store, Value *Addr, uint64_t Site,
+                              FunctionCallee Hook) {
+    IRBuilder<> IRB(Store);
+    Value *New = Store->getValueOperand();
+    Value *Old = IRB.CreateLoad(New->getType(), Store->getPointerOperand());
+    Instruction *Then =
+        SplitBlockAndInsertIfThen(IRB.CreateICmpNE(Old, New), Store, false);
+    IRBuilder<> Call(Then);
+    Call.CreateCall(Hook, {Addr, siteConstant(Site)});
+  }
+
   Value *siteConstant(uint64_t Site) {
     return ConstantInt::get(Hooks.siteTy(), Site);
   }
@@ -347,6 +369,10 @@ private:
           Access.IsWrite ? Hooks.write(*SizeLog2) : Hooks.read(*SizeLog2);
       if (Guard) {
         emitGuardFastPath(Access.Inst, Addr, Site, Hook);
+        return;
+      }
+      if (isVtablePointerStore(*Access.Inst)) {
+        emitVtablePointerWrite(cast<StoreInst>(Access.Inst), Addr, Site, Hook);
         return;
       }
       IRB.CreateCall(Hook, {Addr, siteConstant(Site)});
@@ -494,7 +520,8 @@ void dropMemoryAttributes(Function &F) {
 } // namespace
 
 bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
-                      SiteTable &Sites, const GuardSites *Guard) {
+                      SiteTable &Sites, const GuardSites *Guard,
+                      const IgnoreList *Ignore) {
   if (!Kinds.anyLate())
     return false;
   RuntimeHooks Hooks(M);
@@ -507,7 +534,10 @@ bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
       Functions.push_back(&F);
   bool Changed = false;
   for (Function *F : Functions) {
-    if (FunctionInstrumenter(*F, Kinds, Hooks, Sites, Guard).run()) {
+    InstrumentKinds FunctionKinds = Kinds;
+    if (Ignore && Ignore->ignoresMemory(*F))
+      FunctionKinds.Memory = FunctionKinds.MemOps = false;
+    if (FunctionInstrumenter(*F, FunctionKinds, Hooks, Sites, Guard).run()) {
       dropMemoryAttributes(*F);
       Changed = true;
     }

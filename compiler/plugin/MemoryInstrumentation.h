@@ -6,6 +6,7 @@
 #define SNAG_PLUGIN_MEMORY_INSTRUMENTATION_H
 
 #include "GuardSites.h"
+#include "IgnoreList.h"
 #include "Options.h"
 #include "SiteTable.h"
 
@@ -17,8 +18,10 @@ namespace snag {
 // sites to `Sites`. Returns true if the module changed.
 // With `Guard` (a lean guard build), plain accesses get hooks only at the
 // sites it allows.
+// With `Ignore`, the functions it names get no plain memory or memop hooks.
 bool instrumentMemory(llvm::Module &M, const InstrumentKinds &Kinds,
-                      SiteTable &Sites, const GuardSites *Guard = nullptr);
+                      SiteTable &Sites, const GuardSites *Guard = nullptr,
+                      const IgnoreList *Ignore = nullptr);
 
 } // namespace snag
 

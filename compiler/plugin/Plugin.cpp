@@ -1,8 +1,11 @@
 // snag's pass plugin: `clang-14 -fpass-plugin=libsnag_pass.so`.
 //
-// Two passes, at two points of the new pass manager's pipeline:
+// Three passes, at two points of the new pass manager's pipeline:
 //   - PipelineStart (before inlining): ApiMarkingPass brackets calls to
 //     members of thread-unsafe classes (ApiCallMarking.h).
+//   - PipelineStart also: NoSpeculativeLoadsPass marks functions
+//     sanitize_thread so the optimizer does not hoist loads out of branches
+//     (NoSpeculativeLoads.h).
 //   - OptimizerLast (end of optimization, where ThreadSanitizer runs):
 //     InstrumentationPass adds the memory, atomic, memop, function and
 //     call-site hooks (MemoryInstrumentation.h) and writes the site table
@@ -18,6 +21,7 @@
 #include "ApiCallMarking.h"
 #include "ApiTable.h"
 #include "MemoryInstrumentation.h"
+#include "NoSpeculativeLoads.h"
 #include "Options.h"
 #include "SiteTable.h"
 
@@ -58,16 +62,35 @@ private:
   std::shared_ptr<const ApiTable> Table;
 };
 
+// Runs before any pass that could hoist a load (NoSpeculativeLoads.h).
+class NoSpeculativeLoadsPass : public PassInfoMixin<NoSpeculativeLoadsPass> {
+public:
+  explicit NoSpeculativeLoadsPass(std::shared_ptr<const IgnoreList> Ignore)
+      : Ignore(std::move(Ignore)) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (alreadyInstrumented(M) || !forbidSpeculativeLoads(M, Ignore.get()))
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
+  }
+
+  static bool isRequired() { return true; }
+
+private:
+  std::shared_ptr<const IgnoreList> Ignore;
+};
+
 class InstrumentationPass : public PassInfoMixin<InstrumentationPass> {
 public:
-  InstrumentationPass(InstrumentKinds Kinds, std::shared_ptr<const GuardSites> Guard)
-      : Kinds(Kinds), Guard(std::move(Guard)) {}
+  InstrumentationPass(InstrumentKinds Kinds, std::shared_ptr<const GuardSites> Guard,
+                      std::shared_ptr<const IgnoreList> Ignore)
+      : Kinds(Kinds), Guard(std::move(Guard)), Ignore(std::move(Ignore)) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     if (alreadyInstrumented(M))
       return PreservedAnalyses::all();
     SiteTable Sites(M);
-    bool Changed = instrumentMemory(M, Kinds, Sites, Guard.get());
+    bool Changed = instrumentMemory(M, Kinds, Sites, Guard.get(), Ignore.get());
     Changed |= addApiSites(M, Sites);
     if (!Sites.empty()) {
       Sites.emit();
@@ -81,6 +104,7 @@ public:
 private:
   InstrumentKinds Kinds;
   std::shared_ptr<const GuardSites> Guard;
+  std::shared_ptr<const IgnoreList> Ignore;
 };
 
 void registerPasses(PassBuilder &PB) {
@@ -93,6 +117,14 @@ void registerPasses(PassBuilder &PB) {
           MPM.addPass(ApiMarkingPass(Table));
         });
   }
+  // -fsanitize-ignorelist= files (IgnoreList.h).
+  auto Ignore = std::make_shared<const IgnoreList>(IgnoreList::fromEnvironment());
+  // Loads are what the race engine sees; one the optimizer invented would be
+  // a false alarm.
+  if (Kinds.Memory || Kinds.Guard)
+    PB.registerPipelineStartEPCallback([Ignore](ModulePassManager &MPM, OptimizationLevel) {
+      MPM.addPass(NoSpeculativeLoadsPass(Ignore));
+    });
   std::shared_ptr<const GuardSites> Guard;
   if (Kinds.Guard) {
     Guard = std::make_shared<const GuardSites>(GuardSites::fromEnvironment());
@@ -100,8 +132,8 @@ void registerPasses(PassBuilder &PB) {
   }
   // Registered even when only `api` is on: this pass writes the table.
   PB.registerOptimizerLastEPCallback(
-      [Kinds, Guard](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(InstrumentationPass(Kinds, Guard));
+      [Kinds, Guard, Ignore](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(InstrumentationPass(Kinds, Guard, Ignore));
       });
 }
 

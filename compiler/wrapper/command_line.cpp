@@ -140,6 +140,12 @@ CommandLine parse_command_line(const std::vector<std::string> &args) {
       if (n.empty() || *end != '\0' || percent < 1 || percent > 100)
         throw std::runtime_error("-fsnag-bias=" + n + ": expected a percentage from 1 to 100");
       cl.bias = static_cast<int>(percent);
+    } else if (starts_with(a, "-fsanitize-ignorelist=") || starts_with(a, "-fsanitize-blacklist=")) {
+      // ThreadSanitizer's ignore list means the same to snag (the plugin's
+      // IgnoreList.h); clang without -fsanitize would ignore it.
+      std::string file = a.substr(a.find('=') + 1);
+      if (file.empty()) throw std::runtime_error(a + " needs a file name");
+      cl.ignore_lists.push_back(file);
     } else if (a == "-fsnag-verbose") {
       cl.verbose = true;
     } else if (starts_with(a, "-fsnag")) {

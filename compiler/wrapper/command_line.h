@@ -21,6 +21,7 @@ struct CommandLine {
   std::string instrument;                // -fsnag-instrument=LIST
   std::string invariants;                // -fsnag-invariants=FILE (guard builds)
   int bias = 0;                          // -fsnag-bias=N (guard builds; 0: none)
+  std::vector<std::string> ignore_lists; // -fsanitize-ignorelist=FILE (or -blacklist=)
   bool verbose = false;                  // -fsnag-verbose
 };
 

@@ -13,6 +13,9 @@
 //   -fsnag-bias=N            with it: leave out site groups that carried more
 //                            than N% of the accesses when learning
 //   -fsnag-verbose           print the clang command before running it
+//   -fsanitize-ignorelist=FILE (or -fsanitize-blacklist=) ThreadSanitizer's
+//                            ignore list: named functions' and files' plain
+//                            accesses are not instrumented
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +51,9 @@ std::vector<std::string> build_clang_command(const CommandLine &cl, const Toolch
     cmd.insert(cmd.end(), {"-fno-omit-frame-pointer", "-mno-omit-leaf-frame-pointer",
                            "-D__SNAG__=1", "-isystem", tc.include_dir, "-Qunused-arguments",
                            "-fno-integrated-cc1"});
+    // __has_feature(thread_sanitizer) is true, so code written for
+    // ThreadSanitizer keeps its annotations (the header says why).
+    cmd.insert(cmd.end(), {"-include", tc.include_dir + "/snag/tsan_feature.h"});
   }
   cmd.insert(cmd.end(), cl.clang_args.begin(), cl.clang_args.end());
   if (cl.links && !cl.shared && !cl.partial_link && !cl.info_only) {
@@ -70,6 +76,15 @@ void set_plugin_environment(const CommandLine &cl) {
     setenv("SNAG_GUARD_INVARIANTS", error ? cl.invariants.c_str() : absolute.c_str(), 1);
   }
   if (cl.bias) setenv("SNAG_GUARD_BIAS", std::to_string(cl.bias).c_str(), 1);
+  if (!cl.ignore_lists.empty()) {
+    std::string lists;
+    for (const std::string &l : cl.ignore_lists) {
+      std::error_code error;
+      std::string absolute = std::filesystem::absolute(l, error).string();
+      lists += (lists.empty() ? "" : ":") + (error ? l : absolute);
+    }
+    setenv("SNAG_IGNORELIST", lists.c_str(), 1);
+  }
   if (!cl.api_tables.empty()) {
     std::string tables;
     if (const char *existing = std::getenv("SNAG_API_TABLE")) tables = existing;

@@ -336,7 +336,7 @@ Finding *new_finding(const char *engine, const char *kind) {
 }
 
 void report_finding(Finding *f) {
-  if (is_suppressed(*f)) {
+  if (is_suppressed(*f) || !options().flag("report_bugs")) {
     g_suppressed.fetch_add(1, std::memory_order_relaxed);
     internal_free(f);
     return;

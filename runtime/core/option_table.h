@@ -40,6 +40,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"format",              OptionType::kChoice,  "text",   0, 0,          "text|json", "all", "with neither findings nor findings_fd: text prints ThreadSanitizer-style reports on stderr, json prints JSON lines there"},
   {"exitcode",            OptionType::kCount,   "66",     0, 255,        nullptr, "all",     "exit status of a program run alone that reported findings; 0 keeps the program's own status"},
   {"halt_on_error",       OptionType::kFlag,    "0",      0, 0,          nullptr, "all",     "1: exit after the first finding"},
+  {"report_bugs",         OptionType::kFlag,    "1",      0, 0,          nullptr, "all",     "0: run the engines but report no findings (ThreadSanitizer's key of that name, which a program's __tsan_default_options() may set)"},
   {"seed",                OptionType::kCount,   nullptr,  0, kNoLimit,   nullptr, "all",     "seed of every random choice (unset: taken from the clock); printed with the findings"},
   {"suppressions",        OptionType::kPath,    nullptr,  0, 0,          nullptr, "all",     "a ThreadSanitizer-style suppressions file (race:, race_top:, called_from_lib:, thread:)"},
   {"verbosity",           OptionType::kFlag,    "0",      0, 0,          nullptr, "all",     "1: print the runtime's start-up decisions on stderr"},

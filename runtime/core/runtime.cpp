@@ -8,6 +8,7 @@
 #include "core/findings.h"
 #include "core/options.h"
 #include "core/platform.h"
+#include "core/program_defaults.h"
 
 // Exported: instrumented shared libraries store into it.
 __attribute__((visibility("default"))) SNAG_TLS snag_site_t __snag_call_site;
@@ -64,7 +65,8 @@ bool choose_engines(const char *list) {
 }
 
 void start(const char *options_text) {
-  options().parse(options_text);
+  static char with_defaults[4096];
+  options().parse(options_with_program_defaults(with_defaults, sizeof with_defaults, options_text));
   ThreadState *main_thread = current_thread();
   findings_init();
   const char *requested = options().has("engine") ? options().text("engine") : nullptr;

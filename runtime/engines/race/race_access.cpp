@@ -315,11 +315,15 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     // an empty slot, so that concurrent readers do not take turns writing
     // the history; the read that makes a variable Shared-Read lands in
     // `other_read`, next to the previous owner's read (history_slot), where
-    // a later write by that owner finds it.
+    // a later write by that owner finds it. An atomic store that makes the
+    // variable shared replaces the read: otherwise the thread that reads the
+    // stored value and then frees the memory finds only its own read
+    // (atomic_free3).
     const History &slot = history_slot(*v.history, a.write, me);
     bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
-    bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write) ? slot.site == 0
-                                                                    : nw != w || stale;
+    bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write)
+                        ? slot.site == 0 || (a.atomic_store && nw != w)
+                        : nw != w || stale;
     if (remember) {
       // The history and the state word change together: the variable is
       // claimed (kBusyWord) while its history is rewritten, and a thread that

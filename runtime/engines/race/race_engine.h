@@ -76,6 +76,10 @@ struct Access {
   uintptr_t size;
   bool write;
   snag_site_t site;
+  // An atomic store or read-modify-write, a read in the shadow: when it makes
+  // the memory shared, the history keeps it rather than the earlier read (a
+  // free or plain write racing with the store is the race to report).
+  bool atomic_store = false;
 };
 
 // The state a potential race is reported in (race_potential.cpp).

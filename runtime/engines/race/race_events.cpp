@@ -113,7 +113,14 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
     // shadow: two atomics never race with each other, and a plain write
     // (or free) unordered with an atomic is a race. (A plain read racing
     // with an atomic store is not seen: both look like reads.)
-    if (!t.ignore_reads && e.size) on_access(t, e.addr, e.size, 0, e.site);
+    if (!t.ignore_reads && e.size) {
+      if (op == SNAG_ATOMIC_LOAD) {
+        on_access(t, e.addr, e.size, 0, e.site);
+      } else {
+        access_slow(t, rt, Access{e.addr, e.size, false, e.site, true});
+        publish_fast_path(rt, t.tid);
+      }
+    }
     if (op == SNAG_ATOMIC_LOAD) return;
     if (op == SNAG_ATOMIC_STORE) {
       // A store heads a new release sequence (or ends the old one when it is
