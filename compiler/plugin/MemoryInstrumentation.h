@@ -10,15 +10,18 @@
 #include "SiteTable.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
 
 namespace snag {
 
 // Instruments every function of `M` that OptOut does not exclude, adding the
 // sites to `Sites`. Returns true if the module changed.
 // With `Guard` (a lean guard build), plain accesses get hooks only at the
-// sites it allows.
+// sites it allows. With `FAM`, accesses in loops that cannot synchronize
+// skip their hooks when one question before the loop allows (LoopRanges.h).
 bool instrumentMemory(llvm::Module &M, const InstrumentKinds &Kinds,
-                      SiteTable &Sites, const GuardSites *Guard = nullptr);
+                      SiteTable &Sites, const GuardSites *Guard = nullptr,
+                      llvm::FunctionAnalysisManager *FAM = nullptr);
 
 } // namespace snag
 

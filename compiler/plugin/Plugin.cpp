@@ -63,11 +63,18 @@ public:
   InstrumentationPass(InstrumentKinds Kinds, std::shared_ptr<const GuardSites> Guard)
       : Kinds(Kinds), Guard(std::move(Guard)) {}
 
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (alreadyInstrumented(M))
       return PreservedAnalyses::all();
     SiteTable Sites(M);
-    bool Changed = instrumentMemory(M, Kinds, Sites, Guard.get());
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    // The API markers first: instrumenting memory splits blocks, after which
+    // the cached loop analyses would no longer describe the functions.
+    bool Changed = guardApiCallsInLoops(M, FAM);
+    if (Changed)
+      FAM.clear();
+    Changed |= instrumentMemory(M, Kinds, Sites, Guard.get(), &FAM);
     Changed |= addApiSites(M, Sites);
     if (!Sites.empty()) {
       Sites.emit();
