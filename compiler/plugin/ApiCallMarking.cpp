@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -323,6 +324,35 @@ bool addApiSites(Module &M, SiteTable &Sites) {
     if (Live.count(Site.Id))
       Sites.addRecorded(Site);
   return Changed;
+}
+
+bool guardApiCallsInLoops(Module &M, FunctionAnalysisManager &FAM) {
+  SmallVector<CallInst *, 32> Calls;
+  for (StringRef Name : {"__snag_api_begin", "__snag_api_end"})
+    if (Function *Hook = M.getFunction(Name))
+      for (User *U : Hook->users())
+        if (auto *Call = dyn_cast<CallInst>(U); Call && Call->getCalledFunction() == Hook)
+          Calls.push_back(Call);
+  // Which calls are in loops, before any block is split.
+  llvm::erase_if(Calls, [&](CallInst *Call) {
+    Function &F = *Call->getFunction();
+    return FAM.getResult<LoopAnalysis>(F).getLoopFor(Call->getParent()) == nullptr;
+  });
+  if (Calls.empty())
+    return false;
+  Type *Int32 = Type::getInt32Ty(M.getContext());
+  auto *Wanted = cast<GlobalVariable>(M.getOrInsertGlobal("__snag_api_calls_wanted", Int32));
+  for (CallInst *Call : Calls) {
+    IRBuilder<> IRB(Call);
+    // A plain load, so that code generation may hoist it out of a loop: the
+    // runtime sets the flag before main (preinit) and when a forked child of
+    // snag explore changes engines, never while this thread runs a loop.
+    LoadInst *On = IRB.CreateAlignedLoad(Int32, Wanted, Align(4));
+    Instruction *Then = SplitBlockAndInsertIfThen(
+        IRB.CreateICmpNE(On, ConstantInt::get(Int32, 0)), Call, false);
+    Call->moveBefore(Then);
+  }
+  return true;
 }
 
 } // namespace snag

@@ -17,6 +17,7 @@
 #include "SiteTable.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
 
 namespace snag {
 
@@ -30,6 +31,14 @@ bool markApiCalls(llvm::Module &M, const ApiTable &Table);
 // chain (SiteTable::addInlinedCopy), so that stacks show the frames the
 // inlining removed. Returns true if the module changed.
 bool addApiSites(llvm::Module &M, SiteTable &Sites);
+
+// At the end of the pipeline: each API hook call inside a loop runs only
+// when the runtime says an engine wants API calls (`__snag_api_calls_wanted`),
+// so that a loop over `vector[i]` costs a load and a predictable branch per
+// marker, not a call, under the engines that ignore them. (Outside loops a
+// call per marker costs little, and the code stays smaller.) Returns true if
+// the module changed.
+bool guardApiCallsInLoops(llvm::Module &M, llvm::FunctionAnalysisManager &FAM);
 
 } // namespace snag
 

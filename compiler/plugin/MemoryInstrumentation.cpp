@@ -1,5 +1,6 @@
 #include "MemoryInstrumentation.h"
 
+#include "LoopRanges.h"
 #include "OptOut.h"
 #include "RuntimeHooks.h"
 #include "snag/abi.h"
@@ -7,6 +8,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -65,6 +68,9 @@ struct PlainAccess {
   uint64_t Bytes;
   bool IsWrite;
   bool IsScalar; // integer, floating-point or pointer: may use a fixed hook
+  bool IsVolatile;
+  // True when the hook may be skipped (LoopRanges.h); null: always call it.
+  Value *SkipFlag = nullptr;
 };
 
 // The libc functions whose calls are treated like the intrinsics.
@@ -111,12 +117,13 @@ class FunctionInstrumenter {
 public:
   FunctionInstrumenter(Function &F, const InstrumentKinds &Kinds,
                        RuntimeHooks &Hooks, SiteTable &Sites,
-                       const GuardSites *Guard)
+                       const GuardSites *Guard, FunctionAnalysisManager *FAM)
       : F(F), DL(F.getParent()->getDataLayout()), Kinds(Kinds), Hooks(Hooks),
-        Sites(Sites), Guard(Guard) {}
+        Sites(Sites), Guard(Guard), FAM(FAM) {}
 
   bool run() {
     collect();
+    askBeforeLoops();
     // Sites are created in instruction order within each kind, which is
     // what their ordinals count.
     uint64_t FunctionSite = Kinds.Functions
@@ -171,7 +178,7 @@ private:
             // thread may change the value between two of them (a re-read
             // after a check), and `snag explore` needs a scheduling point
             // before every one.
-            if (isVolatileAccess(I)) {
+            if (Access->IsVolatile) {
               PlainAccesses.push_back(*Access);
             } else if (!isCovered(*Access, Covered)) {
               Covered.push_back(*Access);
@@ -203,7 +210,25 @@ private:
       return std::nullopt;
     bool IsScalar = Ty->isIntegerTy() || Ty->isFloatingPointTy() ||
                     Ty->isPointerTy();
-    return PlainAccess{&I, Addr, Size.getFixedSize(), IsWrite, IsScalar};
+    return PlainAccess{&I, Addr, Size.getFixedSize(), IsWrite, IsScalar,
+                       isVolatileAccess(I)};
+  }
+
+  // Before anything splits a block (the loop analyses describe the function
+  // as it was): the loop-range questions of plain accesses in loops. Not in
+  // a lean guard build, whose hooks have their own inline check, and not for
+  // volatile accesses, each of which the program asks for.
+  void askBeforeLoops() {
+    if (!FAM || Guard || PlainAccesses.empty())
+      return;
+    LoopInfo &LI = FAM->getResult<LoopAnalysis>(F);
+    if (LI.empty())
+      return;
+    LoopRanges Ranges(LI, FAM->getResult<ScalarEvolutionAnalysis>(F), Hooks);
+    for (PlainAccess &Access : PlainAccesses)
+      if (!Access.IsVolatile)
+        Access.SkipFlag = Ranges.skipFlag(Access.Inst, Access.Addr,
+                                          Access.Bytes, Access.IsWrite);
   }
 
   std::optional<MemOp> memOp(CallBase &Call) {
@@ -361,6 +386,12 @@ private:
     // were learned from) but gets no hook unless the invariants need it.
     if (Guard && !Guard->allows(Site))
       return;
+    if (Access.SkipFlag) {
+      // The hook runs only when the question before the loop said no.
+      Instruction *Then =
+          SplitBlockAndInsertIfThen(IRB.CreateNot(Access.SkipFlag), Access.Inst, false);
+      IRB.SetInsertPoint(Then);
+    }
     Value *Addr = IRB.CreatePointerCast(Access.Addr, Hooks.bytePtrTy());
     std::optional<unsigned> SizeLog2 =
         Access.IsScalar ? fixedSizeLog2(Access.Bytes) : std::nullopt;
@@ -491,6 +522,7 @@ private:
   RuntimeHooks &Hooks;
   SiteTable &Sites;
   const GuardSites *Guard;
+  FunctionAnalysisManager *FAM;
 
   SmallVector<PlainAccess, 32> PlainAccesses;
   SmallVector<Instruction *, 8> Atomics;
@@ -521,7 +553,8 @@ void dropMemoryAttributes(Function &F) {
 
 bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
                       SiteTable &Sites, const GuardSites *Guard,
-                      const IgnoreList *Ignore) {
+                      const IgnoreList *Ignore,
+                      FunctionAnalysisManager *FAM) {
   if (!Kinds.anyLate())
     return false;
   RuntimeHooks Hooks(M);
@@ -537,7 +570,7 @@ bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
     InstrumentKinds FunctionKinds = Kinds;
     if (Ignore && Ignore->ignoresMemory(*F))
       FunctionKinds.Memory = FunctionKinds.MemOps = false;
-    if (FunctionInstrumenter(*F, FunctionKinds, Hooks, Sites, Guard).run()) {
+    if (FunctionInstrumenter(*F, FunctionKinds, Hooks, Sites, Guard, FAM).run()) {
       dropMemoryAttributes(*F);
       Changed = true;
     }

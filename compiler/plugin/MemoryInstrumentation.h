@@ -11,6 +11,7 @@
 #include "SiteTable.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
 
 namespace snag {
 
@@ -19,9 +20,12 @@ namespace snag {
 // With `Guard` (a lean guard build), plain accesses get hooks only at the
 // sites it allows.
 // With `Ignore`, the functions it names get no plain memory or memop hooks.
+// With `FAM`, accesses in loops that cannot synchronize skip their hooks when
+// one question before the loop allows (LoopRanges.h).
 bool instrumentMemory(llvm::Module &M, const InstrumentKinds &Kinds,
                       SiteTable &Sites, const GuardSites *Guard = nullptr,
-                      const IgnoreList *Ignore = nullptr);
+                      const IgnoreList *Ignore = nullptr,
+                      llvm::FunctionAnalysisManager *FAM = nullptr);
 
 } // namespace snag
 

@@ -86,11 +86,18 @@ public:
                       std::shared_ptr<const IgnoreList> Ignore)
       : Kinds(Kinds), Guard(std::move(Guard)), Ignore(std::move(Ignore)) {}
 
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (alreadyInstrumented(M))
       return PreservedAnalyses::all();
     SiteTable Sites(M);
-    bool Changed = instrumentMemory(M, Kinds, Sites, Guard.get(), Ignore.get());
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    // The API markers first: instrumenting memory splits blocks, after which
+    // the cached loop analyses would no longer describe the functions.
+    bool Changed = guardApiCallsInLoops(M, FAM);
+    if (Changed)
+      FAM.clear();
+    Changed |= instrumentMemory(M, Kinds, Sites, Guard.get(), Ignore.get(), &FAM);
     Changed |= addApiSites(M, Sites);
     if (!Sites.empty()) {
       Sites.emit();

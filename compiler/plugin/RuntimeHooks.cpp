@@ -34,6 +34,10 @@ FunctionCallee RuntimeHooks::write(unsigned SizeLog2) {
                  BytePtrTy, SiteTy);
 }
 
+FunctionCallee RuntimeHooks::loopRangeUnchanged() {
+  return declare("__snag_loop_range_unchanged", Int32Ty, BytePtrTy, SizeTy, Int32Ty);
+}
+
 FunctionCallee RuntimeHooks::readRange() {
   return declare("__snag_read_range", VoidTy, BytePtrTy, SizeTy, SiteTy);
 }

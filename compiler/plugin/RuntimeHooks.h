@@ -18,6 +18,8 @@ public:
   llvm::FunctionCallee write(unsigned SizeLog2);
   llvm::FunctionCallee readRange();
   llvm::FunctionCallee writeRange();
+  // int __snag_loop_range_unchanged(void *, size_t, int write)
+  llvm::FunctionCallee loopRangeUnchanged();
   llvm::FunctionCallee atomicBefore();
   llvm::FunctionCallee atomicAfter();
   llvm::FunctionCallee fence();

@@ -71,6 +71,11 @@ void __snag_write16(void *addr, snag_site_t site);
  * destination written). */
 void __snag_read_range(void *addr, size_t size, snag_site_t site);
 void __snag_write_range(void *addr, size_t size, snag_site_t site);
+/* Asked once before a loop that neither calls nor synchronizes, for the
+ * whole range one of its accesses can touch: nonzero when every such access
+ * would change nothing in the running engines (the race engine alone, its
+ * fast path), so the loop may skip that access's hook. */
+int __snag_loop_range_unchanged(void *addr, size_t size, int write);
 
 /* Atomic instructions. __snag_atomic_before runs before every atomic
  * instruction (a scheduling point; release semantics are published here).
@@ -100,6 +105,9 @@ extern __thread snag_site_t __snag_call_site;
  * members that modify the object. __snag_api_end follows the call (also on
  * the exceptional edge of an invoke). */
 void __snag_api_begin(void *object, uint32_t is_write, snag_site_t site);
+/* Nonzero while an engine wants API calls: the compiler calls the two API
+ * hooks only then, so they cost a load and a branch under the others. */
+extern int __snag_api_calls_wanted;
 void __snag_api_end(void *object, snag_site_t site);
 
 /* Each instrumented module registers its site table (docs/site-table.md)

@@ -70,6 +70,10 @@ SNAG_INTERFACE void __snag_write_range(void *addr, size_t size, snag_site_t site
   if (size) access(addr, size, kAccessRange | kAccessWrite, site);
 }
 
+SNAG_INTERFACE int __snag_loop_range_unchanged(void *addr, size_t size, int write) {
+  return race::range_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, write != 0);
+}
+
 SNAG_INTERFACE void __snag_atomic_before(void *addr, uint32_t size, uint32_t op, uint32_t order,
                                          snag_site_t site) {
   atomic_event(EventKind::kAtomicBefore, addr, size, op, order, site, order, 1);

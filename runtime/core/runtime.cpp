@@ -142,6 +142,7 @@ AccessHook g_access_hook = nullptr;
 bool g_wants_api_calls = false;
 ApiHook g_api_begin_hook = nullptr;
 ApiHook g_api_end_hook = nullptr;
+SNAG_INTERFACE int __snag_api_calls_wanted = 0;
 bool g_started = false;
 
 Engine *leading_engine() { return g_engine_count ? g_engines[g_engine_count - 1] : nullptr; }
@@ -162,6 +163,7 @@ void update_engine_hooks() {
   }
   g_access_hook = with_hooks > 1 ? dispatch_access : only;
   g_wants_api_calls = api > 0;
+  __atomic_store_n(&__snag_api_calls_wanted, api > 0 ? 1 : 0, __ATOMIC_RELAXED);
   bool direct = api == 1 && api_engine->api_begin_hook && api_engine->api_end_hook;
   g_api_begin_hook = api == 0 ? nullptr : direct ? api_engine->api_begin_hook : emit_api_begin;
   g_api_end_hook = api == 0 ? nullptr : direct ? api_engine->api_end_hook : emit_api_end;

@@ -31,10 +31,25 @@ struct FastPathThread {
 };
 extern SNAG_TLS FastPathThread t_fast_path;
 
+// True when an access touching `touched` bytes of a variable whose state
+// word is `w` changes nothing: the Exclusive owner in its current epoch
+// (having written already, for a write), a read of Shared-Read data under
+// the same locks, or a variable already reported.
+SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool write) {
+  const uint64_t mine = t_fast_path.epoch_word;
+  const Kind k = kind_of(w);
+  if (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2)
+    return (w & ~(kKindMask | kWroteBit | kBytesMask)) == mine && (!write || wrote(w)) &&
+           (bytes_of(w) & touched) == touched;
+  if (k == Kind::kSharedRead)
+    return (!write && (lockset_of(w) == kEmptyLockset || lockset_of(w) == t_fast_path.lockset_all)) ||
+           w == kReportedWord;
+  return false;
+}
+
 // True when the access needs no work at all; false when the engine must look.
 SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
-  const uint64_t mine = t_fast_path.epoch_word;
-  if (SNAG_UNLIKELY(!mine)) return false;
+  if (SNAG_UNLIKELY(!t_fast_path.epoch_word)) return false;
   if (size > kGranule || ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) != 0) return false;
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (SNAG_UNLIKELY(!cell)) return false;
@@ -45,16 +60,15 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
     if (block->fine.load(std::memory_order_relaxed)) return false;
     w = block->state.load(std::memory_order_acquire);
   }
-  const Kind k = kind_of(w);
-  if (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) {
-    uint32_t touched = ((1u << size) - 1) << (addr & (kGranule - 1));
-    return (w & ~(kKindMask | kWroteBit | kBytesMask)) == mine && (!write || wrote(w)) &&
-           (bytes_of(w) & touched) == touched;
-  }
-  if (k == Kind::kSharedRead)
-    return (!write && (lockset_of(w) == kEmptyLockset || lockset_of(w) == t_fast_path.lockset_all)) ||
-           w == kReportedWord;
-  return false;
+  return state_needs_no_work(w, ((1u << size) - 1) << (addr & (kGranule - 1)), write);
 }
+
+// True when every access of `write` kind inside [addr, addr + size) would
+// need no work (access_needs_no_work of each). The compiler pass asks this
+// once before a loop that neither calls nor synchronizes, for the whole
+// range an access of the loop can touch; while the loop runs the thread's
+// epoch and locks cannot change, so the answer holds for every iteration
+// and the loop skips that access's hook (fast_path.cpp).
+bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
 
 }  // namespace snag::race

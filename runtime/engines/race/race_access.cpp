@@ -106,8 +106,6 @@ History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v
   return h;
 }
 
-SNAG_TLS FastPathThread t_fast_path;
-
 void RaceEngine::publish_fast_path(const RaceThread &rt, Tid self) {
   // Only while the race engine is the one engine that wants accesses: the
   // fast path must never hide an access from another engine.

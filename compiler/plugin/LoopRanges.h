@@ -1,0 +1,52 @@
+// Loop-range checks: one runtime question before a loop instead of one hook
+// call per access in it.
+//
+// A loop that neither calls a function nor uses atomics cannot synchronize,
+// so the calling thread's epoch and locks are the same in every iteration.
+// For an access in such a loop whose address is loop-invariant or steps by a
+// constant (a scalar-evolution recurrence), the bytes of all its iterations
+// form a range computable before the loop. The block entering it asks the
+// runtime once (__snag_loop_range_unchanged) whether every access to that
+// range would change nothing; the access's hook then runs only when the
+// answer is no. The runtime says yes only to the race engine alone
+// (runtime/engines/race/fast_path.cpp), so other engines see every access.
+#ifndef SNAG_PLUGIN_LOOP_RANGES_H
+#define SNAG_PLUGIN_LOOP_RANGES_H
+
+#include "RuntimeHooks.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Instruction.h"
+
+#include <tuple>
+
+namespace snag {
+
+class LoopRanges {
+public:
+  LoopRanges(llvm::LoopInfo &LI, llvm::ScalarEvolution &SE, RuntimeHooks &Hooks)
+      : LI(LI), SE(SE), Hooks(Hooks) {}
+
+  // The i1 flag, computed in the block entering the innermost loop holding
+  // `Access`, that is true when the access's hook may be skipped; null when
+  // no such flag can be computed. Call for every access before the function's
+  // blocks are split (the analyses describe the function as it was).
+  llvm::Value *skipFlag(llvm::Instruction *Access, llvm::Value *Addr,
+                        uint64_t Bytes, bool IsWrite);
+
+private:
+  bool neverSynchronizes(const llvm::Loop *L);
+
+  llvm::LoopInfo &LI;
+  llvm::ScalarEvolution &SE;
+  RuntimeHooks &Hooks;
+  llvm::DenseMap<const llvm::Loop *, bool> Quiet;
+  // One question per range and kind.
+  llvm::DenseMap<std::tuple<const llvm::SCEV *, const llvm::SCEV *, unsigned>, llvm::Value *> Flags;
+};
+
+} // namespace snag
+
+#endif

@@ -1,0 +1,63 @@
+// The race engine's fast-path state per thread, and the check the compiler
+// pass calls before a loop that neither calls nor
+// synchronizes (fast_path.h, compiler/plugin/LoopRanges.h): does every
+// access the loop can make to a range need no work?
+//
+// A loop that sums a private buffer makes one hook call per element; when
+// the buffer is this thread's Exclusive block or granules in the current
+// epoch, each call would only confirm that. The thread's epoch and locks
+// cannot change inside such a loop, and another thread that touches the
+// range meanwhile still finds this thread's state and its clock there, so
+// the race is still seen from that side. Asking once per loop entry keeps
+// the answer of every call the loop would have made.
+#include "engines/race/fast_path.h"
+
+namespace snag::race {
+
+namespace {
+
+// A range this large is a wrapped or unknown bound, not a buffer.
+constexpr uintptr_t kLargestRange = uintptr_t(1) << 40;
+
+}  // namespace
+
+SNAG_TLS FastPathThread t_fast_path;
+
+bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  if (!t_fast_path.epoch_word || size == 0 || size > kLargestRange) return false;
+  const uintptr_t end = addr + size;
+  if (end < addr) return false;
+  for (uintptr_t g = addr & ~(kGranule - 1); g < end;) {
+    std::atomic<uint64_t> *cell = find_cell(g);
+    if (!cell) return false;
+    uint64_t w = cell->load(std::memory_order_acquire);
+    HeapBlock *block = nullptr;
+    if (kind_of(w) == Kind::kIndirect) {
+      if (indirect_type(w) != IndirectType::kBlock) return false;
+      block = static_cast<HeapBlock *>(pointer_of(w));
+    } else if (w == 0) {
+      // Whole pages of a coarse block point at it through their page until
+      // an access writes the Indirect word (shadow.h).
+      ShadowPage *page = find_shadow_page(g);
+      block = page ? page->block.load(std::memory_order_acquire) : nullptr;
+      if (!block) return false;
+    }
+    if (block) {
+      // A coarse block has one state for all of its bytes.
+      if (block->fine.load(std::memory_order_acquire)) return false;
+      if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;
+      uintptr_t block_end = block->start + block->size;
+      if (block_end <= g) return false;  // a stale word: let the hooks look
+      g = (block_end + kGranule - 1) & ~(kGranule - 1);
+      continue;
+    }
+    uintptr_t lo = addr > g ? addr - g : 0;
+    uintptr_t hi = end < g + kGranule ? end - g : kGranule;
+    uint32_t touched = ((1u << hi) - 1) & ~((1u << lo) - 1);
+    if (!state_needs_no_work(w, touched, write)) return false;
+    g += kGranule;
+  }
+  return true;
+}
+
+}  // namespace snag::race

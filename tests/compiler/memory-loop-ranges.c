@@ -1,0 +1,57 @@
+// A loop that neither calls nor uses atomics asks the runtime once, in its
+// preheader, about the whole range each of its accesses can touch; the
+// access's hook then runs only when the answer was no. A loop that calls a
+// function (it may synchronize) or whose address does not step by a constant
+// keeps a hook per access, as does every access outside loops.
+// RUN: SNAG_INSTRUMENT=memory -O1
+
+void lock(void);
+
+// CHECK-LABEL: define {{.*}}i64 @sum(
+long sum(const long *b, long n) {
+  // The range of b[0..n): from b, n * 8 bytes, read.
+  // CHECK: [[ANSWER:%.*]] = call i32 @__snag_loop_range_unchanged(i8* {{.*}}, i64 {{.*}}, i32 0)
+  // CHECK: [[SKIP:%.*]] = icmp ne i32 [[ANSWER]], 0
+  // CHECK: [[ASK:%.*]] = xor i1 [[SKIP]], true
+  // CHECK-NEXT: br i1 [[ASK]], label %[[HOOK:.*]], label %[[ACCESS:[^ ,]*]]
+  // CHECK: [[HOOK]]:
+  // CHECK: call void @__snag_read8(
+  // CHECK: [[ACCESS]]:
+  // CHECK-NEXT: load i64
+  long s = 0;
+  for (long i = 0; i < n; ++i) s += b[i];
+  return s;
+}
+
+// CHECK-LABEL: define {{.*}}void @fill_backwards(
+void fill_backwards(int *b, long n) {
+  // CHECK: call i32 @__snag_loop_range_unchanged({{.*}}, i32 1)
+  // CHECK: call void @__snag_write4(
+  for (long i = n - 1; i >= 0; --i) b[i] = 7;
+}
+
+// CHECK-LABEL: define {{.*}}i64 @sum_locked(
+long sum_locked(const long *b, long n) {
+  // CHECK-NOT: __snag_loop_range_unchanged
+  // CHECK: call void @__snag_read8(
+  long s = 0;
+  for (long i = 0; i < n; ++i) {
+    lock();
+    s += b[i];
+  }
+  return s;
+}
+
+// CHECK-LABEL: define {{.*}}i64 @chase(
+long chase(long **p, long n) {
+  // Each address comes from the previous load: no range to ask about.
+  // CHECK-NOT: __snag_loop_range_unchanged
+  // CHECK: call void @__snag_read8(
+  long s = 0;
+  for (long i = 0; i < n; ++i) {
+    s += (long)*p;
+    p = (long **)*p;
+  }
+  return s;
+}
+// CHECK-LABEL: define

@@ -1,0 +1,35 @@
+// snag-race-suite
+// expect: racy
+// why: one thread scans its buffer in a tight loop after publishing it; another thread writes an element meanwhile (snag asks once per loop whether the scan changes anything, and the write must still meet the scan)
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+constexpr int kWords = 4096;
+std::atomic<uint64_t *> published{nullptr};
+uint64_t total;
+
+__attribute__((noinline)) void scanner() {
+  uint64_t *buffer = new uint64_t[kWords];
+  for (int i = 0; i < kWords; ++i) buffer[i] = i;
+  published.store(buffer, std::memory_order_release);
+  uint64_t sum = 0;
+  for (int pass = 0; pass < 200; ++pass)
+    for (int i = 0; i < kWords; ++i) sum += buffer[i] ^ pass;  // RACE:first
+  total = sum;
+}
+
+__attribute__((noinline)) void writer() {
+  uint64_t *buffer;
+  while (!(buffer = published.load(std::memory_order_acquire))) {
+  }
+  buffer[kWords / 2] = 7;  // RACE:second
+}
+
+int main() {
+  std::thread a(scanner), b(writer);
+  a.join();
+  b.join();
+  delete[] published.load();
+  return 0;
+}

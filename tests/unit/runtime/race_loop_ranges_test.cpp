@@ -1,0 +1,99 @@
+// The question asked before a loop (engines/race/fast_path.cpp): yes only
+// when every access of the loop inside the range would change nothing, i.e.
+// what the access fast path (fast_path.h) would say of each of them.
+#include "engines/race/fast_path.h"
+
+#include <gtest/gtest.h>
+
+namespace snag::race {
+namespace {
+
+constexpr uintptr_t kRegion = 0xb000000;  // addresses of these tests only
+constexpr Tid kMe = 3;
+constexpr Clock kNow = 40;
+
+// The calling thread as the race engine publishes it: alone, epoch kNow.
+struct FastPathOn {
+  FastPathOn() { t_fast_path = {exclusive_word(Kind::kVirgin, kMe, kNow, false, 0), kEmptyLockset}; }
+  ~FastPathOn() { t_fast_path = {}; }
+};
+
+uint64_t mine(bool wrote) { return exclusive_word(Kind::kExclusive1, kMe, kNow, wrote); }
+
+void set_words(uintptr_t begin, uintptr_t end, uint64_t word) {
+  for (uintptr_t g = begin; g < end; g += kGranule) shadow_cell(g)->store(word);
+}
+
+TEST(LoopRanges, GranulesThisThreadOwnsInItsEpochNeedNoWork) {
+  FastPathOn on;
+  const uintptr_t base = kRegion;
+  set_words(base, base + 256, mine(true));
+  EXPECT_TRUE(range_needs_no_work(base, 256, /*write=*/true));
+  EXPECT_TRUE(range_needs_no_work(base + 3, 100, /*write=*/false));
+}
+
+TEST(LoopRanges, AnyGranuleThatWouldChangeMakesTheAnswerNo) {
+  FastPathOn on;
+  const uintptr_t base = kRegion + 0x10000;
+  set_words(base, base + 256, mine(false));
+  EXPECT_TRUE(range_needs_no_work(base, 256, false));
+  EXPECT_FALSE(range_needs_no_work(base, 256, true));  // a first write in this epoch
+  shadow_cell(base + 128)->store(exclusive_word(Kind::kExclusive1, kMe + 1, kNow));
+  EXPECT_FALSE(range_needs_no_work(base, 256, false));  // another thread's granule
+  EXPECT_TRUE(range_needs_no_work(base, 128, false));
+  shadow_cell(base + 64)->store(exclusive_word(Kind::kExclusive1, kMe, kNow - 1));
+  EXPECT_FALSE(range_needs_no_work(base, 128, false));  // an earlier epoch
+  shadow_cell(base + 64)->store(0);
+  EXPECT_FALSE(range_needs_no_work(base, 128, false));  // never accessed
+}
+
+TEST(LoopRanges, OnlyTheBytesTheRangeTouchesMustBeOwned) {
+  FastPathOn on;
+  const uintptr_t base = kRegion + 0x20000;
+  // The owner touched bytes 0-3 of the granule only.
+  shadow_cell(base)->store(exclusive_word(Kind::kExclusive1, kMe, kNow, true, 0x0f));
+  EXPECT_TRUE(range_needs_no_work(base, 4, true));
+  EXPECT_FALSE(range_needs_no_work(base, 5, true));
+  EXPECT_FALSE(range_needs_no_work(base + 4, 2, false));
+}
+
+TEST(LoopRanges, ACoarseBlockIsAnsweredByItsOneState) {
+  FastPathOn on;
+  BlockCache cache;
+  const uintptr_t begin = kRegion + 0x40000, size = 8 * kPageSize + 40;
+  HeapBlock *block = new_heap_block(cache, begin, size, 0, 0);
+  shadow_mark_block(begin, begin + size, block);
+  block->state.store(mine(true));
+  EXPECT_TRUE(range_needs_no_work(begin, size, true));
+  EXPECT_FALSE(range_needs_no_work(begin, size + 8, true));  // past the block
+  block->fine.store(true);
+  EXPECT_FALSE(range_needs_no_work(begin, size, false));  // per-granule states now
+  block->fine.store(false);
+  block->state.store(exclusive_word(Kind::kExclusive1, kMe + 1, kNow, true));
+  EXPECT_FALSE(range_needs_no_work(begin, 16, false));
+  shadow_clear(begin, begin + size);
+  delete_heap_block(cache, block);
+  release_block_cache(cache);
+}
+
+TEST(LoopRanges, SharedReadDataNeedsNoWorkForReadsOnly) {
+  FastPathOn on;
+  const uintptr_t base = kRegion + 0x60000;
+  set_words(base, base + 64, shared_word(Kind::kSharedRead, kEmptyLockset));
+  EXPECT_TRUE(range_needs_no_work(base, 64, false));
+  EXPECT_FALSE(range_needs_no_work(base, 64, true));
+}
+
+TEST(LoopRanges, NoWhenTheFastPathIsOffOrTheRangeIsNotABuffer) {
+  const uintptr_t base = kRegion + 0x70000;
+  set_words(base, base + 64, mine(true));
+  EXPECT_FALSE(range_needs_no_work(base, 64, false));  // another engine watches too
+  FastPathOn on;
+  EXPECT_TRUE(range_needs_no_work(base, 64, false));
+  EXPECT_FALSE(range_needs_no_work(base, 0, false));
+  EXPECT_FALSE(range_needs_no_work(base, uintptr_t(1) << 41, false));  // a wrapped bound
+  EXPECT_FALSE(range_needs_no_work(~uintptr_t(0) - 8, 64, false));
+}
+
+}  // namespace
+}  // namespace snag::race
