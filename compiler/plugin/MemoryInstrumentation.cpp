@@ -226,7 +226,8 @@ private:
       return;
     LoopRanges Ranges(LI, FAM->getResult<ScalarEvolutionAnalysis>(F), Hooks);
     for (PlainAccess &Access : PlainAccesses)
-      if (!Access.IsVolatile)
+      // A vtable-pointer store has a branch of its own (emitVtablePointerWrite).
+      if (!Access.IsVolatile && !isVtablePointerStore(*Access.Inst))
         Access.SkipFlag = Ranges.skipFlag(Access.Inst, Access.Addr,
                                           Access.Bytes, Access.IsWrite);
   }
