@@ -1,11 +1,10 @@
 #include "engines/explore/failures.h"
 
 #include <signal.h>
-#include <elf.h>
-#include <ucontext.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/fatal_signals.h"
 #include "core/findings.h"
 #include "core/options.h"
 #include "core/platform.h"
@@ -149,33 +148,6 @@ void report_one_thread(const char *kind, const ThreadState *t, snag_site_t site,
   report(f);
 }
 
-}  // namespace
-}  // namespace snag::explore
-
-// Where the linker put the executable's code (GNU ld's default script).
-extern "C" __attribute__((weak)) char __executable_start[];
-extern "C" __attribute__((weak)) char etext[];
-
-namespace snag::explore {
-namespace {
-
-// The faulting instruction's address in the executable's ELF file, when it is there:
-// the shadow stack knows only the last instrumented call, so a fault in the
-// program's own code (a null dereference) needs the exact instruction, which
-// the CLI turns into file:line. 0 when the fault is elsewhere (in libc, where
-// the last call is the right line).
-uint64_t fault_address(void *context) {
-  if (!context || !__executable_start || !etext) return 0;
-  auto *uc = static_cast<ucontext_t *>(context);
-  uintptr_t pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
-  uintptr_t start = reinterpret_cast<uintptr_t>(__executable_start);
-  if (pc < start || pc >= reinterpret_cast<uintptr_t>(etext)) return 0;
-  // The first segment begins with the ELF header: a position-independent
-  // executable (ET_DYN) was loaded at `start`, any other at its own addresses.
-  bool pie = reinterpret_cast<const Elf64_Ehdr *>(start)->e_type == ET_DYN;
-  return pie ? pc - start : pc;
-}
-
 // The running thread's report for a fatal signal, then the signal's own
 // default action.
 void on_failure_signal(int sig, siginfo_t *info, void *context) {
@@ -195,7 +167,7 @@ void on_failure_signal(int sig, siginfo_t *info, void *context) {
       b.add(" in ");
       add_thread_name(b, t->tid);
     }
-    report_one_thread("crash", t, __snag_call_site, b, sig == SIGABRT ? 0 : fault_address(context));
+    report_one_thread("crash", t, __snag_call_site, b, sig == SIGABRT ? 0 : executable_fault_address(context));
     --t->in_runtime;
   }
   // An assertion reported itself just before its abort.
@@ -320,15 +292,8 @@ void report_schedule_end(const char *kind, const char *message) {
 }
 
 void install_failure_signal_handlers() {
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM}) {
-    struct sigaction old;
-    if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
-    struct sigaction sa = {};
-    sa.sa_sigaction = on_failure_signal;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, nullptr);
-  }
+  static const int kFatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+  install_where_default(kFatal, sizeof kFatal / sizeof kFatal[0], on_failure_signal);
 }
 
 }  // namespace snag::explore

@@ -5,19 +5,14 @@
 // next to the race that probably caused it. The signal then takes its
 // default action: the process still dies of it (snag's exit status is
 // 128 + signal, as a shell's).
-#include <elf.h>
 #include <signal.h>
 #include <string.h>
-#include <ucontext.h>
 
+#include "core/fatal_signals.h"
 #include "core/findings.h"
 #include "core/text_buffer.h"
 #include "engines/race/race_engine.h"
 #include "snag/abi.h"
-
-// Where the linker put the executable's code (GNU ld's default script).
-extern "C" __attribute__((weak)) char __executable_start[];
-extern "C" __attribute__((weak)) char etext[];
 
 namespace snag::race {
 
@@ -36,20 +31,6 @@ const char *signal_name(int sig) {
   }
 }
 
-// The faulting instruction's address in the executable's file, when the
-// fault is in the executable: the shadow stack knows only the last
-// instrumented call, and the CLI turns this address into file:line
-// (cli/crash_location.h). 0 elsewhere (in libc the last call is the line).
-uint64_t fault_address(void *context) {
-  if (!context || !__executable_start || !etext) return 0;
-  auto *uc = static_cast<ucontext_t *>(context);
-  uintptr_t pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
-  uintptr_t start = reinterpret_cast<uintptr_t>(__executable_start);
-  if (pc < start || pc >= reinterpret_cast<uintptr_t>(etext)) return 0;
-  bool pie = reinterpret_cast<const Elf64_Ehdr *>(start)->e_type == ET_DYN;
-  return pie ? pc - start : pc;
-}
-
 void report_crash(ThreadState *t, int sig, siginfo_t *info, void *context) {
   Finding *f = new_finding("race", "crash");
   f->title = "crash after a data race";
@@ -63,7 +44,7 @@ void report_crash(ThreadState *t, int sig, siginfo_t *info, void *context) {
   b.add('\0');
   copy_text(f->message, sizeof f->message, b.data());
   f->add_detail("signal", signal_name(sig));
-  if (uint64_t at = sig == SIGABRT ? 0 : fault_address(context)) f->add_detail("fault_address", at);
+  if (uint64_t at = sig == SIGABRT ? 0 : executable_fault_address(context)) f->add_detail("fault_address", at);
   FindingSide &side = f->add_side();
   copy_text(side.description, sizeof side.description, f->message);
   if (t) {
@@ -90,16 +71,8 @@ void on_fatal_signal(int sig, siginfo_t *info, void *context) {
 }  // namespace
 
 void install_crash_handlers() {
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
-    struct sigaction old;
-    // A handler the program (or another part of snag) installed stays.
-    if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
-    struct sigaction sa = {};
-    sa.sa_sigaction = on_fatal_signal;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, nullptr);
-  }
+  static const int kFatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+  install_where_default(kFatal, sizeof kFatal / sizeof kFatal[0], on_fatal_signal);
 }
 
 }  // namespace snag::race
