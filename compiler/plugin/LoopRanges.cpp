@@ -93,7 +93,7 @@ Value *LoopRanges::skipFlag(Instruction *Access, Value *Addr, uint64_t Bytes,
       !isSafeToExpandAt(Length, At, SE))
     return nullptr;
 
-  Value *&Flag = Flags[{Lo, Length, IsWrite ? 1u : 0u}];
+  Value *&Flag = Flags[{L, Lo, Length, IsWrite}];
   if (Flag)
     return Flag;
   SCEVExpander Expander(SE, Access->getModule()->getDataLayout(), "snag.range");

@@ -20,6 +20,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Instruction.h"
 
+#include <map>
 #include <tuple>
 
 namespace snag {
@@ -43,8 +44,12 @@ private:
   llvm::ScalarEvolution &SE;
   RuntimeHooks &Hooks;
   llvm::DenseMap<const llvm::Loop *, bool> Quiet;
-  // One question per range and kind.
-  llvm::DenseMap<std::tuple<const llvm::SCEV *, const llvm::SCEV *, unsigned>, llvm::Value *> Flags;
+  // One question per loop, range and kind. (The loop is part of the key: the
+  // same range in a sibling loop is asked before that loop, where this
+  // loop's answer is not defined.)
+  std::map<std::tuple<const llvm::Loop *, const llvm::SCEV *, const llvm::SCEV *, bool>,
+           llvm::Value *>
+      Flags;
 };
 
 } // namespace snag

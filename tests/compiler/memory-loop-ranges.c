@@ -30,6 +30,20 @@ void fill_backwards(int *b, long n) {
   for (long i = n - 1; i >= 0; --i) b[i] = 7;
 }
 
+// Two loops on either side of a branch touch the same variable: each asks
+// before itself, since the other's answer is not defined there. (Sharing one
+// answer broke dominance; run-test.sh verifies the module.)
+long g;
+// CHECK-LABEL: define {{.*}}void @either(
+void either(const long *b, long n, int which) {
+  // CHECK: call i32 @__snag_loop_range_unchanged(
+  // CHECK: call i32 @__snag_loop_range_unchanged(
+  if (which)
+    for (long i = 0; i < n; ++i) g += b[i];
+  else
+    for (long i = 0; i < n; ++i) g ^= b[i];
+}
+
 // CHECK-LABEL: define {{.*}}i64 @sum_locked(
 long sum_locked(const long *b, long n) {
   // CHECK-NOT: __snag_loop_range_unchanged

@@ -27,6 +27,9 @@ if [[ $# -ne 5 ]]; then
   exit 2
 fi
 clang=$1 clangxx=$2 filecheck=$3 plugin=$4 source=$5
+# LLVM 14's opt, found next to FileCheck (FileCheck-14 -> opt-14, or the
+# unsuffixed pair in /usr/lib/llvm-14/bin).
+opt=$(dirname "$filecheck")/$(basename "$filecheck" | sed 's/FileCheck/opt/')
 source_dir=$(cd "$(dirname "$source")" && pwd)
 source="$source_dir/$(basename "$source")"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -81,6 +84,13 @@ for run in "${runs[@]}"; do
 
   if [[ $status -ne 0 ]]; then
     echo "compilation failed with status $status" >&2
+    cat "$stderr" >&2
+    exit 1
+  fi
+  # clang does not verify the module it prints: an instrumentation that
+  # breaks dominance would only crash code generation later.
+  if ! "$opt" -verify -disable-output "$ir" 2>"$stderr"; then
+    echo "the instrumented IR does not verify:" >&2
     cat "$stderr" >&2
     exit 1
   fi
