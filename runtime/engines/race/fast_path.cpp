@@ -31,18 +31,7 @@ bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
     std::atomic<uint64_t> *cell = find_cell(g);
     if (!cell) return false;
     uint64_t w = cell->load(std::memory_order_acquire);
-    HeapBlock *block = nullptr;
-    if (kind_of(w) == Kind::kIndirect) {
-      if (indirect_type(w) != IndirectType::kBlock) return false;
-      block = static_cast<HeapBlock *>(pointer_of(w));
-    } else if (w == 0) {
-      // Whole pages of a coarse block point at it through their page until
-      // an access writes the Indirect word (shadow.h).
-      ShadowPage *page = find_shadow_page(g);
-      block = page ? page->block.load(std::memory_order_acquire) : nullptr;
-      if (!block) return false;
-    }
-    if (block) {
+    if (HeapBlock *block = block_of_granule(w, g)) {
       // A coarse block has one state for all of its bytes.
       if (block->fine.load(std::memory_order_acquire)) return false;
       if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;

@@ -54,9 +54,7 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (SNAG_UNLIKELY(!cell)) return false;
   uint64_t w = cell->load(std::memory_order_acquire);
-  if (kind_of(w) == Kind::kIndirect) {
-    if (indirect_type(w) != IndirectType::kBlock) return false;
-    auto *block = static_cast<HeapBlock *>(pointer_of(w));
+  if (HeapBlock *block = block_of_word(w)) {
     if (block->fine.load(std::memory_order_relaxed)) return false;
     w = block->state.load(std::memory_order_acquire);
   }

@@ -55,9 +55,7 @@ HeapBlock *find_heap_block(uintptr_t addr) {
     if (HeapBlock *b = page->block.load(std::memory_order_acquire)) return b;
   }
   if (std::atomic<uint64_t> *cell = find_cell(addr)) {
-    uint64_t w = cell->load(std::memory_order_acquire);
-    if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock)
-      return static_cast<HeapBlock *>(pointer_of(w));
+    if (HeapBlock *b = block_of_word(cell->load(std::memory_order_acquire))) return b;
   }
   SpinLockGuard guard(g_fine_lock);
   for (HeapBlock *b = g_fine_blocks; b; b = b->next_fine)

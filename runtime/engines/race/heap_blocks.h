@@ -40,6 +40,23 @@ SNAG_ALWAYS_INLINE IndirectType indirect_type(uint64_t word) {
   return *static_cast<const IndirectType *>(pointer_of(word));
 }
 
+// The heap block a state word points to (an Indirect block word), else null.
+SNAG_ALWAYS_INLINE HeapBlock *block_of_word(uint64_t w) {
+  return kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock
+             ? static_cast<HeapBlock *>(pointer_of(w))
+             : nullptr;
+}
+
+// The block the state word `w` of granule `g` stands for: the block it
+// points to, or for a Virgin word the block its whole page points at until
+// an access writes the Indirect word (shadow.h). Null otherwise.
+SNAG_ALWAYS_INLINE HeapBlock *block_of_granule(uint64_t w, uintptr_t g) {
+  if (HeapBlock *block = block_of_word(w)) return block;
+  if (w != 0) return nullptr;
+  ShadowPage *page = find_shadow_page(g);
+  return page ? page->block.load(std::memory_order_acquire) : nullptr;
+}
+
 // A thread's cache of block records, so that malloc/free pairs do not all
 // meet at the runtime allocator's lock.
 struct BlockCache {

@@ -135,18 +135,12 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
       std::atomic<uint64_t> *cell = shadow_cell(g);
       if (!cell) return;  // above the 47-bit user address space: not tracked
       uint64_t w = cell->load(std::memory_order_acquire);
-      HeapBlock *block = nullptr;
-      if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kBlock) {
-        block = static_cast<HeapBlock *>(pointer_of(w));
-      } else if (w == 0) {
-        ShadowPage *page = find_shadow_page(g);
-        block = page ? page->block.load(std::memory_order_acquire) : nullptr;
-        // A whole page of a coarse block: the granule's state word points at
-        // the block from now on, so the fast path finds the block's state
-        // (not for ranges, which would commit the shadow of the whole range).
-        if (block && a.size <= kGranule && !block->fine.load(std::memory_order_acquire))
-          cell->compare_exchange_strong(w, pointer_word(Kind::kIndirect, block));
-      }
+      HeapBlock *block = block_of_granule(w, g);
+      // A whole page of a coarse block: the granule's state word points at
+      // the block from now on, so the fast path finds the block's state
+      // (not for ranges, which would commit the shadow of the whole range).
+      if (block && w == 0 && a.size <= kGranule && !block->fine.load(std::memory_order_acquire))
+        cell->compare_exchange_strong(w, pointer_word(Kind::kIndirect, block));
       if (block) {
         if (!block->fine.load(std::memory_order_acquire)) {
           // One state for the whole block: a range over it is one access,
