@@ -19,34 +19,115 @@ namespace {
 // A range this large is a wrapped or unknown bound, not a buffer.
 constexpr uintptr_t kLargestRange = uintptr_t(1) << 40;
 
+// A loop about to run over [lo, hi) inside coarse block `block`, whose state
+// `word` says the calling thread owns it in its current epoch: the thread's
+// remembered access of this kind and epoch grows to cover the loop's range.
+// The hooks the loop skips would have changed nothing in the state, but the
+// block remembers only its owner's first access of the epoch; when the block
+// is later refined (another thread touches it), the granules the loop went
+// over must inherit this thread's access, or a write after the loop by
+// another thread finds them fresh and the race is missed (a scan followed
+// by an unordered write). The range is what the loop can touch: a loop that
+// leaves early is taken to have touched all of it.
+void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_t hi, bool write) {
+  const Kind k = kind_of(word);
+  if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return;
+  const uint64_t mine = t_fast_path.epoch_word;
+  Histories &hs = block->history;
+  auto current = [&](const History &h) {
+    return h.site && wrap_tid(h.thread) == tid_of(mine) && h.clock == clock_of(mine);
+  };
+  History *slot = write ? &hs.write : current(hs.read) ? &hs.read : &hs.other_read;
+  if (!current(*slot)) return;  // this epoch's access was of the other kind
+  const uintptr_t block_end = block->start + block->size;
+  if (lo < block->start) lo = block->start;
+  if (hi > block_end) hi = block_end;
+  uintptr_t from = lo - block->start, to = hi - block->start;
+  if (from >= slot->offset && to <= uintptr_t(slot->offset) + slot->size) return;  // covered already
+  if (from > slot->offset) from = slot->offset;
+  if (to < uintptr_t(slot->offset) + slot->size) to = uintptr_t(slot->offset) + slot->size;
+  if (to - from > 0xffff) to = from + 0xffff;  // History::size's limit
+  // Histories change only while their variable is claimed (race_access.cpp).
+  if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
+  slot->offset = static_cast<uint32_t>(from);
+  slot->size = static_cast<uint16_t>(to - from);
+  block->state.store(word, std::memory_order_release);
+}
+
 }  // namespace
 
 SNAG_TLS FastPathThread t_fast_path;
+
+namespace {
+
+// Whether the granule at `g` (or the coarse block holding it) needs no work
+// for the loop over [addr, end); if so, *next is the first granule past it.
+bool step_needs_no_work(uintptr_t g, uintptr_t addr, uintptr_t end, bool write, uintptr_t *next) {
+  std::atomic<uint64_t> *cell = find_cell(g);
+  if (!cell) return false;
+  uint64_t w = cell->load(std::memory_order_acquire);
+  if (HeapBlock *block = block_of_granule(w, g)) {
+    // A coarse block (or chunk) has one state for all of its bytes.
+    block = chunk_of(block, g);
+    if (block->fine.load(std::memory_order_acquire)) return false;
+    uint64_t state = block->state.load(std::memory_order_acquire);
+    if (!state_needs_no_work(state, 0xff, write)) return false;
+    uintptr_t block_end = block->start + block->size;
+    if (block_end <= g) return false;  // a stale word: let the hooks look
+    remember_loop_range(block, state, addr, end, write);
+    *next = (block_end + kGranule - 1) & ~(kGranule - 1);
+    return true;
+  }
+  uintptr_t lo = addr > g ? addr - g : 0;
+  uintptr_t hi = end < g + kGranule ? end - g : kGranule;
+  uint32_t touched = ((1u << hi) - 1) & ~((1u << lo) - 1);
+  *next = g + kGranule;
+  return state_needs_no_work(w, touched, write);
+}
+
+// The last question a thread was answered "no" to, and where. Optimization
+// can leave a question inside a loop it does not belong to (asked on every
+// iteration of the loop before the one it is about, with the same range);
+// while the place that said "no" still says so, the answer stands without
+// walking the range again, which made such a loop quadratic in the range.
+struct LastNo {
+  uintptr_t addr, size, at;
+  uint64_t epoch_word;
+  LocksetId lockset;
+  bool write;
+};
+SNAG_TLS LastNo t_last_no;
+
+}  // namespace
 
 bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (!t_fast_path.epoch_word || size == 0 || size > kLargestRange) return false;
   const uintptr_t end = addr + size;
   if (end < addr) return false;
-  for (uintptr_t g = addr & ~(kGranule - 1); g < end;) {
-    std::atomic<uint64_t> *cell = find_cell(g);
-    if (!cell) return false;
-    uint64_t w = cell->load(std::memory_order_acquire);
-    if (HeapBlock *block = block_of_granule(w, g)) {
-      // A coarse block has one state for all of its bytes.
-      if (block->fine.load(std::memory_order_acquire)) return false;
-      if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;
-      uintptr_t block_end = block->start + block->size;
-      if (block_end <= g) return false;  // a stale word: let the hooks look
-      g = (block_end + kGranule - 1) & ~(kGranule - 1);
-      continue;
+  LastNo &last = t_last_no;
+  uintptr_t next;
+  if (last.addr == addr && last.size == size && last.write == write &&
+      last.epoch_word == t_fast_path.epoch_word && last.lockset == t_fast_path.lockset_all &&
+      !step_needs_no_work(last.at, addr, end, write, &next))
+    return false;
+  for (uintptr_t g = addr & ~(kGranule - 1); g < end; g = next) {
+    if (!step_needs_no_work(g, addr, end, write, &next)) {
+      last = {addr, size, g, t_fast_path.epoch_word, t_fast_path.lockset_all, write};
+      return false;
     }
-    uintptr_t lo = addr > g ? addr - g : 0;
-    uintptr_t hi = end < g + kGranule ? end - g : kGranule;
-    uint32_t touched = ((1u << hi) - 1) & ~((1u << lo) - 1);
-    if (!state_needs_no_work(w, touched, write)) return false;
-    g += kGranule;
   }
   return true;
+}
+
+bool untouched_granule_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  if (!t_fast_path.epoch_word) return false;
+  if (size > kGranule || ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) != 0) return false;
+  std::atomic<uint64_t> *cell = find_cell(addr);
+  if (!cell || cell->load(std::memory_order_acquire) != 0) return false;
+  ShadowPage *page = find_shadow_page(addr);
+  HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;
+  if (!block || block->fine.load(std::memory_order_acquire)) return false;
+  return state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write);
 }
 
 }  // namespace snag::race

@@ -67,6 +67,16 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
 // range an access of the loop can touch; while the loop runs the thread's
 // epoch and locks cannot change, so the answer holds for every iteration
 // and the loop skips that access's hook (fast_path.cpp).
+// For a coarse block's range this also makes the thread's remembered access
+// of the block cover the range (fast_path.cpp, remember_loop_range).
 bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
+
+// access_needs_no_work for a granule whose state word was never written
+// (Virgin) on a whole page of a coarse block: the block's state decides.
+// Out of line, on the way to the engine's hook: the slow path writes a
+// block's word into a granule only when the access changes the block's
+// state, so that a large block used by one thread at a time costs no state
+// words for the granules it touches.
+bool untouched_granule_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
 
 }  // namespace snag::race

@@ -3,13 +3,62 @@
 #include <new>
 
 #include "core/internal_alloc.h"
+#include "core/platform.h"
 #include "core/spinlock.h"
+
+#include <sys/syscall.h>
 
 namespace snag::race {
 
 namespace {
+// Taken for every refinement (they are rare), so that a block is made fine
+// or cut into chunks once, by one thread.
 SpinLock g_fine_lock;
 HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
+
+// The part of `block`'s remembered access `h` that falls inside `chunk`,
+// relative to the chunk. False when the access did not touch the chunk.
+bool clip_to_chunk(const History &h, const HeapBlock &block, const HeapBlock &chunk, History *out) {
+  if (!h.site) return false;
+  uintptr_t lo = block.start + h.offset, hi = lo + h.size;
+  uintptr_t chunk_end = chunk.start + chunk.size;
+  if (lo < chunk.start) lo = chunk.start;
+  if (hi > chunk_end) hi = chunk_end;
+  if (lo >= hi) return false;
+  *out = h;
+  out->offset = static_cast<uint32_t>(lo - chunk.start);
+  out->size = static_cast<uint16_t>(hi - lo);
+  return true;
+}
+
+// Chunk `chunk` of `block` inherits the block's accesses that touched it.
+// Its state comes from one of them, tried in this order: `first` (the access
+// the refining thread conflicts with, which it checks again on the chunk),
+// the block owner's access in its current epoch (the owner's word stays),
+// the write, the reads. Chunks no remembered access touched start Virgin.
+void inherit(HeapBlock &chunk, const HeapBlock &block, uint64_t block_word, const History *first) {
+  const History *from[3] = {&block.history.write, &block.history.read, &block.history.other_read};
+  History *to[3] = {&chunk.history.write, &chunk.history.read, &chunk.history.other_read};
+  const Kind k = kind_of(block_word);
+  const bool exclusive = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
+  const History *chosen = nullptr;
+  int rank = 4;  // of `chosen`: 0 `first`, 1 the owner's, 2 any
+  for (int i = 0; i < 3; ++i) {
+    if (!clip_to_chunk(*from[i], block, chunk, to[i])) continue;
+    const History &h = *from[i];
+    bool is_first = first && h.site == first->site && h.thread == first->thread &&
+                    h.clock == first->clock && h.offset == first->offset && h.write == first->write;
+    bool owners = exclusive && tid_of(block_word) == wrap_tid(h.thread) && clock_of(block_word) == h.clock;
+    int r = is_first ? 0 : owners ? 1 : 2;
+    if (r < rank) rank = r, chosen = &h;
+  }
+  if (!chosen) return;  // Virgin
+  bool owners = exclusive && tid_of(block_word) == wrap_tid(chosen->thread) && clock_of(block_word) == chosen->clock;
+  chunk.state.store(owners ? exclusive_word(k, chosen->thread, chosen->clock, chosen->write)
+                           : exclusive_word(Kind::kExclusive1, chosen->thread, chosen->clock, chosen->write),
+                    std::memory_order_relaxed);
+}
+
 }  // namespace
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
@@ -31,12 +80,14 @@ HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, St
 }
 
 bool make_block_fine(HeapBlock *block) {
-  bool expected = false;
-  if (!block->fine.compare_exchange_strong(expected, true)) return false;
   {
     SpinLockGuard guard(g_fine_lock);
-    block->next_fine = g_fine_blocks;
-    g_fine_blocks = block;
+    if (block->fine.load(std::memory_order_acquire)) return false;
+    block->fine.store(true, std::memory_order_release);
+    if (!block->parent) {  // a chunk is found through its block
+      block->next_fine = g_fine_blocks;
+      g_fine_blocks = block;
+    }
   }
   // Pages still pointing at the block read as Virgin from now on (the
   // access path checks `fine`, and turns a granule's Indirect word into a
@@ -50,17 +101,69 @@ bool make_block_fine(HeapBlock *block) {
   return true;
 }
 
+bool cut_into_chunks_first(const HeapBlock *block) {
+  return !block->parent && block->size > kChunkSize;
+}
+
+bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
+  SpinLockGuard guard(g_fine_lock);
+  if (block->fine.load(std::memory_order_acquire)) return false;
+  // Claim the block's state (as a history update does), so that its
+  // histories hold still while the chunks copy them, and an access working
+  // on the block waits and then runs again on its chunk.
+  uint64_t word;
+  for (unsigned spins = 0;; ++spins) {
+    word = block->state.load(std::memory_order_acquire);
+    if (word != kBusyWord && block->state.compare_exchange_strong(word, kBusyWord)) break;
+    if (spins > 64) raw_syscall(SYS_sched_yield);
+  }
+  const uintptr_t base = chunk_base(block), end = block->start + block->size;
+  const uint32_t count = static_cast<uint32_t>((end - base + kChunkSize - 1) / kChunkSize);
+  auto *chunks = static_cast<HeapBlock *>(internal_alloc(sizeof(HeapBlock) * count));
+  for (uint32_t i = 0; i < count; ++i) {
+    uintptr_t lo = base + uintptr_t(i) * kChunkSize, hi = lo + kChunkSize;
+    if (lo < block->start) lo = block->start;
+    if (hi > end) hi = end;
+    HeapBlock *chunk = new (&chunks[i]) HeapBlock();
+    chunk->start = lo;
+    chunk->size = hi - lo;
+    chunk->alloc_stack = block->alloc_stack;
+    chunk->alloc_thread = block->alloc_thread;
+    chunk->parent = block;
+    inherit(*chunk, *block, word, conflicting);
+  }
+  block->chunk_count = count;
+  block->chunks.store(chunks, std::memory_order_release);
+  block->fine.store(true, std::memory_order_release);
+  block->next_fine = g_fine_blocks;
+  g_fine_blocks = block;
+  block->state.store(pointer_word(Kind::kIndirect, chunks), std::memory_order_release);
+  // Whole pages point at their chunk (chunks are page-aligned); the
+  // granules of a ragged first or last page keep the block's word, which
+  // the access path follows to the chunk.
+  for_each_shadow_page(block->start, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t, uint32_t) {
+    HeapBlock *expected = block;
+    page->block.compare_exchange_strong(expected, &chunks[(page_start - base) / kChunkSize]);
+  });
+  return true;
+}
+
 HeapBlock *find_heap_block(uintptr_t addr) {
   if (ShadowPage *page = find_shadow_page(addr)) {
-    if (HeapBlock *b = page->block.load(std::memory_order_acquire)) return b;
+    if (HeapBlock *b = page->block.load(std::memory_order_acquire)) return allocation_of(b);
   }
   if (std::atomic<uint64_t> *cell = find_cell(addr)) {
-    if (HeapBlock *b = block_of_word(cell->load(std::memory_order_acquire))) return b;
+    if (HeapBlock *b = block_of_word(cell->load(std::memory_order_acquire))) return allocation_of(b);
   }
   SpinLockGuard guard(g_fine_lock);
   for (HeapBlock *b = g_fine_blocks; b; b = b->next_fine)
     if (addr >= b->start && addr < b->start + b->size) return b;
   return nullptr;
+}
+
+HeapBlock *find_tracking_block(uintptr_t addr) {
+  HeapBlock *block = find_heap_block(addr);
+  return block ? chunk_of(block, addr) : nullptr;
 }
 
 void delete_heap_block(BlockCache &cache, HeapBlock *block) {
@@ -72,6 +175,8 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
         break;
       }
   }
+  if (HeapBlock *chunks = block->chunks.exchange(nullptr)) internal_free(chunks);
+  block->chunk_count = 0;
   block->type = IndirectType::kBlock;
   block->start = block->size = 0;
   if (cache.count < BlockCache::kCapacity) {

@@ -7,6 +7,12 @@
 // states of their own. A granule whose accesses by different threads touch
 // different bytes (two fields in one 8-byte word) splits once more, into one
 // state per byte.
+//
+// A block larger than a chunk (64 KiB) is first cut into chunks, each a
+// coarse block of its own: two threads each using their own part of one
+// large block (halves of a buffer, slices of an array) then keep one cheap
+// state per chunk instead of a state and a history per granule of the whole
+// block. A chunk that looks racy in turn goes fine.
 #pragma once
 
 #include <atomic>
@@ -28,7 +34,16 @@ struct HeapBlock {
   StackId alloc_stack = 0;
   Tid alloc_thread = 0;
   HeapBlock *next_fine = nullptr;  // in the list of fine blocks
+  HeapBlock *parent = nullptr;     // for a chunk: the block it was cut from
+  // Once the block is cut (set before `fine`): its chunks, kChunkSize-aligned
+  // pieces of [start, start + size), chunk i holding the addresses from
+  // chunk_base + i * kChunkSize on.
+  std::atomic<HeapBlock *> chunks{nullptr};
+  uint32_t chunk_count = 0;
 };
+
+constexpr uintptr_t kChunkSize = uintptr_t(64) << 10;
+SNAG_ALWAYS_INLINE uintptr_t chunk_base(const HeapBlock *b) { return b->start & ~(kChunkSize - 1); }
 
 struct SplitGranule {
   IndirectType type = IndirectType::kSplit;
@@ -57,6 +72,20 @@ SNAG_ALWAYS_INLINE HeapBlock *block_of_granule(uint64_t w, uintptr_t g) {
   return page ? page->block.load(std::memory_order_acquire) : nullptr;
 }
 
+// The record tracking `addr` inside `block`: the chunk holding it when the
+// block was cut into chunks, else the block itself.
+SNAG_ALWAYS_INLINE HeapBlock *chunk_of(HeapBlock *block, uintptr_t addr) {
+  if (!block->fine.load(std::memory_order_acquire)) return block;
+  HeapBlock *chunks = block->chunks.load(std::memory_order_acquire);
+  if (!chunks || addr < block->start || addr >= block->start + block->size) return block;
+  return &chunks[(addr - chunk_base(block)) / kChunkSize];
+}
+
+// The allocation a record belongs to (a chunk's block).
+SNAG_ALWAYS_INLINE HeapBlock *allocation_of(HeapBlock *block) {
+  return block->parent ? block->parent : block;
+}
+
 // A thread's cache of block records, so that malloc/free pairs do not all
 // meet at the runtime allocator's lock.
 struct BlockCache {
@@ -67,12 +96,28 @@ struct BlockCache {
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
                           Tid thread);
-// Switches a block to per-granule states (once; later calls do nothing).
-// Returns true for the caller that made the switch.
+// Switches a block (or chunk) to per-granule states (once; later calls, and
+// calls for a block already cut into chunks, do nothing). Returns true for
+// the caller that made the switch.
 bool make_block_fine(HeapBlock *block);
-// The block holding `addr`: from the shadow word when coarse, from the list
-// of fine blocks otherwise. Null for memory that is not a live heap block.
+// True for a block that a race suspicion cuts into chunks rather than
+// making fine.
+bool cut_into_chunks_first(const HeapBlock *block);
+// Cuts a coarse block larger than a chunk into coarse chunks. Each chunk
+// inherits what the block remembers of the accesses that touched it: those
+// histories (clipped to the chunk) and a state from one of them, preferably
+// `conflicting` (the access the caller's access raced with at block level,
+// may be null); chunks no remembered access touched start Virgin. The block's own
+// state becomes an Indirect word, so an access still working on it runs
+// again on the chunk. Returns true for the caller that made the cut.
+bool cut_block_into_chunks(HeapBlock *block, const History *conflicting);
+// The allocation holding `addr`: from the shadow word when coarse, from the
+// list of fine blocks otherwise. Never a chunk. Null for memory that is not
+// a live heap block.
 HeapBlock *find_heap_block(uintptr_t addr);
+// The record that tracks `addr` right now: its chunk when its block was cut,
+// else its block (coarse or fine). Null as for find_heap_block.
+HeapBlock *find_tracking_block(uintptr_t addr);
 void delete_heap_block(BlockCache &cache, HeapBlock *block);
 // Frees the records a thread kept for reuse (the thread has ended).
 void release_block_cache(BlockCache &cache);

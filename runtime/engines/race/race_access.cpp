@@ -119,7 +119,7 @@ void RaceEngine::publish_fast_path(const RaceThread &rt, Tid self) {
 void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                            snag_site_t site) {
   bool write = (flags & kAccessWrite) != 0;
-  if (access_needs_no_work(addr, size, write)) return;
+  if (access_needs_no_work(addr, size, write) || untouched_granule_needs_no_work(addr, size, write)) return;
   RaceThread &data = g_race->thread_data(t);
   RuntimeScope scope(&t);
   g_race->access_slow(t, data, Access{addr, size, write, site});
@@ -136,31 +136,33 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
       if (!cell) return;  // above the 47-bit user address space: not tracked
       uint64_t w = cell->load(std::memory_order_acquire);
       HeapBlock *block = block_of_granule(w, g);
-      // A whole page of a coarse block: the granule's state word points at
-      // the block from now on, so the fast path finds the block's state
-      // (not for ranges, which would commit the shadow of the whole range).
-      if (block && w == 0 && a.size <= kGranule && !block->fine.load(std::memory_order_acquire))
-        cell->compare_exchange_strong(w, pointer_word(Kind::kIndirect, block));
-      if (block) {
-        if (!block->fine.load(std::memory_order_acquire)) {
-          // One state for the whole block: a range over it is one access,
-          // and the rest of the block is skipped.
-          if (block != previous_block) {
-            previous_block = block;
-            Variable v{&block->state, &block->history, block->start, block, 0};
-            redo = access_variable(t, rt, v, a) == Outcome::kRedo;
-          }
-          uintptr_t last = (block->start + block->size - 1) & ~(kGranule - 1);
-          if (last > g) g = last;
-          continue;
+      if (block) block = chunk_of(block, g);  // a block cut into chunks: the granule's chunk
+      if (block && !block->fine.load(std::memory_order_acquire)) {
+        // The granule's state word points at its coarse block (or chunk)
+        // from now on, so the fast path finds the block's state: for a whole
+        // page only on single accesses (a range would commit the shadow of
+        // the whole range), and always in place of the word of the block a
+        // chunk was cut from.
+        uint64_t coarse = pointer_word(Kind::kIndirect, block);
+        if ((w == 0 && a.size <= kGranule) || (w != 0 && w != coarse)) cell->compare_exchange_strong(w, coarse);
+        // One state for the whole block: a range over it is one access,
+        // and the rest of the block is skipped.
+        if (block != previous_block) {
+          previous_block = block;
+          Variable v{&block->state, &block->history, block->start, block, 0};
+          redo = access_variable(t, rt, v, a) == Outcome::kRedo;
         }
+        uintptr_t last = (block->start + block->size - 1) & ~(kGranule - 1);
+        if (last > g) g = last;
+        continue;
+      }
+      if (block) {
         // The block went fine: this granule starts fresh.
         if (ShadowPage *page = find_shadow_page(g)) {
           HeapBlock *expected = block;
           page->block.compare_exchange_strong(expected, nullptr);
         }
-        uint64_t coarse = pointer_word(Kind::kIndirect, block);
-        cell->compare_exchange_strong(coarse, 0);
+        if (block_of_word(w)) cell->compare_exchange_strong(w, 0);
         w = cell->load(std::memory_order_acquire);
       }
       if (kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kSplit) {
@@ -399,6 +401,12 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
     Span current = clip(a, block->start, block->size);
     if (report_object_level_ && h.site && !overlaps(current.offset, current.size, h.offset, h.size))
       report(t, rt, v, h, a, "Shared-Modify1");
+    // A large block is cut into chunks first: its chunks inherit what the
+    // block remembers, and the access runs again on its own chunk.
+    if (cut_into_chunks_first(block)) {
+      cut_block_into_chunks(block, h.site ? &h : nullptr);
+      return true;
+    }
     if (!make_block_fine(block)) return true;  // another thread refined it first
     if (!h.site) return true;
     // Every access the block remembers goes down to the granules it touched,

@@ -282,7 +282,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
         // slot with the object's other fields, and a destroy racing with a
         // late signal would go unseen. Such a block is tracked per granule
         // from here on (the object is still being built: little is lost).
-        if (HeapBlock *block = find_heap_block(e.addr)) make_block_fine(block);
+        if (HeapBlock *block = find_tracking_block(e.addr)) make_block_fine(block);
         break;
       }
       touch_lock_memory(t, e, true);

@@ -150,7 +150,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
              h.thread);
   }
 
-  HeapBlock *block = v.block ? v.block : find_heap_block(cur_lo);
+  HeapBlock *block = v.block ? allocation_of(v.block) : find_heap_block(cur_lo);
   if (block) {
     f->has_heap = true;
     f->heap_address = block->start;

@@ -1,6 +1,6 @@
 // snag-race-suite
 // expect: racy
-// why: the loop_scan race in the other order: the write comes after the whole scan (a relaxed flag, which orders nothing, makes that the order every run). A known miss: the buffer is one coarse heap block whose history keeps only the scan's first read, and when the write turns the block fine-grained, the written granule starts fresh
+// why: the loop_scan race in the other order: the write comes after the whole scan (a relaxed flag, which orders nothing, makes that the order every run). The buffer is one coarse heap block: the scan's loop-range question makes the block remember the scan's read over the whole range, and when the write turns the block fine-grained, the written granule inherits that read (it was missed while the block remembered only the scan's first read and refined granules started fresh)
 #include <atomic>
 #include <cstdint>
 #include <thread>

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/runtime.h"
+#include "engines/race/fast_path.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/shadow.h"
 #include "engines/race/state.h"
@@ -77,6 +78,16 @@ class RaceStateMachine : public ::testing::Test {
   }
   void read(ThreadState &t, snag_site_t site) { RaceEngine::on_access(t, base_, 4, 0, site); }
   void write(ThreadState &t, snag_site_t site) { RaceEngine::on_access(t, base_, 4, kAccessWrite, site); }
+
+  void alloc(ThreadState &t, uintptr_t addr, uintptr_t size) {
+    Event e{EventKind::kAlloc};
+    e.addr = addr;
+    e.value = size;
+    engine().on_event(t, e);
+  }
+  void access(ThreadState &t, uintptr_t addr, bool is_write, snag_site_t site) {
+    RaceEngine::on_access(t, addr, 8, is_write ? kAccessWrite : 0, site);
+  }
 
   uint64_t word() const { return shadow_cell(base_)->load(); }
   Kind kind() const { return kind_of(word()); }
@@ -200,6 +211,90 @@ TEST_F(RaceStateMachine, AWriteFindsAnotherThreadsReadAfterItsOwn) {
   write(*a, 84);
   EXPECT_EQ(word(), kReportedWord);
   EXPECT_EQ(races_reported(), before + 1);
+}
+
+// Heap blocks for the refinement tests: one large block (cut into chunks)
+// and small ones (made fine), only their shadow is used.
+alignas(kChunkSize) char g_heap[4 * kChunkSize];
+alignas(64) char g_small_heap[4][256];
+
+TEST_F(RaceStateMachine, ThreadsInDisjointHalvesOfALargeBlockKeepOneCoarseChunkEach) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(g_heap);
+  alloc(*main_, heap, sizeof g_heap);
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  access(*a, heap + 64, true, 91);
+  access(*b, heap + 2 * kChunkSize + 64, true, 92);  // suspicious for the block as a whole
+  access(*a, heap + kChunkSize + 8, true, 93);
+  access(*b, heap + 3 * kChunkSize + 8, true, 94);
+  EXPECT_EQ(races_reported(), before);
+  HeapBlock *block = find_heap_block(heap + 2 * kChunkSize);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(block->start, heap) << "the allocation, not a chunk";
+  HeapBlock *chunks = block->chunks.load();
+  ASSERT_NE(chunks, nullptr) << "cut into chunks, not made fine";
+  ASSERT_EQ(block->chunk_count, 4u);
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_FALSE(chunks[i].fine.load()) << "chunk " << i;
+    EXPECT_EQ(tid_of(chunks[i].state.load()), (i < 2 ? a : b)->tid) << "chunk " << i;
+  }
+  EXPECT_EQ(find_tracking_block(heap + 3 * kChunkSize), &chunks[3]);
+  // No granule of the block has a history of its own: the chunks stay coarse.
+  for (uintptr_t page = heap; page < heap + sizeof g_heap; page += kPageSize)
+    if (ShadowPage *p = find_shadow_page(page)) EXPECT_EQ(p->history.load(), nullptr);
+}
+
+TEST_F(RaceStateMachine, AChunkInheritsTheAccessThatTouchedIt) {
+  // a reads an element of the second half, b then writes it unordered: the
+  // block is cut, b's chunk inherits a's read and the race is found there.
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(g_heap);
+  alloc(*main_, heap, sizeof g_heap);
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  access(*a, heap + 2 * kChunkSize + 16, false, 101);
+  access(*b, heap + 2 * kChunkSize + 16, true, 102);
+  EXPECT_EQ(races_reported(), before + 1);
+  EXPECT_EQ(shadow_cell(heap + 2 * kChunkSize + 16)->load(), kReportedWord);
+}
+
+TEST_F(RaceStateMachine, AGranuleMadeByRefinementKeepsTheBlocksLoopRead) {
+  // loop_scan_then_write: a scans the whole block (its loop-range question
+  // makes the block remember the range), b writes an element afterwards,
+  // unordered: the written granule inherits a's read, a race.
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(g_small_heap[0]);
+  alloc(*main_, heap, 256);
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  access(*a, heap, false, 111);  // the scan's first read takes the hook
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  t_fast_path = {exclusive_word(Kind::kVirgin, a->tid, clock_of(block->state.load()), false, 0), kEmptyLockset};
+  EXPECT_TRUE(range_needs_no_work(heap, 256, /*write=*/false));
+  t_fast_path = {};
+  EXPECT_EQ(block->history.read.offset, 0u);
+  EXPECT_EQ(block->history.read.size, 256u);
+  access(*b, heap + 128, true, 112);
+  EXPECT_EQ(races_reported(), before + 1);
+  EXPECT_EQ(shadow_cell(heap + 128)->load(), kReportedWord);
+}
+
+TEST_F(RaceStateMachine, RefinementGivesAGranuleOnlyTheAccessesThatTouchedIt) {
+  // a writes one element, b another one, unordered (each thread its own
+  // slot of a shared array): the block goes fine, no race.
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(g_small_heap[1]);
+  alloc(*main_, heap, 256);
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  access(*a, heap, true, 121);
+  access(*b, heap + 128, true, 122);
+  EXPECT_EQ(races_reported(), before);
+  EXPECT_TRUE(find_heap_block(heap)->fine.load());
+  EXPECT_EQ(tid_of(shadow_cell(heap + 128)->load()), b->tid);
+  EXPECT_EQ(tid_of(shadow_cell(heap)->load()), a->tid);
 }
 
 }  // namespace
