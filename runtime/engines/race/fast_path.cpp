@@ -119,11 +119,7 @@ bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   return true;
 }
 
-bool untouched_granule_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
-  if (!t_fast_path.epoch_word) return false;
-  if (size > kGranule || ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) != 0) return false;
-  std::atomic<uint64_t> *cell = find_cell(addr);
-  if (!cell || cell->load(std::memory_order_acquire) != 0) return false;
+bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   ShadowPage *page = find_shadow_page(addr);
   HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;
   if (!block || block->fine.load(std::memory_order_acquire)) return false;

@@ -47,6 +47,14 @@ SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool w
   return false;
 }
 
+// access_needs_no_work for an access inside one granule whose state word
+// was never written (Virgin): on a whole page of a coarse block the block's
+// state decides. Out of line: the slow path writes a block's word into a
+// granule only when an access changes the block's state, so that a large
+// block used by one thread at a time costs no state words for the granules
+// it touches.
+bool untouched_granule_needs_no_work(uintptr_t addr, bool write);
+
 // True when the access needs no work at all; false when the engine must look.
 SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (SNAG_UNLIKELY(!t_fast_path.epoch_word)) return false;
@@ -54,6 +62,7 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (SNAG_UNLIKELY(!cell)) return false;
   uint64_t w = cell->load(std::memory_order_acquire);
+  if (SNAG_UNLIKELY(w == 0)) return untouched_granule_needs_no_work(addr, write);
   if (HeapBlock *block = block_of_word(w)) {
     if (block->fine.load(std::memory_order_relaxed)) return false;
     w = block->state.load(std::memory_order_acquire);
@@ -70,13 +79,5 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
 // For a coarse block's range this also makes the thread's remembered access
 // of the block cover the range (fast_path.cpp, remember_loop_range).
 bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
-
-// access_needs_no_work for a granule whose state word was never written
-// (Virgin) on a whole page of a coarse block: the block's state decides.
-// Out of line, on the way to the engine's hook: the slow path writes a
-// block's word into a granule only when the access changes the block's
-// state, so that a large block used by one thread at a time costs no state
-// words for the granules it touches.
-bool untouched_granule_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
 
 }  // namespace snag::race

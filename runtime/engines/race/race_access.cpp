@@ -119,7 +119,7 @@ void RaceEngine::publish_fast_path(const RaceThread &rt, Tid self) {
 void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                            snag_site_t site) {
   bool write = (flags & kAccessWrite) != 0;
-  if (access_needs_no_work(addr, size, write) || untouched_granule_needs_no_work(addr, size, write)) return;
+  if (access_needs_no_work(addr, size, write)) return;
   RaceThread &data = g_race->thread_data(t);
   RuntimeScope scope(&t);
   g_race->access_slow(t, data, Access{addr, size, write, site});
