@@ -85,6 +85,16 @@ class RaceStateMachine : public ::testing::Test {
     e.value = size;
     engine().on_event(t, e);
   }
+  // A heap block main allocates, and two threads created after it (their
+  // accesses are ordered after the allocation, not with each other).
+  struct TwoThreads {
+    ThreadState *a, *b;
+  };
+  TwoThreads block_for_two_threads(uintptr_t heap, uintptr_t size) {
+    alloc(*main_, heap, size);
+    ThreadState *a = spawn(*main_);
+    return {a, spawn(*main_)};
+  }
   void access(ThreadState &t, uintptr_t addr, bool is_write, snag_site_t site) {
     RaceEngine::on_access(t, addr, 8, is_write ? kAccessWrite : 0, site);
   }
@@ -221,9 +231,7 @@ alignas(64) char g_small_heap[4][256];
 TEST_F(RaceStateMachine, ThreadsInDisjointHalvesOfALargeBlockKeepOneCoarseChunkEach) {
   uint32_t before = races_reported();
   const auto heap = reinterpret_cast<uintptr_t>(g_heap);
-  alloc(*main_, heap, sizeof g_heap);
-  ThreadState *a = spawn(*main_);
-  ThreadState *b = spawn(*main_);
+  auto [a, b] = block_for_two_threads(heap, sizeof g_heap);
   access(*a, heap + 64, true, 91);
   access(*b, heap + 2 * kChunkSize + 64, true, 92);  // suspicious for the block as a whole
   access(*a, heap + kChunkSize + 8, true, 93);
@@ -250,9 +258,7 @@ TEST_F(RaceStateMachine, AChunkInheritsTheAccessThatTouchedIt) {
   // block is cut, b's chunk inherits a's read and the race is found there.
   uint32_t before = races_reported();
   const auto heap = reinterpret_cast<uintptr_t>(g_heap);
-  alloc(*main_, heap, sizeof g_heap);
-  ThreadState *a = spawn(*main_);
-  ThreadState *b = spawn(*main_);
+  auto [a, b] = block_for_two_threads(heap, sizeof g_heap);
   access(*a, heap + 2 * kChunkSize + 16, false, 101);
   access(*b, heap + 2 * kChunkSize + 16, true, 102);
   EXPECT_EQ(races_reported(), before + 1);
@@ -265,9 +271,7 @@ TEST_F(RaceStateMachine, AGranuleMadeByRefinementKeepsTheBlocksLoopRead) {
   // unordered: the written granule inherits a's read, a race.
   uint32_t before = races_reported();
   const auto heap = reinterpret_cast<uintptr_t>(g_small_heap[0]);
-  alloc(*main_, heap, 256);
-  ThreadState *a = spawn(*main_);
-  ThreadState *b = spawn(*main_);
+  auto [a, b] = block_for_two_threads(heap, 256);
   access(*a, heap, false, 111);  // the scan's first read takes the hook
   HeapBlock *block = find_heap_block(heap);
   ASSERT_NE(block, nullptr);
@@ -286,9 +290,7 @@ TEST_F(RaceStateMachine, RefinementGivesAGranuleOnlyTheAccessesThatTouchedIt) {
   // slot of a shared array): the block goes fine, no race.
   uint32_t before = races_reported();
   const auto heap = reinterpret_cast<uintptr_t>(g_small_heap[1]);
-  alloc(*main_, heap, 256);
-  ThreadState *a = spawn(*main_);
-  ThreadState *b = spawn(*main_);
+  auto [a, b] = block_for_two_threads(heap, 256);
   access(*a, heap, true, 121);
   access(*b, heap + 128, true, 122);
   EXPECT_EQ(races_reported(), before);
