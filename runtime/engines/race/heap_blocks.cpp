@@ -119,12 +119,12 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
   }
   const uintptr_t base = chunk_base(block), end = block->start + block->size;
   const uint32_t count = static_cast<uint32_t>((end - base + kChunkSize - 1) / kChunkSize);
-  auto *chunks = static_cast<HeapBlock *>(internal_alloc(sizeof(HeapBlock) * count));
+  auto **chunks = internal_new_array<HeapBlock *>(count);
   for (uint32_t i = 0; i < count; ++i) {
     uintptr_t lo = base + uintptr_t(i) * kChunkSize, hi = lo + kChunkSize;
     if (lo < block->start) lo = block->start;
     if (hi > end) hi = end;
-    HeapBlock *chunk = new (&chunks[i]) HeapBlock();
+    HeapBlock *chunk = chunks[i] = new (internal_alloc(sizeof(HeapBlock))) HeapBlock();
     chunk->start = lo;
     chunk->size = hi - lo;
     chunk->alloc_stack = block->alloc_stack;
@@ -137,13 +137,13 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
   block->fine.store(true, std::memory_order_release);
   block->next_fine = g_fine_blocks;
   g_fine_blocks = block;
-  block->state.store(pointer_word(Kind::kIndirect, chunks), std::memory_order_release);
+  block->state.store(pointer_word(Kind::kIndirect, chunks[0]), std::memory_order_release);
   // Whole pages point at their chunk (chunks are page-aligned); the
   // granules of a ragged first or last page keep the block's word, which
   // the access path follows to the chunk.
   for_each_shadow_page(block->start, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t, uint32_t) {
     HeapBlock *expected = block;
-    page->block.compare_exchange_strong(expected, &chunks[(page_start - base) / kChunkSize]);
+    page->block.compare_exchange_strong(expected, chunks[(page_start - base) / kChunkSize]);
   });
   return true;
 }
@@ -175,7 +175,10 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
         break;
       }
   }
-  if (HeapBlock *chunks = block->chunks.exchange(nullptr)) internal_free(chunks);
+  if (HeapBlock **chunks = block->chunks.exchange(nullptr)) {
+    for (uint32_t i = 0; i < block->chunk_count; ++i) internal_free(chunks[i]);
+    internal_free(chunks);
+  }
   block->chunk_count = 0;
   block->type = IndirectType::kBlock;
   block->start = block->size = 0;

@@ -37,8 +37,11 @@ struct HeapBlock {
   HeapBlock *parent = nullptr;     // for a chunk: the block it was cut from
   // Once the block is cut (set before `fine`): its chunks, kChunkSize-aligned
   // pieces of [start, start + size), chunk i holding the addresses from
-  // chunk_base + i * kChunkSize on.
-  std::atomic<HeapBlock *> chunks{nullptr};
+  // chunk_base + i * kChunkSize on. Each chunk is a record of its own, from
+  // the runtime allocator's small classes (never unmapped), like every
+  // block record: the fast path may read one while its block is being
+  // freed by a racing thread.
+  std::atomic<HeapBlock **> chunks{nullptr};
   uint32_t chunk_count = 0;
 };
 
@@ -76,9 +79,9 @@ SNAG_ALWAYS_INLINE HeapBlock *block_of_granule(uint64_t w, uintptr_t g) {
 // block was cut into chunks, else the block itself.
 SNAG_ALWAYS_INLINE HeapBlock *chunk_of(HeapBlock *block, uintptr_t addr) {
   if (!block->fine.load(std::memory_order_acquire)) return block;
-  HeapBlock *chunks = block->chunks.load(std::memory_order_acquire);
+  HeapBlock **chunks = block->chunks.load(std::memory_order_acquire);
   if (!chunks || addr < block->start || addr >= block->start + block->size) return block;
-  return &chunks[(addr - chunk_base(block)) / kChunkSize];
+  return chunks[(addr - chunk_base(block)) / kChunkSize];
 }
 
 // The allocation a record belongs to (a chunk's block).

@@ -109,29 +109,29 @@ TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem
   EXPECT_FALSE(cut_block_into_chunks(b, &write));  // once
   EXPECT_FALSE(make_block_fine(b));
   ASSERT_EQ(b->chunk_count, 4u);
-  HeapBlock *chunks = b->chunks.load();
-  EXPECT_EQ(chunks[0].start, start);
-  EXPECT_EQ(chunks[0].size, kChunkSize - 16);
-  EXPECT_EQ(chunks[1].start, (start & ~(kChunkSize - 1)) + kChunkSize);
-  EXPECT_EQ(chunks[3].start + chunks[3].size, start + size);
+  HeapBlock **chunks = b->chunks.load();
+  EXPECT_EQ(chunks[0]->start, start);
+  EXPECT_EQ(chunks[0]->size, kChunkSize - 16);
+  EXPECT_EQ(chunks[1]->start, (start & ~(kChunkSize - 1)) + kChunkSize);
+  EXPECT_EQ(chunks[3]->start + chunks[3]->size, start + size);
   // Both chunks the write touched: the owner's word and the clipped write.
-  EXPECT_EQ(chunks[0].state.load(), owner);
-  EXPECT_EQ(chunks[1].state.load(), owner);
-  EXPECT_EQ(chunks[0].history.write.offset, kChunkSize - 16 - 8);
-  EXPECT_EQ(chunks[0].history.write.size, 8u);
-  EXPECT_EQ(chunks[1].history.write.offset, 0u);
-  EXPECT_EQ(chunks[1].history.write.size, 24u);
-  EXPECT_EQ(chunks[1].history.write.site, 77u);
+  EXPECT_EQ(chunks[0]->state.load(), owner);
+  EXPECT_EQ(chunks[1]->state.load(), owner);
+  EXPECT_EQ(chunks[0]->history.write.offset, kChunkSize - 16 - 8);
+  EXPECT_EQ(chunks[0]->history.write.size, 8u);
+  EXPECT_EQ(chunks[1]->history.write.offset, 0u);
+  EXPECT_EQ(chunks[1]->history.write.size, 24u);
+  EXPECT_EQ(chunks[1]->history.write.site, 77u);
   // The others start Virgin, with nothing remembered.
-  EXPECT_EQ(chunks[2].state.load(), 0u);
-  EXPECT_EQ(chunks[2].history.write.site, 0u);
+  EXPECT_EQ(chunks[2]->state.load(), 0u);
+  EXPECT_EQ(chunks[2]->history.write.site, 0u);
   // The allocation is still what is found; the chunk tracks the address.
   EXPECT_EQ(find_heap_block(start + 2 * kChunkSize), b);
-  EXPECT_EQ(find_tracking_block(start + 2 * kChunkSize), &chunks[2]);
-  EXPECT_EQ(allocation_of(&chunks[2]), b);
+  EXPECT_EQ(find_tracking_block(start + 2 * kChunkSize), chunks[2]);
+  EXPECT_EQ(allocation_of(chunks[2]), b);
   // A chunk goes fine on its own.
-  EXPECT_TRUE(make_block_fine(&chunks[2]));
-  EXPECT_FALSE(chunks[1].fine.load());
+  EXPECT_TRUE(make_block_fine(chunks[2]));
+  EXPECT_FALSE(chunks[1]->fine.load());
   EXPECT_EQ(find_heap_block(start + 2 * kChunkSize + 8), b);
   shadow_clear(start, start + size);
   delete_heap_block(cache, b);

@@ -240,14 +240,14 @@ TEST_F(RaceStateMachine, ThreadsInDisjointHalvesOfALargeBlockKeepOneCoarseChunkE
   HeapBlock *block = find_heap_block(heap + 2 * kChunkSize);
   ASSERT_NE(block, nullptr);
   EXPECT_EQ(block->start, heap) << "the allocation, not a chunk";
-  HeapBlock *chunks = block->chunks.load();
+  HeapBlock **chunks = block->chunks.load();
   ASSERT_NE(chunks, nullptr) << "cut into chunks, not made fine";
   ASSERT_EQ(block->chunk_count, 4u);
   for (uint32_t i = 0; i < 4; ++i) {
-    EXPECT_FALSE(chunks[i].fine.load()) << "chunk " << i;
-    EXPECT_EQ(tid_of(chunks[i].state.load()), (i < 2 ? a : b)->tid) << "chunk " << i;
+    EXPECT_FALSE(chunks[i]->fine.load()) << "chunk " << i;
+    EXPECT_EQ(tid_of(chunks[i]->state.load()), (i < 2 ? a : b)->tid) << "chunk " << i;
   }
-  EXPECT_EQ(find_tracking_block(heap + 3 * kChunkSize), &chunks[3]);
+  EXPECT_EQ(find_tracking_block(heap + 3 * kChunkSize), chunks[3]);
   // No granule of the block has a history of its own: the chunks stay coarse.
   for (uintptr_t page = heap; page < heap + sizeof g_heap; page += kPageSize)
     if (ShadowPage *p = find_shadow_page(page)) EXPECT_EQ(p->history.load(), nullptr);
