@@ -49,8 +49,10 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
   if (to - from > 0xffff) to = from + 0xffff;  // History::size's limit
   // Histories change only while their variable is claimed (race_access.cpp).
   if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
-  slot->offset = static_cast<uint32_t>(from);
-  slot->size = static_cast<uint16_t>(to - from);
+  if (current(*slot)) {  // not replaced by another thread's read meanwhile
+    slot->offset = static_cast<uint32_t>(from);
+    slot->size = static_cast<uint16_t>(to - from);
+  }
   block->state.store(word, std::memory_order_release);
 }
 
