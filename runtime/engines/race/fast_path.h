@@ -54,7 +54,11 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (SNAG_UNLIKELY(!cell)) return false;
   uint64_t w = cell->load(std::memory_order_acquire);
-  if (HeapBlock *block = block_of_word(w)) {
+  // A Virgin word inside a whole page of a coarse block stands for the
+  // block (block_of_granule): freshly allocated memory such as a growing
+  // std::vector's is written granule by granule, and each first write would
+  // otherwise take the hook only to learn the block's owner writes again.
+  if (HeapBlock *block = block_of_granule(w, addr)) {
     if (block->fine.load(std::memory_order_relaxed)) return false;
     w = block->state.load(std::memory_order_acquire);
   }
