@@ -116,7 +116,13 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
     if (!t.ignore_reads && e.size) {
       if (op == SNAG_ATOMIC_LOAD) {
         on_access(t, e.addr, e.size, 0, e.site);
-      } else {
+      } else if (!access_needs_no_work(e.addr, e.size, false)) {
+        // A store or read-modify-write is remembered as the read that makes
+        // the variable shared (Access::atomic_store); one the fast path
+        // passes (the variable is this thread's in this epoch, or already
+        // Shared-Read with its readers remembered) changes nothing. A
+        // single-producer queue's index stores used to take this path on
+        // every item.
         access_slow(t, rt, Access{e.addr, e.size, false, e.site, true});
         publish_fast_path(rt, t.tid);
       }
