@@ -48,8 +48,14 @@ Value *LoopRanges::skipFlag(Instruction *Access, Value *Addr, uint64_t Bytes,
   // At the end of the pipeline a loop often has no preheader of its own (its
   // entry block branches around it); the one block outside the loop that
   // enters it asks then, on both of its paths.
+  // That block must not be in a loop of its own that L is not in: two loops
+  // one after the other often leave the first loop's latch branching
+  // straight into the second, and the question asked there ran on every
+  // iteration of the first loop (a sum loop after a fill loop asked about
+  // the whole buffer once per element filled).
   BasicBlock *Entering = L->getLoopPredecessor();
-  if (!Entering || !SE.isSCEVable(Addr->getType()))
+  if (!Entering || LI.getLoopFor(Entering) != L->getParentLoop() ||
+      !SE.isSCEVable(Addr->getType()))
     return nullptr;
   const SCEV *Taken = SE.getSymbolicMaxBackedgeTakenCount(L);
   if (isa<SCEVCouldNotCompute>(Taken))

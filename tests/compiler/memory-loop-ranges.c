@@ -44,6 +44,21 @@ void either(const long *b, long n, int which) {
     for (long i = 0; i < n; ++i) g ^= b[i];
 }
 
+// A loop right after another: the first loop's latch branches straight into
+// the second, so the second has no block of its own to ask from; asking in
+// that latch would ask once per iteration of the first loop. It keeps its
+// hooks instead.
+// CHECK-LABEL: define {{.*}}i64 @fill_then_sum(
+unsigned long fill_then_sum(unsigned long *w) {
+  // CHECK: call i32 @__snag_loop_range_unchanged({{.*}}, i32 1)
+  // CHECK-NOT: __snag_loop_range_unchanged
+  // CHECK: call void @__snag_read8(
+  for (unsigned long i = 0; i < 4096; ++i) w[i] = i * 3;
+  unsigned long s = 0;
+  for (unsigned long i = 0; i < 4096; i += 7) s += w[i];
+  return s;
+}
+
 // CHECK-LABEL: define {{.*}}i64 @sum_locked(
 long sum_locked(const long *b, long n) {
   // CHECK-NOT: __snag_loop_range_unchanged

@@ -98,8 +98,8 @@ History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v
   h.site = a.site ? a.site : 1;
   h.stack = context_stack(t, rt);
   h.lockset = a.write ? rt.lockset_write : rt.lockset_all;
-  h.thread = t.tid;
-  h.clock = rt.clock.get(t.tid);
+  h.thread = rt.slot;
+  h.clock = rt.now;
   h.offset = span.offset;
   h.size = static_cast<uint16_t>(span.size > 0xffff ? 0xffff : span.size);
   h.write = a.write;
@@ -123,7 +123,7 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
   RaceThread &data = g_race->thread_data(t);
   RuntimeScope scope(&t);
   g_race->access_slow(t, data, Access{addr, size, write, site});
-  publish_fast_path(data, t.tid);
+  publish_fast_path(data, data.slot);
 }
 
 void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
@@ -184,7 +184,7 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
 
 Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variable &v,
                                     const Access &a) {
-  const Tid me = t.tid;
+  const Tid me = rt.slot;
   const Clock now = rt.now;
   const LocksetId held = a.write ? rt.lockset_write : rt.lockset_all;
   const Histories &hs = *v.history;

@@ -32,6 +32,9 @@ struct HeldLock {
 };
 
 struct RaceThread {
+  // This thread's entry in every vector clock (clock_slots.h). State words,
+  // histories and threadsets name threads by slot; reports by ThreadState::tid.
+  Tid slot = 0;
   VectorClock clock;          // B_t
   Clock now = 1;              // B_t(t): this thread's own clock, kept in step
   VectorClock fence_release;  // B_t at the last release fence

@@ -8,6 +8,7 @@
 #include "core/internal_alloc.h"
 #include "core/options.h"
 #include "core/runtime.h"
+#include "engines/race/clock_slots.h"
 #include "engines/race/fast_path.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/sync_vars.h"
@@ -41,7 +42,10 @@ RaceThread &RaceEngine::thread_data(ThreadState &t) {
   if (SNAG_UNLIKELY(!rt)) {
     // A thread whose creation the runtime did not see starts unordered.
     rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
-    rt->clock.set(t.tid, rt->now);
+    ClockSlot slot = take_clock_slot(nullptr, t.tid);
+    rt->slot = slot.slot;
+    rt->now = slot.start;
+    rt->clock.set(rt->slot, rt->now);
     t.engine_data[kRaceSlot] = rt;
   }
   return *rt;
@@ -116,26 +120,32 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
     if (!t.ignore_reads && e.size) {
       if (op == SNAG_ATOMIC_LOAD) {
         on_access(t, e.addr, e.size, 0, e.site);
-      } else {
+      } else if (!access_needs_no_work(e.addr, e.size, false)) {
+        // A store or read-modify-write is remembered as the read that makes
+        // the variable shared (Access::atomic_store); one the fast path
+        // passes (the variable is this thread's in this epoch, or already
+        // Shared-Read with its readers remembered) changes nothing. A
+        // single-producer queue's index stores used to take this path on
+        // every item.
         access_slow(t, rt, Access{e.addr, e.size, false, e.site, true});
-        publish_fast_path(rt, t.tid);
+        publish_fast_path(rt, rt.slot);
       }
     }
     if (op == SNAG_ATOMIC_LOAD) return;
     if (op == SNAG_ATOMIC_STORE) {
       // A store heads a new release sequence (or ends the old one when it is
       // relaxed); a relaxed store after a release fence carries the fence.
-      if (SNAG_UNLIKELY(potential_)) lockless_store(rt, t.tid, e.addr, has_release(e.order));
+      if (SNAG_UNLIKELY(potential_)) lockless_store(rt, rt.slot, e.addr, has_release(e.order));
       if (has_release(e.order)) {
         sync_store(e.addr, &rt.clock);
-        tick(rt, t.tid);
+        tick(rt, rt.slot);
       } else {
         sync_store(e.addr, rt.fenced_release ? &rt.fence_release : nullptr);
       }
       return;
     }
     // Read-modify-writes continue the release sequence they read from.
-    if (has_release(e.order)) release(rt, t.tid, e.addr);
+    if (has_release(e.order)) release(rt, rt.slot, e.addr);
     else if (rt.fenced_release) sync_release(e.addr, rt.fence_release);
     return;
   }
@@ -172,7 +182,7 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   // thread, so an unordered access after the free is a race too. (Large
   // blocks are left Virgin: marking them would cost their whole shadow.)
   if (size <= kPageSize) {
-    uint64_t freed = exclusive_word(Kind::kExclusive0, t.tid, rt.now, true);
+    uint64_t freed = exclusive_word(Kind::kExclusive0, rt.slot, rt.now, true);
     for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule)
       if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(freed, std::memory_order_relaxed);
   }
@@ -237,14 +247,17 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       ThreadState *child = thread_by_tid(static_cast<Tid>(e.value));
       if (!child) break;
       auto *crt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
+      ClockSlot slot = take_clock_slot(&rt.clock, child->tid);
+      crt->slot = slot.slot;
+      crt->now = slot.start;
       crt->clock.assign(rt.clock);
-      crt->clock.set(child->tid, crt->now);
+      crt->clock.set(crt->slot, crt->now);
       if (SNAG_UNLIKELY(potential_)) {
-        rt.lockless.set(t.tid, rt.now);
+        rt.lockless.set(rt.slot, rt.now);
         crt->lockless.assign(rt.lockless);
       }
       child->engine_data[kRaceSlot] = crt;
-      tick(rt, t.tid);
+      tick(rt, rt.slot);
       break;
     }
     case EventKind::kThreadStart:
@@ -260,9 +273,12 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
         if (auto *crt = static_cast<RaceThread *>(child->engine_data[kRaceSlot])) {
           rt.clock.merge(crt->clock);
           if (SNAG_UNLIKELY(potential_)) {
-            crt->lockless.set(child->tid, crt->now);
+            crt->lockless.set(crt->slot, crt->now);
             rt.lockless.merge(crt->lockless);
           }
+          // Everything the child did is now ordered before the joiner: a
+          // thread the joiner (or one after it) creates may take its slot.
+          give_back_clock_slot(crt->slot, crt->now);
           // Nothing reads a joined thread's data again (histories keep its
           // id and clock values, not its record): memory stays proportional
           // to live threads, not to every thread the program ever had.
@@ -299,11 +315,11 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     case EventKind::kUnlock:
       touch_lock_memory(t, e, false);
       release_lock(rt, e.addr);
-      tick(rt, t.tid);
+      tick(rt, rt.slot);
       break;
     case EventKind::kCondWait:  // the mutex is released inside the wait
       release_lock(rt, e.addr2);
-      tick(rt, t.tid);
+      tick(rt, rt.slot);
       break;
     case EventKind::kCondWoken:
       sync_acquire(e.addr, rt.clock);
@@ -319,7 +335,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
     case EventKind::kFutexWake:
     case EventKind::kAnnotateHappensBefore:
     case EventKind::kFdSend:
-      release(rt, t.tid, e.addr);
+      release(rt, rt.slot, e.addr);
       break;
     case EventKind::kBarrierPassed:
     case EventKind::kSemAcquired:
@@ -340,7 +356,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       if (has_release(e.order)) {
         rt.fence_release.assign(rt.clock);
         rt.fenced_release = true;
-        tick(rt, t.tid);
+        tick(rt, rt.slot);
       }
       break;
     case EventKind::kAlloc:

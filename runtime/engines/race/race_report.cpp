@@ -8,6 +8,7 @@
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
 #include "core/text_buffer.h"
+#include "engines/race/clock_slots.h"
 #include "engines/race/race_engine.h"
 
 namespace snag::race {
@@ -136,7 +137,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   if (h.site) {
     FindingSide &prev = f->add_side();
     prev.role = "previous";
-    prev.thread = h.thread;
+    prev.thread = thread_of_slot(h.thread, h.clock);
     prev.has_access = true;
     prev.access_address = v.extent_base() + h.offset;
     prev.access_size = h.size;
@@ -147,7 +148,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     for (uint32_t i = 0; i < n && prev.lock_count < FindingSide::kMaxLocks; ++i)
       prev.locks[prev.lock_count++].address = locks[i];
     describe(prev.description, sizeof prev.description, true, h.write, h.size, v.extent_base() + h.offset,
-             h.thread);
+             prev.thread);
   }
 
   HeapBlock *block = v.block ? allocation_of(v.block) : find_heap_block(cur_lo);
@@ -172,8 +173,9 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   if (t.tid) message.add_u64(t.tid);
   if (h.site) {
     message.add(" races with ").add(h.write ? "write" : "read").add(" by ");
-    message.add(h.thread == 0 ? "main thread" : "thread T");
-    if (h.thread) message.add_u64(h.thread);
+    Tid previous = thread_of_slot(h.thread, h.clock);
+    message.add(previous == 0 ? "main thread" : "thread T");
+    if (previous) message.add_u64(previous);
   }
   message.add(" at ").add_address(cur_lo).add('\0');
   copy_text(f->message, sizeof f->message, message.data());

@@ -76,6 +76,31 @@ TEST(LoopRanges, ACoarseBlockIsAnsweredByItsOneState) {
   release_block_cache(cache);
 }
 
+// The single-access fast path: a granule of a whole page of a coarse block
+// keeps its Virgin word (the page points at the block) until the engine's
+// hook writes an Indirect word there; the fast path answers it from the
+// block's state all the same.
+TEST(AccessFastPath, AVirginGranuleInAWholePageOfACoarseBlockIsAnsweredByTheBlock) {
+  FastPathOn on;
+  BlockCache cache;
+  const uintptr_t begin = kRegion + 0x80000, size = 4 * kPageSize;
+  HeapBlock *block = new_heap_block(cache, begin, size, 0, 0);
+  shadow_mark_block(begin, begin + size, block);
+  ASSERT_EQ(shadow_cell(begin + kPageSize + 16)->load(), 0u);
+  EXPECT_FALSE(access_needs_no_work(begin + kPageSize + 16, 4, true));  // block still Virgin
+  block->state.store(mine(true));
+  EXPECT_TRUE(access_needs_no_work(begin + kPageSize + 16, 4, true));
+  EXPECT_TRUE(access_needs_no_work(begin + 2 * kPageSize + 4, 4, false));
+  block->state.store(exclusive_word(Kind::kExclusive1, kMe + 1, kNow, true));
+  EXPECT_FALSE(access_needs_no_work(begin + kPageSize + 16, 4, false));  // another thread's block
+  block->state.store(mine(true));
+  block->fine.store(true);
+  EXPECT_FALSE(access_needs_no_work(begin + kPageSize + 16, 4, false));  // per-granule states now
+  shadow_clear(begin, begin + size);
+  delete_heap_block(cache, block);
+  release_block_cache(cache);
+}
+
 TEST(LoopRanges, SharedReadDataNeedsNoWorkForReadsOnly) {
   FastPathOn on;
   const uintptr_t base = kRegion + 0x60000;
