@@ -102,6 +102,26 @@ SNAG_TLS LastNo t_last_no;
 
 }  // namespace
 
+bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
+                                 const Histories &hs, bool write) {
+  const FastPathThread &me = t_fast_path;
+  if (lockset_of(w) != (write ? me.lockset_write : me.lockset_all)) return false;
+  // The slot access_variable would remember this access in (history_slot).
+  const History &slot = write ? hs.write
+                              : (hs.read.site == 0 || hs.read.thread == me.tid ? hs.read : hs.other_read);
+  if (slot.site == 0 || slot.thread != me.tid || slot.clock != me.now) return false;
+  // Still the same state: no thread was rewriting the history meanwhile.
+  return state.load(std::memory_order_acquire) == w;
+}
+
+bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w, uintptr_t addr,
+                                  bool write) {
+  ShadowPage *page = find_shadow_page(addr);
+  if (!page) return false;
+  Histories *histories = page->history.load(std::memory_order_acquire);
+  return histories && locked_access_needs_no_work(state, w, histories[cell_index(addr)], write);
+}
+
 bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (!t_fast_path.epoch_word || size == 0 || size > kLargestRange) return false;
   const uintptr_t end = addr + size;

@@ -27,7 +27,10 @@ struct FastPathThread {
   // word owned by this thread in its current epoch reads as, apart from its
   // kind, write and byte bits. 0: fast path off.
   uint64_t epoch_word;
-  LocksetId lockset_all;  // every lock the thread holds
+  LocksetId lockset_all;    // every lock the thread holds
+  LocksetId lockset_write;  // the locks it holds in write mode
+  Tid tid;                  // the thread and its clock, as histories record them
+  Clock now;
 };
 extern SNAG_TLS FastPathThread t_fast_path;
 
@@ -55,6 +58,20 @@ SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool w
 // it touches.
 bool untouched_granule_needs_no_work(uintptr_t addr, bool write);
 
+// True when an access to a Shared-Modify1 variable (state word `w`,
+// histories `hs`) changes nothing: the thread holds exactly the variable's
+// lockset C_x (one compare of interned ids: C_x stays as it is) and its
+// access in this epoch is already the one remembered in the slot this
+// access would fill. Data always used under its lock (a shared table's
+// buckets) reads and writes this way all through a critical section after
+// its first access. Out of line: only Shared-Modify1 words come here.
+bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
+                                 const Histories &hs, bool write);
+// The same, for the granule state word `w` of `addr` (its histories are
+// found through the shadow page).
+bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w, uintptr_t addr,
+                                  bool write);
+
 // True when the access needs no work at all; false when the engine must look.
 SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (SNAG_UNLIKELY(!t_fast_path.epoch_word)) return false;
@@ -66,6 +83,10 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
   if (HeapBlock *block = block_of_word(w)) {
     if (block->fine.load(std::memory_order_relaxed)) return false;
     w = block->state.load(std::memory_order_acquire);
+    if (SNAG_UNLIKELY(kind_of(w) == Kind::kSharedModify1))
+      return locked_access_needs_no_work(block->state, w, block->history, write);
+  } else if (SNAG_UNLIKELY(kind_of(w) == Kind::kSharedModify1)) {
+    return locked_granule_needs_no_work(*cell, w, addr, write);
   }
   return state_needs_no_work(w, ((1u << size) - 1) << (addr & (kGranule - 1)), write);
 }

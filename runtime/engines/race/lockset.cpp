@@ -128,4 +128,29 @@ LocksetId lockset_intersect(LocksetId a, LocksetId b) {
   return lockset_intern(common, n);
 }
 
+LocksetId LocksetCache::intern(const uintptr_t *locks_in, uint32_t count) {
+  if (count == 0) return kEmptyLockset;
+  uintptr_t locks[kMaxLocksInSet];
+  if (count > kMaxLocksInSet) count = kMaxLocksInSet;
+  copy_bytes(locks, locks_in, sizeof(uintptr_t) * count);
+  count = sort_unique(locks, count);
+  for (Entry &e : entries_) {
+    if (e.count != count) continue;
+    uint32_t i = 0;
+    while (i < count && e.locks[i] == locks[i]) ++i;
+    if (i == count) {
+      ++hits_;
+      return e.id;
+    }
+  }
+  LocksetId id = lockset_intern(locks, count);
+  if (id == kEmptyLockset) return id;  // the shared table is full: do not remember
+  Entry &victim = entries_[next_victim_];
+  next_victim_ = (next_victim_ + 1) % kEntries;
+  victim.count = count;
+  victim.id = id;
+  copy_bytes(victim.locks, locks, sizeof(uintptr_t) * count);
+  return id;
+}
+
 }  // namespace snag::race

@@ -18,4 +18,28 @@ LocksetId lockset_intersect(LocksetId a, LocksetId b);
 uint32_t lockset_members(LocksetId id, const uintptr_t **locks);
 bool lockset_contains(LocksetId id, uintptr_t lock);
 
+// One thread's memo of the sets it interned last. A thread that takes and
+// drops the same locks again and again (nested locks in a loop) finds the
+// id here, in its own memory, instead of hashing into the shared table,
+// whose buckets and entries are cache misses. Ids never change, so an entry
+// stays right for as long as the process lives; the memo only forgets
+// entries to make room.
+class LocksetCache {
+ public:
+  // The id lockset_intern(locks, count) returns.
+  LocksetId intern(const uintptr_t *locks, uint32_t count);
+  uint32_t hits() const { return hits_; }
+
+ private:
+  static constexpr uint32_t kEntries = 8;
+  struct Entry {
+    uint32_t count = 0;  // 0: unused (the empty set needs no memo)
+    LocksetId id = kEmptyLockset;
+    uintptr_t locks[kMaxLocksInSet];  // sorted, unique
+  };
+  Entry entries_[kEntries];
+  uint32_t next_victim_ = 0;
+  uint32_t hits_ = 0;
+};
+
 }  // namespace snag::race

@@ -19,6 +19,7 @@
 #include "core/findings.h"
 #include "engines/race/heap_blocks.h"
 #include "engines/race/lockset.h"
+#include "engines/race/sync_vars.h"
 #include "engines/race/vector_clock.h"
 
 namespace snag::race {
@@ -29,6 +30,7 @@ struct HeldLock {
   uint32_t depth;    // recursive acquisitions
   snag_site_t site;  // where it was acquired
   StackId stack;     // calling context of that acquisition
+  SyncVar *sync;     // the lock's synchronization variable, found at acquire
 };
 
 struct RaceThread {
@@ -44,6 +46,7 @@ struct RaceThread {
   uint32_t held_count = 0;
   LocksetId lockset_all = kEmptyLockset;    // every lock held
   LocksetId lockset_write = kEmptyLockset;  // locks held in write mode
+  LocksetCache locksets;  // the sets of several locks this thread interned last
   // The calling context's stack id, cached while the shadow stack's top
   // frame stays the same (history entries record it).
   StackId context = 0;

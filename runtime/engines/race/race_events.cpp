@@ -65,28 +65,41 @@ void RaceEngine::release(RaceThread &rt, Tid self, uintptr_t addr, bool reader) 
 }
 
 void RaceEngine::recompute_locksets(RaceThread &rt) {
-  uintptr_t all[kMaxLocksInSet], write[kMaxLocksInSet];
-  uint32_t n_all = 0, n_write = 0;
-  for (uint32_t i = 0; i < rt.held_count; ++i) {
-    all[n_all++] = rt.held[i].addr;
-    if (rt.held[i].write_mode) write[n_write++] = rt.held[i].addr;
+  if (rt.held_count == 0) {
+    rt.lockset_all = rt.lockset_write = kEmptyLockset;
+  } else if (rt.held_count == 1) {
+    // One lock (the common case): its set is kept with the lock's variable.
+    const HeldLock &h = rt.held[0];
+    rt.lockset_all = sync_lockset_alone(h.sync);
+    rt.lockset_write = h.write_mode ? rt.lockset_all : kEmptyLockset;
+  } else {
+    uintptr_t all[kMaxLocksInSet], write[kMaxLocksInSet];
+    uint32_t n_all = 0, n_write = 0;
+    for (uint32_t i = 0; i < rt.held_count; ++i) {
+      all[n_all++] = rt.held[i].addr;
+      if (rt.held[i].write_mode) write[n_write++] = rt.held[i].addr;
+    }
+    rt.lockset_all = rt.locksets.intern(all, n_all);
+    rt.lockset_write = n_write == n_all ? rt.lockset_all : rt.locksets.intern(write, n_write);
   }
-  rt.lockset_all = lockset_intern(all, n_all);
-  rt.lockset_write = lockset_intern(write, n_write);
   t_fast_path.lockset_all = rt.lockset_all;
+  t_fast_path.lockset_write = rt.lockset_write;
 }
 
 void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode,
                               snag_site_t site) {
   // A writer is ordered after earlier readers too; a reader only after writers.
-  sync_acquire(lock, rt.clock, write_mode);
+  // The variable is made here, not at the first release, so that the held
+  // lock keeps it for its release and its lockset.
+  SyncVar *sync = sync_var(lock, true);
+  sync_acquire_var(sync, rt.clock, write_mode);
   for (uint32_t i = 0; i < rt.held_count; ++i)
     if (rt.held[i].addr == lock) {
       ++rt.held[i].depth;
       return;
     }
   if (rt.held_count == kMaxLocksInSet) return;
-  rt.held[rt.held_count++] = {lock, write_mode, 1, site, context_stack(t, rt)};
+  rt.held[rt.held_count++] = {lock, write_mode, 1, site, context_stack(t, rt), sync};
   recompute_locksets(rt);
 }
 
@@ -95,6 +108,9 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
     HeldLock &h = rt.held[i];
     if (h.addr != lock) continue;
     bool reader = !h.write_mode;
+    // The variable found at acquire, unless the lock's memory was freed
+    // (and the variable forgotten) while it was held.
+    SyncVar *sync = h.sync->forgotten.load(std::memory_order_acquire) ? sync_var(lock, true) : h.sync;
     SNAG_DEBUG_ASSERT(h.depth > 0, "a held lock has been acquired at least once");
     if (--h.depth == 0) {
       rt.held[i] = rt.held[--rt.held_count];
@@ -102,7 +118,7 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
       SNAG_DEBUG_ASSERT(!lockset_contains(rt.lockset_all, lock),
                         "an unlocked lock leaves the thread's lockset");
     }
-    sync_release(lock, rt.clock, reader);
+    sync_release_var(sync, rt.clock, reader);
     return;
   }
   // Unlocking a lock this thread was not seen taking (taken before start-up,

@@ -51,8 +51,20 @@ SyncVar *sync_var(uintptr_t addr, bool create) {
   return v;
 }
 
+LocksetId sync_lockset_alone(SyncVar *v) {
+  LocksetId id = v->alone.load(std::memory_order_relaxed);
+  if (id == kEmptyLockset) {
+    id = lockset_intern(&v->addr, 1);
+    v->alone.store(id, std::memory_order_relaxed);
+  }
+  return id;
+}
+
 void sync_release(uintptr_t addr, const VectorClock &from, bool reader) {
-  SyncVar *v = sync_var(addr, true);
+  sync_release_var(sync_var(addr, true), from, reader);
+}
+
+void sync_release_var(SyncVar *v, const VectorClock &from, bool reader) {
   SpinLockGuard guard(v->lock);
   VectorClock &published = reader ? v->read_clock : v->clock;
   published.merge(from);
@@ -68,8 +80,10 @@ void sync_store(uintptr_t addr, const VectorClock *from) {
 }
 
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
-  SyncVar *v = sync_var(addr, false);
-  if (!v) return;
+  if (SyncVar *v = sync_var(addr, false)) sync_acquire_var(v, into, readers);
+}
+
+void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
   SpinLockGuard guard(v->lock);
   into.merge(v->clock);
   if (readers) into.merge(v->read_clock);
@@ -93,6 +107,7 @@ void sync_forget_range(uintptr_t begin, uintptr_t end) {
       SyncVar *next = v->next.load(std::memory_order_relaxed);
       if (v->addr >= begin && v->addr < end) {
         link->store(next, std::memory_order_release);
+        v->forgotten.store(true, std::memory_order_release);
         count_in_page(v->addr, -1);
         // Not freed: a lock-free reader may still be looking at it.
       } else {

@@ -6,18 +6,20 @@
 
 namespace snag::race {
 
-VectorClock::~VectorClock() { internal_free(values_); }
+VectorClock::~VectorClock() {
+  if (values_ != inline_) internal_free(values_);
+}
 
 void VectorClock::grow(uint32_t size) {
   if (size <= capacity_) {
     size_ = size > size_ ? size : size_;
     return;
   }
-  uint32_t capacity = capacity_ ? capacity_ : 8;
+  uint32_t capacity = capacity_;
   while (capacity < size) capacity *= 2;
   auto *fresh = internal_new_array<Clock>(capacity);
-  if (values_) copy_bytes(fresh, values_, sizeof(Clock) * size_);
-  internal_free(values_);
+  copy_bytes(fresh, values_, sizeof(Clock) * size_);
+  if (values_ != inline_) internal_free(values_);
   values_ = fresh;
   capacity_ = capacity;
   size_ = size;

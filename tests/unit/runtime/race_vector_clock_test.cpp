@@ -37,6 +37,23 @@ TEST(VectorClock, GrowsPastItsFirstCapacityKeepingValues) {
   for (Tid t = 0; t < 40; ++t) EXPECT_EQ(c.get(t), t * 10 + 1) << t;
 }
 
+TEST(VectorClock, EntriesSkippedByAGrowthReadZeroInlineOrNot) {
+  // The first entries live inside the clock, later ones on the heap: a
+  // clock that jumps past both keeps the skipped entries at zero.
+  VectorClock c;
+  c.set(1, 7);
+  c.set(5, 9);
+  EXPECT_EQ(c.get(3), 0u);
+  c.set(70, 4);
+  for (Tid t = 0; t < 70; ++t) EXPECT_EQ(c.get(t), t == 1 ? 7u : t == 5 ? 9u : 0u) << t;
+  VectorClock small;
+  small.set(2, 3);
+  c.assign(small);  // back to a short clock: the rest reads zero
+  EXPECT_EQ(c.get(2), 3u);
+  EXPECT_EQ(c.get(5), 0u);
+  EXPECT_EQ(c.get(70), 0u);
+}
+
 TEST(VectorClock, MergeIsTheElementwiseMaximum) {
   VectorClock a, b;
   a.set(0, 5);

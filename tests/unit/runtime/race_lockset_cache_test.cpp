@@ -1,0 +1,92 @@
+// The lock path's shortcuts to an interned lockset: a thread's memo of the
+// sets it interned last (LocksetCache) and the one-lock set kept with the
+// lock's synchronization variable. Both must give exactly the id the shared
+// table gives, whatever was cached before.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "engines/race/lockset.h"
+#include "engines/race/sync_vars.h"
+
+namespace snag::race {
+namespace {
+
+// Lock addresses of their own, so other tests' sets do not interfere.
+constexpr uintptr_t kA = 0x61000, kB = 0x61040, kC = 0x61080;
+
+LocksetId shared_id(std::vector<uintptr_t> locks) {
+  return lockset_intern(locks.data(), static_cast<uint32_t>(locks.size()));
+}
+
+LocksetId cached_id(LocksetCache &cache, std::vector<uintptr_t> locks) {
+  return cache.intern(locks.data(), static_cast<uint32_t>(locks.size()));
+}
+
+TEST(LocksetCache, GivesTheSharedTablesIdWhateverTheOrder) {
+  LocksetCache cache;
+  EXPECT_EQ(cached_id(cache, {}), kEmptyLockset);
+  EXPECT_EQ(cached_id(cache, {kA, kB}), shared_id({kA, kB}));
+  EXPECT_EQ(cached_id(cache, {kB, kA}), shared_id({kA, kB}));
+  EXPECT_EQ(cached_id(cache, {kB, kA, kB}), shared_id({kA, kB}));
+}
+
+TEST(LocksetCache, TheSameSetAgainIsFoundInTheCache) {
+  LocksetCache cache;
+  LocksetId ab = cached_id(cache, {kA, kB});
+  EXPECT_EQ(cache.hits(), 0u);
+  EXPECT_EQ(cached_id(cache, {kA, kB}), ab);
+  EXPECT_EQ(cached_id(cache, {kB, kA}), ab);
+  EXPECT_EQ(cache.hits(), 2u);
+}
+
+TEST(LocksetCache, ADifferentLockIsNotTakenForTheCachedOne) {
+  LocksetCache cache;
+  LocksetId ab = cached_id(cache, {kA, kB});
+  LocksetId ac = cached_id(cache, {kA, kC});
+  EXPECT_NE(ac, ab);
+  EXPECT_EQ(ac, shared_id({kA, kC}));
+  EXPECT_EQ(cache.hits(), 0u);
+  // A subset or superset of a cached set is a set of its own too.
+  EXPECT_EQ(cached_id(cache, {kA}), shared_id({kA}));
+  EXPECT_EQ(cached_id(cache, {kA, kB, kC}), shared_id({kA, kB, kC}));
+  EXPECT_EQ(cache.hits(), 0u);
+}
+
+TEST(LocksetCache, EvictedSetsAreInternedAgainWithTheSameId) {
+  LocksetCache cache;
+  LocksetId first = cached_id(cache, {kA, kB});
+  for (uintptr_t i = 0; i < 20; ++i) {
+    uintptr_t other = 0x62000 + 64 * i;
+    EXPECT_EQ(cached_id(cache, {kA, other}), shared_id({kA, other}));
+  }
+  uint32_t hits = cache.hits();
+  EXPECT_EQ(cached_id(cache, {kA, kB}), first);
+  EXPECT_EQ(cache.hits(), hits);  // pushed out by the twenty others: a miss
+}
+
+TEST(LocksetAlone, TheOneLockSetKeptWithTheLockIsTheInternedOne) {
+  const uintptr_t m = 0x7100000;
+  SyncVar *v = sync_var(m, true);
+  EXPECT_EQ(v->alone.load(), kEmptyLockset);  // not interned until a thread takes the lock alone
+  LocksetId alone = sync_lockset_alone(v);
+  EXPECT_EQ(alone, shared_id({m}));
+  EXPECT_EQ(v->alone.load(), alone);
+  EXPECT_EQ(sync_lockset_alone(v), alone);
+}
+
+TEST(LocksetAlone, AForgottenVariableIsMarkedSoAHolderLooksTheLockUpAgain) {
+  const uintptr_t m = 0x7100100;
+  SyncVar *v = sync_var(m, true);
+  EXPECT_FALSE(v->forgotten.load());
+  sync_forget_range(m, m + 64);
+  EXPECT_TRUE(v->forgotten.load());
+  SyncVar *fresh = sync_var(m, true);
+  EXPECT_NE(fresh, v);
+  EXPECT_FALSE(fresh->forgotten.load());
+  // The lockset names the address, so a holder's set stays the same.
+  EXPECT_EQ(sync_lockset_alone(fresh), sync_lockset_alone(v));
+}
+
+}  // namespace
+}  // namespace snag::race
