@@ -1,0 +1,272 @@
+// stdio input: fgetc, fgets, fread, getline and friends refill their buffer
+// through glibc's internal read, which no interceptor sees. A refill from a
+// pipe, a socket or a terminal may block; under the controlled scheduler the
+// caller would then keep the baton while the writer it waits for can never
+// run (a hang). So a refill that may block is announced first, like read()
+// (blocking_call.h): the scheduler keeps the caller waiting in its model
+// until the descriptor is readable, which a refill then reads without
+// blocking.
+//
+// One refill is not always enough: fgets needs a whole line, fread all its
+// bytes, and glibc refills again inside the call. When the buffer does not
+// already hold what the call needs, and the leading engine models blocking
+// calls, the call is done here one refill at a time (each one announced)
+// under the stream's lock, which the scheduler models like any lock
+// (file_lock.cpp). Everything else goes straight to glibc. The scanf family
+// is only checked for its first refill (what it needs is its format's
+// business).
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "intercept/blocking_call.h"
+#include "intercept/real.h"
+#include "snag/abi.h"
+
+using namespace snag;
+
+SNAG_REAL(int, fgetc, (FILE *))
+SNAG_REAL(int, getc, (FILE *))
+SNAG_REAL(int, _IO_getc, (FILE *))
+SNAG_REAL(int, getchar, ())
+SNAG_REAL(int, fgetc_unlocked, (FILE *))
+SNAG_REAL(int, getc_unlocked, (FILE *))
+SNAG_REAL(int, getchar_unlocked, ())
+SNAG_REAL(int, __uflow, (FILE *))
+SNAG_REAL(int, __underflow, (FILE *))
+SNAG_REAL(char *, fgets, (char *, int, FILE *))
+SNAG_REAL(char *, fgets_unlocked, (char *, int, FILE *))
+SNAG_REAL(size_t, fread, (void *, size_t, size_t, FILE *))
+SNAG_REAL(size_t, fread_unlocked, (void *, size_t, size_t, FILE *))
+SNAG_REAL(ssize_t, getdelim, (char **, size_t *, int, FILE *))
+SNAG_REAL(ssize_t, __getdelim, (char **, size_t *, int, FILE *))
+SNAG_REAL(ssize_t, getline, (char **, size_t *, FILE *))
+SNAG_REAL(int, __isoc99_vfscanf, (FILE *, const char *, va_list))
+
+namespace {
+
+size_t buffered(FILE *f) {
+  return f->_IO_read_ptr < f->_IO_read_end ? size_t(f->_IO_read_end - f->_IO_read_ptr) : 0;
+}
+
+// Before a refill of `f`'s empty buffer: waits (in the scheduler's model)
+// until its descriptor is readable. Memory and cookie streams (no
+// descriptor) never wait in the kernel.
+void refill_wait(const char *name, FILE *f) {
+  if (buffered(f) || f->_fileno < 0) return;
+  pollfd p = {f->_fileno, POLLIN, 0};
+  announce_blocking_call(name, &p, 1, -1, true);
+}
+
+// The buffer holds `delim` within its first `limit` bytes: a read up to it
+// cannot block.
+bool buffered_upto(FILE *f, int delim, size_t limit) {
+  size_t n = buffered(f);
+  if (n > limit) n = limit;
+  for (size_t i = 0; i < n; ++i)
+    if (static_cast<unsigned char>(f->_IO_read_ptr[i]) == static_cast<unsigned char>(delim))
+      return true;
+  return false;
+}
+
+// The next byte, refilling (announced) when the buffer is empty; EOF at end
+// of input or on error. The caller holds the stream's lock.
+int next_byte(const char *name, FILE *f) {
+  if (buffered(f)) return static_cast<unsigned char>(*f->_IO_read_ptr++);
+  refill_wait(name, f);
+  return real___uflow()(f);
+}
+
+void written(void *data, size_t size) {
+  if (size && g_access_hook && observing_thread()) __snag_write_range(data, size, caller_site());
+}
+
+// Stream locks through the interceptors (file_lock.cpp): the scheduler
+// models them, so a second reader of the stream waits in the model.
+struct StreamLock {
+  explicit StreamLock(FILE *f) : f_(f) { flockfile(f_); }
+  ~StreamLock() { funlockfile(f_); }
+  FILE *f_;
+};
+
+// fgets, one refill at a time. glibc's rules: at most size - 1 bytes, up to
+// and including a newline; NULL when nothing was read or a read error
+// happened in this call.
+char *fgets_stepwise(char *s, int size, FILE *f, bool lock) {
+  if (size <= 0) {
+    errno = EINVAL;
+    return nullptr;
+  }
+  if (lock) flockfile(f);
+  int old_error = f->_flags & _IO_ERR_SEEN;
+  f->_flags &= ~_IO_ERR_SEEN;
+  int n = 0;
+  while (n < size - 1) {
+    int c = next_byte("fgets", f);
+    if (c == EOF) break;
+    s[n++] = static_cast<char>(c);
+    if (c == '\n') break;
+  }
+  bool failed = (f->_flags & _IO_ERR_SEEN) && errno != EAGAIN;
+  f->_flags |= old_error;
+  if (lock) funlockfile(f);
+  if (n == 0 || failed) return nullptr;
+  s[n] = '\0';
+  written(s, size_t(n) + 1);
+  return s;
+}
+
+size_t fread_stepwise(void *data, size_t size, size_t count, FILE *f, bool lock) {
+  size_t want = size * count;
+  if (want == 0) return 0;
+  if (lock) flockfile(f);
+  auto *out = static_cast<unsigned char *>(data);
+  size_t got = 0;
+  while (got < want) {
+    size_t n = buffered(f);
+    if (n) {
+      if (n > want - got) n = want - got;
+      copy_bytes(out + got, f->_IO_read_ptr, n);
+      f->_IO_read_ptr += n;
+      got += n;
+      continue;
+    }
+    int c = next_byte("fread", f);
+    if (c == EOF) break;
+    out[got++] = static_cast<unsigned char>(c);
+  }
+  if (lock) funlockfile(f);
+  written(data, got);
+  return got / size;
+}
+
+ssize_t getdelim_stepwise(char **line, size_t *capacity, int delim, FILE *f) {
+  if (!line || !capacity) {
+    errno = EINVAL;
+    return -1;
+  }
+  StreamLock held(f);
+  size_t n = 0;
+  for (;;) {
+    int c = next_byte("getdelim", f);
+    if (c == EOF) break;
+    if (!*line || n + 2 > *capacity) {
+      size_t grown = *capacity < 120 ? 120 : *capacity * 2;
+      char *bigger = static_cast<char *>(realloc(*line, grown));
+      if (!bigger) {
+        errno = ENOMEM;
+        return -1;
+      }
+      *line = bigger;
+      *capacity = grown;
+    }
+    (*line)[n++] = static_cast<char>(c);
+    if (c == delim) break;
+  }
+  if (n == 0) return -1;  // end of input (or an error, which the stream records)
+  (*line)[n] = '\0';
+  written(*line, n + 1);
+  return static_cast<ssize_t>(n);
+}
+
+// Whether the stepwise versions are worth their cost: only when the leading
+// engine keeps blocked calls in its model.
+bool stepwise() { return observing_thread() && blocking_calls_modelled(); }
+
+}  // namespace
+
+// One byte: a refill reads whatever is there, so one announced wait is enough.
+#define SNAG_GETC(fn, args, f)            \
+  SNAG_INTERCEPTOR int fn args {          \
+    if (observing_thread()) refill_wait(#fn, f); \
+    return real_##fn()(f);                \
+  }
+SNAG_GETC(fgetc, (FILE * f), f)
+SNAG_GETC(getc, (FILE * f), f)
+SNAG_GETC(_IO_getc, (FILE * f), f)
+SNAG_GETC(fgetc_unlocked, (FILE * f), f)
+SNAG_GETC(getc_unlocked, (FILE * f), f)
+SNAG_GETC(__uflow, (FILE * f), f)
+SNAG_GETC(__underflow, (FILE * f), f)
+#undef SNAG_GETC
+
+SNAG_INTERCEPTOR int getchar() {
+  if (observing_thread()) refill_wait("getchar", stdin);
+  return real_getchar()();
+}
+
+SNAG_INTERCEPTOR int getchar_unlocked() {
+  if (observing_thread()) refill_wait("getchar_unlocked", stdin);
+  return real_getchar_unlocked()();
+}
+
+SNAG_INTERCEPTOR char *fgets(char *s, int size, FILE *f) {
+  if (size <= 1 || buffered_upto(f, '\n', size_t(size) - 1) || !stepwise())
+    return real_fgets()(s, size, f);
+  return fgets_stepwise(s, size, f, true);
+}
+
+SNAG_INTERCEPTOR char *fgets_unlocked(char *s, int size, FILE *f) {
+  if (size <= 1 || buffered_upto(f, '\n', size_t(size) - 1) || !stepwise())
+    return real_fgets_unlocked()(s, size, f);
+  return fgets_stepwise(s, size, f, false);
+}
+
+SNAG_INTERCEPTOR size_t fread(void *data, size_t size, size_t count, FILE *f) {
+  if (size == 0 || count == 0 || buffered(f) >= size * count || !stepwise())
+    return real_fread()(data, size, count, f);
+  return fread_stepwise(data, size, count, f, true);
+}
+
+SNAG_INTERCEPTOR size_t fread_unlocked(void *data, size_t size, size_t count, FILE *f) {
+  if (size == 0 || count == 0 || buffered(f) >= size * count || !stepwise())
+    return real_fread_unlocked()(data, size, count, f);
+  return fread_stepwise(data, size, count, f, false);
+}
+
+SNAG_INTERCEPTOR ssize_t getdelim(char **line, size_t *capacity, int delim, FILE *f) {
+  if (buffered_upto(f, delim, ~size_t(0)) || !stepwise())
+    return real_getdelim()(line, capacity, delim, f);
+  return getdelim_stepwise(line, capacity, delim, f);
+}
+
+SNAG_INTERCEPTOR ssize_t __getdelim(char **line, size_t *capacity, int delim, FILE *f) {
+  if (buffered_upto(f, delim, ~size_t(0)) || !stepwise())
+    return real___getdelim()(line, capacity, delim, f);
+  return getdelim_stepwise(line, capacity, delim, f);
+}
+
+SNAG_INTERCEPTOR ssize_t getline(char **line, size_t *capacity, FILE *f) {
+  if (buffered_upto(f, '\n', ~size_t(0)) || !stepwise())
+    return real_getline()(line, capacity, f);
+  return getdelim_stepwise(line, capacity, '\n', f);
+}
+
+// The scanf family (<stdio.h> names it __isoc99_*): the first refill is
+// announced; a format that needs more input than one refill brings may
+// still block in glibc (docs/explore.md).
+SNAG_INTERCEPTOR int __isoc99_vfscanf(FILE *f, const char *format, va_list args) {
+  if (observing_thread()) refill_wait("fscanf", f);
+  return real___isoc99_vfscanf()(f, format, args);
+}
+
+SNAG_INTERCEPTOR int __isoc99_fscanf(FILE *f, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int rc = __isoc99_vfscanf(f, format, args);
+  va_end(args);
+  return rc;
+}
+
+SNAG_INTERCEPTOR int __isoc99_vscanf(const char *format, va_list args) {
+  return __isoc99_vfscanf(stdin, format, args);
+}
+
+SNAG_INTERCEPTOR int __isoc99_scanf(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int rc = __isoc99_vfscanf(stdin, format, args);
+  va_end(args);
+  return rc;
+}
