@@ -46,6 +46,11 @@ SNAG_REAL(int, __isoc99_vfscanf, (FILE *, const char *, va_list))
 
 namespace {
 
+// Whether stdio calls are looked into at all: only when the leading engine
+// keeps blocked calls in its model (explore, replay), under which one
+// thread runs at a time, so the stream's buffer can be read unlocked.
+bool modelled() { return observing_thread() && blocking_calls_modelled(); }
+
 size_t buffered(FILE *f) {
   return f->_IO_read_ptr < f->_IO_read_end ? size_t(f->_IO_read_end - f->_IO_read_ptr) : 0;
 }
@@ -170,16 +175,12 @@ ssize_t getdelim_stepwise(char **line, size_t *capacity, int delim, FILE *f) {
   return static_cast<ssize_t>(n);
 }
 
-// Whether the stepwise versions are worth their cost: only when the leading
-// engine keeps blocked calls in its model.
-bool stepwise() { return observing_thread() && blocking_calls_modelled(); }
-
 }  // namespace
 
 // One byte: a refill reads whatever is there, so one announced wait is enough.
 #define SNAG_GETC(fn, args, f)            \
   SNAG_INTERCEPTOR int fn args {          \
-    if (observing_thread()) refill_wait(#fn, f); \
+    if (modelled()) refill_wait(#fn, f); \
     return real_##fn()(f);                \
   }
 SNAG_GETC(fgetc, (FILE * f), f)
@@ -192,53 +193,53 @@ SNAG_GETC(__underflow, (FILE * f), f)
 #undef SNAG_GETC
 
 SNAG_INTERCEPTOR int getchar() {
-  if (observing_thread()) refill_wait("getchar", stdin);
+  if (modelled()) refill_wait("getchar", stdin);
   return real_getchar()();
 }
 
 SNAG_INTERCEPTOR int getchar_unlocked() {
-  if (observing_thread()) refill_wait("getchar_unlocked", stdin);
+  if (modelled()) refill_wait("getchar_unlocked", stdin);
   return real_getchar_unlocked()();
 }
 
 SNAG_INTERCEPTOR char *fgets(char *s, int size, FILE *f) {
-  if (size <= 1 || buffered_upto(f, '\n', size_t(size) - 1) || !stepwise())
+  if (!modelled() || size <= 1 || buffered_upto(f, '\n', size_t(size) - 1))
     return real_fgets()(s, size, f);
   return fgets_stepwise(s, size, f, true);
 }
 
 SNAG_INTERCEPTOR char *fgets_unlocked(char *s, int size, FILE *f) {
-  if (size <= 1 || buffered_upto(f, '\n', size_t(size) - 1) || !stepwise())
+  if (!modelled() || size <= 1 || buffered_upto(f, '\n', size_t(size) - 1))
     return real_fgets_unlocked()(s, size, f);
   return fgets_stepwise(s, size, f, false);
 }
 
 SNAG_INTERCEPTOR size_t fread(void *data, size_t size, size_t count, FILE *f) {
-  if (size == 0 || count == 0 || buffered(f) >= size * count || !stepwise())
+  if (!modelled() || size == 0 || count == 0 || buffered(f) >= size * count)
     return real_fread()(data, size, count, f);
   return fread_stepwise(data, size, count, f, true);
 }
 
 SNAG_INTERCEPTOR size_t fread_unlocked(void *data, size_t size, size_t count, FILE *f) {
-  if (size == 0 || count == 0 || buffered(f) >= size * count || !stepwise())
+  if (!modelled() || size == 0 || count == 0 || buffered(f) >= size * count)
     return real_fread_unlocked()(data, size, count, f);
   return fread_stepwise(data, size, count, f, false);
 }
 
 SNAG_INTERCEPTOR ssize_t getdelim(char **line, size_t *capacity, int delim, FILE *f) {
-  if (buffered_upto(f, delim, ~size_t(0)) || !stepwise())
+  if (!modelled() || buffered_upto(f, delim, ~size_t(0)))
     return real_getdelim()(line, capacity, delim, f);
   return getdelim_stepwise(line, capacity, delim, f);
 }
 
 SNAG_INTERCEPTOR ssize_t __getdelim(char **line, size_t *capacity, int delim, FILE *f) {
-  if (buffered_upto(f, delim, ~size_t(0)) || !stepwise())
+  if (!modelled() || buffered_upto(f, delim, ~size_t(0)))
     return real___getdelim()(line, capacity, delim, f);
   return getdelim_stepwise(line, capacity, delim, f);
 }
 
 SNAG_INTERCEPTOR ssize_t getline(char **line, size_t *capacity, FILE *f) {
-  if (buffered_upto(f, '\n', ~size_t(0)) || !stepwise())
+  if (!modelled() || buffered_upto(f, '\n', ~size_t(0)))
     return real_getline()(line, capacity, f);
   return getdelim_stepwise(line, capacity, '\n', f);
 }
@@ -247,7 +248,7 @@ SNAG_INTERCEPTOR ssize_t getline(char **line, size_t *capacity, FILE *f) {
 // announced; a format that needs more input than one refill brings may
 // still block in glibc (docs/explore.md).
 SNAG_INTERCEPTOR int __isoc99_vfscanf(FILE *f, const char *format, va_list args) {
-  if (observing_thread()) refill_wait("fscanf", f);
+  if (modelled()) refill_wait("fscanf", f);
   return real___isoc99_vfscanf()(f, format, args);
 }
 
