@@ -126,10 +126,5 @@ SNAG_INTERCEPTOR int fcntl(int fd, int command, ...) {
   return fcntl_locking("fcntl", fd, command, argument);
 }
 
-SNAG_INTERCEPTOR int fcntl64(int fd, int command, ...) {
-  va_list args;
-  va_start(args, command);
-  void *argument = va_arg(args, void *);
-  va_end(args);
-  return fcntl_locking("fcntl", fd, command, argument);
-}
+// glibc's other name for it (<fcntl.h> may redirect to it).
+SNAG_INTERCEPTOR int fcntl64(int fd, int command, ...) __attribute__((alias("fcntl")));
