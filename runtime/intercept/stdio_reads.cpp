@@ -29,10 +29,8 @@ using namespace snag;
 SNAG_REAL(int, fgetc, (FILE *))
 SNAG_REAL(int, getc, (FILE *))
 SNAG_REAL(int, _IO_getc, (FILE *))
-SNAG_REAL(int, getchar, ())
 SNAG_REAL(int, fgetc_unlocked, (FILE *))
 SNAG_REAL(int, getc_unlocked, (FILE *))
-SNAG_REAL(int, getchar_unlocked, ())
 SNAG_REAL(int, __uflow, (FILE *))
 SNAG_REAL(int, __underflow, (FILE *))
 SNAG_REAL(char *, fgets, (char *, int, FILE *))
@@ -40,8 +38,6 @@ SNAG_REAL(char *, fgets_unlocked, (char *, int, FILE *))
 SNAG_REAL(size_t, fread, (void *, size_t, size_t, FILE *))
 SNAG_REAL(size_t, fread_unlocked, (void *, size_t, size_t, FILE *))
 SNAG_REAL(ssize_t, getdelim, (char **, size_t *, int, FILE *))
-SNAG_REAL(ssize_t, __getdelim, (char **, size_t *, int, FILE *))
-SNAG_REAL(ssize_t, getline, (char **, size_t *, FILE *))
 SNAG_REAL(int, __isoc99_vfscanf, (FILE *, const char *, va_list))
 
 namespace {
@@ -98,12 +94,11 @@ struct StreamLock {
 // fgets, one refill at a time. glibc's rules: at most size - 1 bytes, up to
 // and including a newline; NULL when nothing was read or a read error
 // happened in this call.
-char *fgets_stepwise(char *s, int size, FILE *f, bool lock) {
+char *fgets_stepwise(char *s, int size, FILE *f) {
   if (size <= 0) {
     errno = EINVAL;
     return nullptr;
   }
-  if (lock) flockfile(f);
   int old_error = f->_flags & _IO_ERR_SEEN;
   f->_flags &= ~_IO_ERR_SEEN;
   int n = 0;
@@ -115,17 +110,15 @@ char *fgets_stepwise(char *s, int size, FILE *f, bool lock) {
   }
   bool failed = (f->_flags & _IO_ERR_SEEN) && errno != EAGAIN;
   f->_flags |= old_error;
-  if (lock) funlockfile(f);
   if (n == 0 || failed) return nullptr;
   s[n] = '\0';
   written(s, size_t(n) + 1);
   return s;
 }
 
-size_t fread_stepwise(void *data, size_t size, size_t count, FILE *f, bool lock) {
+size_t fread_stepwise(void *data, size_t size, size_t count, FILE *f) {
   size_t want = size * count;
   if (want == 0) return 0;
-  if (lock) flockfile(f);
   auto *out = static_cast<unsigned char *>(data);
   size_t got = 0;
   while (got < want) {
@@ -141,7 +134,6 @@ size_t fread_stepwise(void *data, size_t size, size_t count, FILE *f, bool lock)
     if (c == EOF) break;
     out[got++] = static_cast<unsigned char>(c);
   }
-  if (lock) funlockfile(f);
   written(data, got);
   return got / size;
 }
@@ -151,7 +143,6 @@ ssize_t getdelim_stepwise(char **line, size_t *capacity, int delim, FILE *f) {
     errno = EINVAL;
     return -1;
   }
-  StreamLock held(f);
   size_t n = 0;
   for (;;) {
     int c = next_byte("getdelim", f);
@@ -177,78 +168,85 @@ ssize_t getdelim_stepwise(char **line, size_t *capacity, int delim, FILE *f) {
 
 }  // namespace
 
+// Under the scheduler, every call of the locking kind takes the stream's
+// lock through the interceptor first (modelled; glibc's own acquisition
+// inside the call is then a recursive one): a thread descheduled inside a
+// stepwise call holds the real lock, and a second reader must wait for it
+// in the model, not in the kernel with the baton.
+
 // One byte: a refill reads whatever is there, so one announced wait is enough.
-#define SNAG_GETC(fn, args, f)            \
+#define SNAG_GETC(fn, args, f, locking)   \
   SNAG_INTERCEPTOR int fn args {          \
-    if (modelled()) refill_wait(#fn, f); \
-    return real_##fn()(f);                \
+    if (!modelled()) return real_##fn()(f); \
+    if (locking) flockfile(f);            \
+    refill_wait(#fn, f);                  \
+    int c = real_##fn()(f);               \
+    if (locking) funlockfile(f);          \
+    return c;                             \
   }
-SNAG_GETC(fgetc, (FILE * f), f)
-SNAG_GETC(getc, (FILE * f), f)
-SNAG_GETC(_IO_getc, (FILE * f), f)
-SNAG_GETC(fgetc_unlocked, (FILE * f), f)
-SNAG_GETC(getc_unlocked, (FILE * f), f)
-SNAG_GETC(__uflow, (FILE * f), f)
-SNAG_GETC(__underflow, (FILE * f), f)
+SNAG_GETC(fgetc, (FILE * f), f, true)
+SNAG_GETC(getc, (FILE * f), f, true)
+SNAG_GETC(_IO_getc, (FILE * f), f, true)
+SNAG_GETC(fgetc_unlocked, (FILE * f), f, false)
+SNAG_GETC(getc_unlocked, (FILE * f), f, false)
+SNAG_GETC(__uflow, (FILE * f), f, false)
+SNAG_GETC(__underflow, (FILE * f), f, false)
 #undef SNAG_GETC
 
-SNAG_INTERCEPTOR int getchar() {
-  if (modelled()) refill_wait("getchar", stdin);
-  return real_getchar()();
-}
+SNAG_INTERCEPTOR int getchar() { return getc(stdin); }
 
-SNAG_INTERCEPTOR int getchar_unlocked() {
-  if (modelled()) refill_wait("getchar_unlocked", stdin);
-  return real_getchar_unlocked()();
-}
+SNAG_INTERCEPTOR int getchar_unlocked() { return getc_unlocked(stdin); }
 
 SNAG_INTERCEPTOR char *fgets(char *s, int size, FILE *f) {
-  if (!modelled() || size <= 1 || buffered_upto(f, '\n', size_t(size) - 1))
-    return real_fgets()(s, size, f);
-  return fgets_stepwise(s, size, f, true);
+  if (!modelled()) return real_fgets()(s, size, f);
+  StreamLock held(f);
+  if (size <= 1 || buffered_upto(f, '\n', size_t(size) - 1)) return real_fgets()(s, size, f);
+  return fgets_stepwise(s, size, f);
 }
 
 SNAG_INTERCEPTOR char *fgets_unlocked(char *s, int size, FILE *f) {
   if (!modelled() || size <= 1 || buffered_upto(f, '\n', size_t(size) - 1))
     return real_fgets_unlocked()(s, size, f);
-  return fgets_stepwise(s, size, f, false);
+  return fgets_stepwise(s, size, f);
 }
 
 SNAG_INTERCEPTOR size_t fread(void *data, size_t size, size_t count, FILE *f) {
-  if (!modelled() || size == 0 || count == 0 || buffered(f) >= size * count)
+  if (!modelled()) return real_fread()(data, size, count, f);
+  StreamLock held(f);
+  if (size == 0 || count == 0 || buffered(f) >= size * count)
     return real_fread()(data, size, count, f);
-  return fread_stepwise(data, size, count, f, true);
+  return fread_stepwise(data, size, count, f);
 }
 
 SNAG_INTERCEPTOR size_t fread_unlocked(void *data, size_t size, size_t count, FILE *f) {
   if (!modelled() || size == 0 || count == 0 || buffered(f) >= size * count)
     return real_fread_unlocked()(data, size, count, f);
-  return fread_stepwise(data, size, count, f, false);
+  return fread_stepwise(data, size, count, f);
 }
 
+// getdelim and getline lock the stream themselves, as glibc's do.
 SNAG_INTERCEPTOR ssize_t getdelim(char **line, size_t *capacity, int delim, FILE *f) {
-  if (!modelled() || buffered_upto(f, delim, ~size_t(0)))
-    return real_getdelim()(line, capacity, delim, f);
+  if (!modelled()) return real_getdelim()(line, capacity, delim, f);
+  StreamLock held(f);
+  if (buffered_upto(f, delim, ~size_t(0))) return real_getdelim()(line, capacity, delim, f);
   return getdelim_stepwise(line, capacity, delim, f);
 }
 
 SNAG_INTERCEPTOR ssize_t __getdelim(char **line, size_t *capacity, int delim, FILE *f) {
-  if (!modelled() || buffered_upto(f, delim, ~size_t(0)))
-    return real___getdelim()(line, capacity, delim, f);
-  return getdelim_stepwise(line, capacity, delim, f);
+  return getdelim(line, capacity, delim, f);
 }
 
 SNAG_INTERCEPTOR ssize_t getline(char **line, size_t *capacity, FILE *f) {
-  if (!modelled() || buffered_upto(f, '\n', ~size_t(0)))
-    return real_getline()(line, capacity, f);
-  return getdelim_stepwise(line, capacity, '\n', f);
+  return getdelim(line, capacity, '\n', f);
 }
 
 // The scanf family (<stdio.h> names it __isoc99_*): the first refill is
 // announced; a format that needs more input than one refill brings may
 // still block in glibc (docs/explore.md).
 SNAG_INTERCEPTOR int __isoc99_vfscanf(FILE *f, const char *format, va_list args) {
-  if (modelled()) refill_wait("fscanf", f);
+  if (!modelled()) return real___isoc99_vfscanf()(f, format, args);
+  StreamLock held(f);
+  refill_wait("fscanf", f);
   return real___isoc99_vfscanf()(f, format, args);
 }
 
