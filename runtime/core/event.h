@@ -120,6 +120,13 @@ enum class EventKind : uint8_t {
   // order = the idtype, size = the waitid options). A skip_real verdict
   // means the wait timed out: the interceptor then makes the call without
   // waiting.
+  // flags & kBlockingRetry: a call with a non-blocking form (flock, sigwait,
+  // ...) whose non-blocking attempt number `value` is next (0: the first);
+  // addr = the key whose kBlockingRetryWake lets it try again, addr2 = the
+  // name. The verdict's result is 0 to try, 1 to make the blocking call
+  // itself (no other thread can run) or, kBlockingTimed, to time out.
+  // flags & kBlockingRetryWake: before a call that may let such calls
+  // through (flock(LOCK_UN), pthread_kill, ...), addr = the key.
   kBlockingCall,
   // Memory that starts over, whatever threads did to it before (the kernel
   // ordered that): a new mapping (mmap, and munmap once done), or a new file
@@ -145,6 +152,9 @@ enum LockFlags : uint32_t {
 enum BlockingCallFlags : uint32_t {
   kBlockingChildWait = 1 << 0,
   kBlockingOnDescriptor = 1 << 1,  // the call operates on addr's first descriptor
+  kBlockingRetry = 1 << 2,
+  kBlockingRetryWake = 1 << 3,
+  kBlockingTimed = 1 << 4,  // with kBlockingRetry: the call has a timeout
 };
 
 struct Event {

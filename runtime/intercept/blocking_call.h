@@ -21,4 +21,27 @@ bool announce_blocking_call(const char *name, pollfd *fds, uint32_t count, int64
 // call's idtype, id and options.
 bool announce_child_wait(const char *name, int idtype, int64_t id, int options);
 
+// Calls with a non-blocking form (flock with LOCK_NB, sigtimedwait with a
+// zero timeout, ...) are made that way under the scheduler, so the result
+// is decided at the same point of every run of a schedule:
+//
+//   for (uint32_t attempt = 0;; ++attempt) {
+//     RetryStep step = before_attempt("flock", &key, attempt, false);
+//     if (step != RetryStep::kTry) return <the blocking call, or a time-out>;
+//     <the non-blocking call>; if it did not fail for want of waiting, return it
+//   }
+//
+// After a failed attempt the caller waits in the scheduler's model until
+// another thread calls wake_attempts(key) before doing what may let it
+// through (unlocking, sending a signal). kBlock: make the blocking call
+// itself (not under the scheduler, or no other thread can run: what it
+// waits for comes from outside). kTimedOut: a timed call's time ran out.
+enum class RetryStep { kTry, kBlock, kTimedOut };
+RetryStep before_attempt(const char *name, const void *key, uint32_t attempt, bool timed);
+void wake_attempts(const void *key);
+
+// True when the leading engine keeps blocked calls in its model (explore
+// and replay): stdio then refills its buffers one announced wait at a time.
+bool blocking_calls_modelled();
+
 }  // namespace snag

@@ -198,4 +198,34 @@ bool announce_child_wait(const char *name, int idtype, int64_t id, int options) 
   return emit(t, e).skip_real;
 }
 
+RetryStep before_attempt(const char *name, const void *key, uint32_t attempt, bool timed) {
+  ThreadState *t = observing_thread();
+  if (!t) return attempt == 0 ? RetryStep::kTry : RetryStep::kBlock;
+  Event e = make_event(EventKind::kBlockingCall);
+  e.flags = kBlockingRetry | (timed ? kBlockingTimed : 0);
+  e.addr = reinterpret_cast<uintptr_t>(key);
+  e.addr2 = reinterpret_cast<uintptr_t>(name);
+  e.value = attempt;
+  Verdict v = emit(t, e);
+  // Engines that do not model blocking (race, ...) leave the verdict alone:
+  // one non-blocking attempt, then the blocking call.
+  if (!v.skip_real) return attempt == 0 ? RetryStep::kTry : RetryStep::kBlock;
+  if (v.result == 0) return RetryStep::kTry;
+  return timed ? RetryStep::kTimedOut : RetryStep::kBlock;
+}
+
+void wake_attempts(const void *key) {
+  ThreadState *t = observing_thread();
+  if (!t) return;
+  Event e = make_event(EventKind::kBlockingCall);
+  e.flags = kBlockingRetryWake;
+  e.addr = reinterpret_cast<uintptr_t>(key);
+  emit(t, e);
+}
+
+bool blocking_calls_modelled() {
+  Engine *e = leading_engine();
+  return e && cstr_eq(e->name(), "explore");
+}
+
 }  // namespace snag

@@ -387,11 +387,34 @@ Verdict yield(ControlledThread &me, const Event &e) {
   return result(0);
 }
 
+// A call with a non-blocking form (kBlockingRetry): the first attempt comes
+// after a scheduling point; after a failed one the caller waits in the
+// model until a wake on its key, and tries again. Result 1: no other thread
+// can run (or, timed, the scheduler chose the timeout), so the caller makes
+// the blocking call itself, or times out.
+Verdict retry_wait(ControlledThread &me, const Event &e) {
+  Scheduler &s = scheduler();
+  if (e.value == 0) {
+    sync_point(me, e);
+    return result(0);
+  }
+  me.block_site = e.site;
+  bool woken = s.block(me, WaitKind::kRetry, e.addr, e.flags & kBlockingTimed);
+  return result(woken ? 0 : 1);
+}
+
 // A call that would wait in the kernel waits in the model instead, until it
 // would not block (io_waits.h); skip_real says that the scheduler ended the
 // wait by timeout.
 Verdict blocking_call(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
+  if (e.flags & kBlockingRetryWake) {
+    sync_point(me, e);
+    s.wake_all(WaitKind::kRetry, e.addr);
+    s.progress(me.tid);
+    return {};
+  }
+  if (e.flags & kBlockingRetry) return retry_wait(me, e);
   sync_point(me, e);
   IoWait w;
   w.name = reinterpret_cast<const char *>(e.addr2);

@@ -55,6 +55,7 @@ const char *wait_noun(WaitKind kind) {
     case WaitKind::kFutex: return "futex";
     case WaitKind::kJoin: return "thread";
     case WaitKind::kIo: return "input/output";
+    case WaitKind::kRetry: return "blocking call";
     case WaitKind::kNone: break;
   }
   return "event";

@@ -106,7 +106,9 @@ void Scheduler::collect(Candidates &out) const {
         runnable |= take;
       } else if (t->status == Status::kBlocked) {
         if (pass == 0) take = (t->timed || t->spurious_allowed) && !t->last_wait_unforced;
-        if (pass == 2) take = t->timed;
+        // A retry wait is the last resort: no other thread can make it
+        // succeed, so it blocks in the kernel (for another process, a timer).
+        if (pass == 2) take = t->timed || t->wait == WaitKind::kRetry;
       }
       if (take) out.tids[out.n++] = tid;
     }
@@ -115,7 +117,8 @@ void Scheduler::collect(Candidates &out) const {
   // Only waits are left: drop the spurious wake-ups.
   int kept = 0;
   for (int i = 0; i < out.n; ++i)
-    if (threads_[out.tids[i]]->status != Status::kBlocked || threads_[out.tids[i]]->timed)
+    if (threads_[out.tids[i]]->status != Status::kBlocked || threads_[out.tids[i]]->timed ||
+        threads_[out.tids[i]]->wait == WaitKind::kRetry)
       out.tids[kept++] = out.tids[i];
   out.n = kept;
 }

@@ -28,6 +28,9 @@ enum class WaitKind : uint8_t {
   kFutex,
   kJoin,      // wait_tid: the thread being joined
   kIo,        // wait_addr: the IoWait of a call that would block in the kernel (io_waits.h)
+  kRetry,     // wait_addr: the key of a call whose non-blocking attempt failed (flock,
+              // sigwait, ...); a wake on the key lets it try again, and when no other
+              // thread can run it makes the blocking call itself
 };
 
 // Why the scheduler is being asked.

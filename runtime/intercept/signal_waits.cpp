@@ -1,0 +1,129 @@
+// Waiting for a signal (sigwait, sigwaitinfo, sigtimedwait) and sending one
+// to a thread or process (pthread_kill, kill, raise, sigqueue, tgkill).
+//
+// Under the scheduler a wait is made as non-blocking attempts (sigtimedwait
+// with a zero timeout, blocking_call.h): between attempts the waiter waits in
+// the model until some thread sends a signal, so the sender runs meanwhile
+// and the waiter gets the signal at the same point of every run. When no
+// other thread can run, the signal can only come from outside (another
+// process, a timer): the waiter then waits in the kernel.
+//
+// Ordering: what a thread did before sending a signal happens before what
+// the thread that accepted it with a sigwait call does after (the kernel
+// hands the signal over). Modelled per signal number, like a release by
+// the sender and an acquire by the receiver; a signal sent but never
+// accepted by a wait orders nothing (handlers: signals.cpp).
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "intercept/blocking_call.h"
+#include "intercept/real.h"
+
+using namespace snag;
+
+SNAG_REAL(int, sigtimedwait, (const sigset_t *, siginfo_t *, const struct timespec *))
+SNAG_REAL(int, sigwaitinfo, (const sigset_t *, siginfo_t *))
+SNAG_REAL(int, pthread_kill, (pthread_t, int))
+SNAG_REAL(int, kill, (pid_t, int))
+SNAG_REAL(int, raise, (int))
+SNAG_REAL(int, sigqueue, (pid_t, int, const union sigval))
+SNAG_REAL(int, tgkill, (pid_t, pid_t, int))
+
+namespace {
+
+constexpr int kSignals = 65;
+char g_signal_sent;                // the key waiters try again on
+char g_signal_order[kSignals];     // sender-to-receiver ordering, per signal
+constexpr struct timespec kZero = {0, 0};
+
+void order_event(EventKind kind, int sig) {
+  ThreadState *t = observing_thread();
+  if (!t || sig <= 0 || sig >= kSignals) return;
+  Event e{kind};
+  e.addr = reinterpret_cast<uintptr_t>(&g_signal_order[sig]);
+  emit(t, e);
+}
+
+// Before a signal is sent.
+void sending(int sig) {
+  if (sig == 0) return;  // only a check that the target exists
+  order_event(EventKind::kAnnotateHappensBefore, sig);
+  wake_attempts(&g_signal_sent);
+}
+
+int accepted(int sig) {
+  if (sig > 0) order_event(EventKind::kAnnotateHappensAfter, sig);
+  return sig;
+}
+
+bool zero(const struct timespec *t) { return t && t->tv_sec == 0 && t->tv_nsec == 0; }
+
+// The signal number taken from `set`, or -1 with errno (EAGAIN: timed out).
+int wait_for_signal(const char *name, const sigset_t *set, siginfo_t *info,
+                    const struct timespec *timeout) {
+  if (zero(timeout)) return accepted(real_sigtimedwait()(set, info, timeout));
+  bool timed = timeout != nullptr;
+  for (uint32_t attempt = 0;; ++attempt) {
+    RetryStep step = before_attempt(name, &g_signal_sent, attempt, timed);
+    if (step == RetryStep::kTimedOut) {
+      errno = EAGAIN;
+      return -1;
+    }
+    if (step == RetryStep::kBlock)
+      return accepted(timed ? real_sigtimedwait()(set, info, timeout)
+                            : real_sigwaitinfo()(set, info));
+    int sig = real_sigtimedwait()(set, info, &kZero);
+    if (sig > 0 || errno != EAGAIN) return accepted(sig);
+  }
+}
+
+}  // namespace
+
+SNAG_INTERCEPTOR int sigwait(const sigset_t *set, int *sig) {
+  for (;;) {
+    int got = wait_for_signal("sigwait", set, nullptr, nullptr);
+    if (got > 0) {
+      *sig = got;
+      return 0;
+    }
+    if (errno != EINTR) return errno;  // sigwait is not interrupted by handlers
+  }
+}
+
+SNAG_INTERCEPTOR int sigwaitinfo(const sigset_t *set, siginfo_t *info) {
+  return wait_for_signal("sigwaitinfo", set, info, nullptr);
+}
+
+SNAG_INTERCEPTOR int sigtimedwait(const sigset_t *set, siginfo_t *info,
+                                  const struct timespec *timeout) {
+  return wait_for_signal("sigtimedwait", set, info, timeout);
+}
+
+SNAG_INTERCEPTOR int pthread_kill(pthread_t thread, int sig) {
+  sending(sig);
+  return real_pthread_kill()(thread, sig);
+}
+
+SNAG_INTERCEPTOR int kill(pid_t pid, int sig) {
+  sending(sig);
+  return real_kill()(pid, sig);
+}
+
+SNAG_INTERCEPTOR int raise(int sig) {
+  sending(sig);
+  return real_raise()(sig);
+}
+
+SNAG_INTERCEPTOR int sigqueue(pid_t pid, int sig, const union sigval value) {
+  sending(sig);
+  return real_sigqueue()(pid, sig, value);
+}
+
+SNAG_INTERCEPTOR int tgkill(pid_t tgid, pid_t tid, int sig) {
+  sending(sig);
+  return real_tgkill()(tgid, tid, sig);
+}

@@ -1,0 +1,42 @@
+// explore suite: c_sigwait_kill, buggy twin.
+// A waiter thread blocks in sigwait until a sender thread sends it SIGUSR1 with pthread_kill,
+// then adds its part to the total with a separate load and store; main adds its part the
+// same way, so when main is preempted between its load and store a part is lost.
+// explore-budget: 2000
+// explore-min-rate: 5
+#include <assert.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+
+static atomic_int total;
+static sigset_t usr1;
+
+static void *waiter(void *arg) {
+  (void)arg;
+  int sig = 0;
+  sigwait(&usr1, &sig);
+  int t = atomic_load(&total);
+  atomic_store(&total, t + 100);
+  return 0;
+}
+
+static void *sender(void *arg) {
+  pthread_kill(*(pthread_t *)arg, SIGUSR1);
+  return 0;
+}
+
+int main(void) {
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, 0);  // every thread inherits the mask: sigwait receives it
+  pthread_t w, s;
+  pthread_create(&w, 0, waiter, 0);
+  pthread_create(&s, 0, sender, &w);
+  int t = atomic_load(&total);
+  atomic_store(&total, t + 1000);
+  pthread_join(w, 0);
+  pthread_join(s, 0);
+  assert(atomic_load(&total) == 1100);  // BUG: assertion-failure
+  return 0;
+}
