@@ -20,6 +20,7 @@
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
 #include "engines/explore/schedule_setup.h"
+#include "intercept/real.h"
 
 namespace snag::explore {
 
@@ -157,6 +158,8 @@ Plan fork_schedules() {
   // What the program buffered so far would otherwise be written once per child.
   fflush(nullptr);
   save_schedule_inputs();
+  // Once here rather than once per schedule.
+  look_up_all_reals();
   Summary summary;
   summary.forked = true;
   char note[256] = {};
