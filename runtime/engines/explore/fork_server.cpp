@@ -75,9 +75,11 @@ int wait_for_schedule(pid_t pid, uint64_t timeout_ns, bool *timed_out) {
 }
 
 // The child's output would repeat the program's output once per schedule:
-// it goes to /dev/null when the findings go somewhere else than stderr.
+// it goes to /dev/null when the findings go somewhere else than stderr (the
+// fork server looks that up once, not each child).
+bool g_silence_children = false;
 void silence_child_output() {
-  if (!options().has("findings") && !options().has("findings_fd")) return;
+  if (!g_silence_children) return;
   int null_fd = static_cast<int>(
       raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>("/dev/null"), O_WRONLY));
   if (null_fd < 0) return;
@@ -160,6 +162,8 @@ Plan fork_schedules() {
   save_schedule_inputs();
   // Once here rather than once per schedule.
   look_up_all_reals();
+  g_silence_children = o.has("findings") || o.has("findings_fd");
+  remember_new_stacks();
   Summary summary;
   summary.forked = true;
   char note[256] = {};
@@ -192,6 +196,7 @@ Plan fork_schedules() {
     if (r.threads > summary.threads) summary.threads = r.threads;
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
+    learn_new_stacks();
     bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (r.failed.load() == 0 && (r.incomplete[0] || timed_out)) {
       // Stopped at a limit, not by a bug: counted, and the exploration goes on.
