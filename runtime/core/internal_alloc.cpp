@@ -93,8 +93,8 @@ void *internal_alloc(size_t size) {
   // A block carved from a chunk was never written: the fresh mapping is zero
   // already, and the pages the caller does not touch stay unmapped (a forked
   // explore schedule pays a page fault per page it touches). A reused block
-  // is zeroed as far as the caller asked.
-  if (reused) fill_bytes(h, 0, kHeader + size);
+  // is zeroed whole, as every block was before.
+  if (reused) fill_bytes(h, 0, block);
   h->size_or_class = static_cast<uint64_t>(cls);
   h->magic = kMagic;
   return reinterpret_cast<char *>(h) + kHeader;
