@@ -39,6 +39,7 @@ std::atomic<Node *> g_buckets[kBuckets];
 std::atomic<Node **> g_chunks[kChunks];
 std::atomic<uint32_t> g_next_id{1};
 SpinLock g_chunk_lock;
+void (*g_addition_observer)(const StackTrace &);
 
 uint64_t hash_trace(const StackTrace &t) {
   uint64_t h = 1469598103934665603ull ^ t.depth;
@@ -104,8 +105,11 @@ StackId depot_put(const StackTrace &trace) {
   uint32_t id = g_next_id.fetch_add(1, std::memory_order_relaxed);
   if (Node **chunk = chunk_for(id)) __atomic_store_n(&chunk[id % kChunk], node, __ATOMIC_RELEASE);
   __atomic_store_n(&node->id, id, __ATOMIC_RELEASE);
+  if (g_addition_observer) g_addition_observer(trace);
   return id;
 }
+
+void depot_observe_additions(void (*observer)(const StackTrace &)) { g_addition_observer = observer; }
 
 void depot_get(StackId id, StackTrace *out) {
   out->depth = 0;

@@ -48,5 +48,7 @@ void capture_stack(const ShadowStack &shadow, snag_site_t top, StackTrace *out);
 using StackId = uint32_t;
 StackId depot_put(const StackTrace &trace);
 void depot_get(StackId id, StackTrace *out);
+// Tells `observer` (nullptr: nobody) of each trace the depot had to add.
+void depot_observe_additions(void (*observer)(const StackTrace &));
 
 }  // namespace snag

@@ -77,6 +77,17 @@ std::atomic<strncmp_fn> g_strncmp;
 std::atomic<strlen_fn> g_strlen;
 std::atomic<strcpy_fn> g_strcpy;
 
+// With the other real functions (real.h: look_up_all_reals).
+void look_up_memory_reals() {
+  resolve(g_memcmp, "memcmp");
+  resolve(g_bcmp, "bcmp");
+  resolve(g_strcmp, "strcmp");
+  resolve(g_strncmp, "strncmp");
+  resolve(g_strlen, "strlen");
+  resolve(g_strcpy, "strcpy");
+}
+__attribute__((used, section("snag_reals"))) const RealSlot g_memory_reals = {look_up_memory_reals};
+
 int compare_memory(std::atomic<memcmp_fn> &slot, const char *name, const void *a, const void *b,
                    size_t n) {
   auto *x = static_cast<const unsigned char *>(a);

@@ -12,6 +12,20 @@
 namespace snag {
 
 void *lookup_real(const char *name, const char *version);
+// The same, returning null when there is none.
+void *find_real(const char *name, const char *version);
+
+// Every SNAG_REAL puts one of these in the section snag_reals, so that all of
+// them can be looked up at once.
+struct RealSlot {
+  void (*look_up)();
+};
+
+// Looks up every real function not looked up yet (those that do not exist
+// stay unresolved, and fail when called). snag explore calls it before
+// forking its schedules: otherwise each schedule would look up again, with
+// dlsym, every real function the parent had not called yet.
+void look_up_all_reals();
 
 }  // namespace snag
 
@@ -19,13 +33,19 @@ void *lookup_real(const char *name, const char *version);
 // function. The pointer is looked up once; two threads racing to look it up
 // store the same value. SNAG_REAL_VERSIONED picks a symbol version (glibc
 // keeps old pthread_cond_* versions that plain dlsym would return).
-#define SNAG_REAL_VERSIONED(ret, name, params, version)                 \
-  using name##_fn = ret(*) params;                                      \
-  static name##_fn real_##name() {                                      \
-    static name##_fn fn;                                                \
-    if (SNAG_UNLIKELY(!fn))                                             \
-      fn = reinterpret_cast<name##_fn>(snag::lookup_real(#name, version)); \
-    return fn;                                                          \
+#define SNAG_REAL_VERSIONED(ret, name, params, version)                           \
+  using name##_fn = ret(*) params;                                                \
+  static name##_fn g_real_##name;                                                 \
+  static void look_up_real_##name() {                                             \
+    if (!g_real_##name)                                                           \
+      g_real_##name = reinterpret_cast<name##_fn>(snag::find_real(#name, version)); \
+  }                                                                               \
+  __attribute__((used, section("snag_reals"))) static const snag::RealSlot        \
+      g_real_slot_##name = {look_up_real_##name};                                 \
+  static name##_fn real_##name() {                                                \
+    if (SNAG_UNLIKELY(!g_real_##name))                                            \
+      g_real_##name = reinterpret_cast<name##_fn>(snag::lookup_real(#name, version)); \
+    return g_real_##name;                                                         \
   }
 #define SNAG_REAL(ret, name, params) SNAG_REAL_VERSIONED(ret, name, params, nullptr)
 

@@ -129,12 +129,20 @@ void activate(ThreadState &t) {
   } else {
     racy_sites_parse(options().text("racy_sites"));
     racy_addresses_parse(options().text("racy_addresses"));
+    // Before forking: each schedule inherits them instead of making a dozen
+    // system calls and writing to the exit handler list again. (The fork
+    // server gives each child the program's own SIGTERM disposition, or
+    // this one if the program had none, and leaves by exit_group.)
+    install_failure_signal_handlers();
+    atexit(exit_point);
     g_plan = fork_schedules();
     g_forked_child = true;
   }
   scheduler().activate(t, g_plan);
-  install_failure_signal_handlers();
-  atexit(exit_point);
+  if (!g_forked_child) {
+    install_failure_signal_handlers();
+    atexit(exit_point);
+  }
   if (g_plan.access_points != AccessPoints::kNone || g_plan.profile || racy_sites_any()) {
     g_self->access_hook = access_hook;
     update_engine_hooks();

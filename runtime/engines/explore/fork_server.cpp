@@ -1,7 +1,6 @@
 #include "engines/explore/fork_server.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -20,6 +19,7 @@
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
 #include "engines/explore/schedule_setup.h"
+#include "intercept/real.h"
 
 namespace snag::explore {
 
@@ -48,35 +48,80 @@ void parse_shard(uint64_t *index, uint64_t *count) {
   }
 }
 
+// The fork server keeps SIGCHLD blocked, and waits for a schedule's end
+// with a timeout in sigtimedwait: no descriptor to open, poll and close per
+// schedule (pidfd_open and ppoll cost more than the wait). SIGCHLD must
+// then not be ignored (a child would go unreported, and be reaped before
+// its status was read). Each child gets the program's mask and SIGCHLD
+// disposition back.
+uint64_t g_program_mask;  // the kernel's signal mask: 64 bits
+struct sigaction g_program_sigchld;
+bool g_sigchld_changed = false;
+
+void watch_children() {
+  uint64_t chld = uint64_t(1) << (SIGCHLD - 1);
+  raw_syscall(SYS_rt_sigprocmask, SIG_BLOCK, reinterpret_cast<long>(&chld),
+              reinterpret_cast<long>(&g_program_mask), 8);
+  sigaction(SIGCHLD, nullptr, &g_program_sigchld);
+  if (g_program_sigchld.sa_handler == SIG_IGN || (g_program_sigchld.sa_flags & SA_NOCLDWAIT)) {
+    struct sigaction sa = {};
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, nullptr);
+    g_sigchld_changed = true;
+  }
+}
+
+void restore_program_signals() {
+  if (g_sigchld_changed) sigaction(SIGCHLD, &g_program_sigchld, nullptr);
+  if (!(g_program_mask & (uint64_t(1) << (SIGCHLD - 1))))
+    raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&g_program_mask), 0, 8);
+}
+
+// Reaps `pid` if it ended within `timeout_ns`; returns whether it did.
+bool reaped_within(pid_t pid, uint64_t timeout_ns, int *status) {
+  uint64_t deadline = now_ns() + timeout_ns;
+  uint64_t chld = uint64_t(1) << (SIGCHLD - 1);
+  for (;;) {
+    uint64_t now = now_ns();
+    if (now < deadline) {
+      uint64_t left = deadline - now;
+      timespec limit = {time_t(left / 1000000000ull), long(left % 1000000000ull)};
+      // Returns at a SIGCHLD (maybe an earlier one), at the deadline, or at
+      // another signal (a stop request): the child's state decides.
+      raw_syscall(SYS_rt_sigtimedwait, reinterpret_cast<long>(&chld), 0,
+                  reinterpret_cast<long>(&limit), 8);
+    }
+    long reaped = raw_syscall(SYS_wait4, pid, reinterpret_cast<long>(status), WNOHANG, 0);
+    if (reaped == pid) return true;
+    if (reaped < 0 && errno != EINTR) return true;  // not our child any more: nothing to wait for
+    if (now_ns() >= deadline) return false;
+  }
+}
+
 // Waits for the child; after `timeout_ns` asks it to report and stop
 // (SIGTERM), then kills it. Returns the wait status.
 int wait_for_schedule(pid_t pid, uint64_t timeout_ns, bool *timed_out) {
   *timed_out = false;
-  int pidfd = static_cast<int>(raw_syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd >= 0 && timeout_ns) {
-    pollfd pfd = {pidfd, POLLIN, 0};
-    timespec limit = {time_t(timeout_ns / 1000000000ull), long(timeout_ns % 1000000000ull)};
-    if (raw_syscall(SYS_ppoll, reinterpret_cast<long>(&pfd), 1, reinterpret_cast<long>(&limit), 0,
-                    8) == 0) {
-      *timed_out = true;
-      kill(pid, SIGTERM);
-      timespec grace = {2, 0};
-      if (raw_syscall(SYS_ppoll, reinterpret_cast<long>(&pfd), 1, reinterpret_cast<long>(&grace),
-                      0, 8) == 0)
-        kill(pid, SIGKILL);
-    }
-  }
-  if (pidfd >= 0) raw_syscall(SYS_close, pidfd);
   int status = 0;
+  if (timeout_ns) {
+    if (reaped_within(pid, timeout_ns, &status)) return status;
+    *timed_out = true;
+    kill(pid, SIGTERM);
+    if (reaped_within(pid, 2000000000ull, &status)) return status;
+    kill(pid, SIGKILL);
+  }
   while (raw_syscall(SYS_wait4, pid, reinterpret_cast<long>(&status), 0, 0) < 0 && errno == EINTR) {
   }
   return status;
 }
 
 // The child's output would repeat the program's output once per schedule:
-// it goes to /dev/null when the findings go somewhere else than stderr.
+// it goes to /dev/null when the findings go somewhere else than stderr (the
+// fork server looks that up once, not each child).
+bool g_silence_children = false;
 void silence_child_output() {
-  if (!options().has("findings") && !options().has("findings_fd")) return;
+  if (!g_silence_children) return;
   int null_fd = static_cast<int>(
       raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>("/dev/null"), O_WRONLY));
   if (null_fd < 0) return;
@@ -122,6 +167,7 @@ void stop_on_sigterm() {
 void enter_child() {
   pin_schedule_to_current_cpu();
   sigaction(SIGTERM, &g_program_sigterm, nullptr);
+  restore_program_signals();
   give_schedule_inputs();
   silence_child_output();
 }
@@ -154,9 +200,14 @@ Plan fork_schedules() {
 
   results_map(true);
   stop_on_sigterm();
+  watch_children();
   // What the program buffered so far would otherwise be written once per child.
   fflush(nullptr);
   save_schedule_inputs();
+  // Once here rather than once per schedule.
+  look_up_all_reals();
+  g_silence_children = o.has("findings") || o.has("findings_fd");
+  remember_new_stacks();
   Summary summary;
   summary.forked = true;
   char note[256] = {};
@@ -189,6 +240,7 @@ Plan fork_schedules() {
     if (r.threads > summary.threads) summary.threads = r.threads;
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
+    learn_new_stacks();
     bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (r.failed.load() == 0 && (r.incomplete[0] || timed_out)) {
       // Stopped at a limit, not by a bug: counted, and the exploration goes on.

@@ -4,6 +4,7 @@
 
 #include "core/internal_alloc.h"
 #include "core/platform.h"
+#include "engines/explore/engine_state.h"
 
 namespace snag::explore {
 
@@ -33,6 +34,7 @@ void results_reset() {
   r.decision_count = 0;
   if (r.variable_count) fill_bytes(r.variables, 0, sizeof r.variables);
   r.variable_count = 0;
+  r.new_stack_count.store(0, std::memory_order_relaxed);
 }
 
 void record_decision(Tid chosen, Tid preempted) {
@@ -54,6 +56,26 @@ bool record_failure(const char *kind, const char *message) {
 
 void record_note(const char *note) {
   if (!g_results->note[0]) copy_text(g_results->note, sizeof g_results->note, note);
+}
+
+namespace {
+
+void remember_new_stack(const StackTrace &trace) {
+  if (!in_forked_child()) return;  // the fork server learning them
+  ScheduleResults &r = *g_results;
+  uint32_t slot = r.new_stack_count.fetch_add(1, std::memory_order_relaxed);
+  if (slot < ScheduleResults::kMaxNewStacks) r.new_stacks[slot] = trace;
+}
+
+}  // namespace
+
+void remember_new_stacks() { depot_observe_additions(remember_new_stack); }
+
+void learn_new_stacks() {
+  ScheduleResults &r = *g_results;
+  uint32_t count = r.new_stack_count.load(std::memory_order_relaxed);
+  if (count > ScheduleResults::kMaxNewStacks) count = ScheduleResults::kMaxNewStacks;
+  for (uint32_t i = 0; i < count; ++i) depot_put(r.new_stacks[i]);
 }
 
 void count_variable_access(uint64_t key, Tid tid) {

@@ -25,6 +25,7 @@ struct VariableCount {
 struct ScheduleResults {
   static constexpr uint32_t kMaxDecisions = 1u << 21;
   static constexpr uint32_t kProfileCapacity = 1u << 12;
+  static constexpr uint32_t kMaxNewStacks = 32;
 
   std::atomic<uint32_t> failed;
   char kind[32];
@@ -41,6 +42,10 @@ struct ScheduleResults {
   uint64_t diverged_at;
   uint32_t decision_count;  // may exceed kMaxDecisions; the rest is lost
   uint32_t variable_count;
+  // Stacks the schedule added to the stack depot, which the fork server adds
+  // to its own (results.cpp: remember_new_stacks).
+  std::atomic<uint32_t> new_stack_count;
+  StackTrace new_stacks[kMaxNewStacks];
   VariableCount variables[kProfileCapacity];
   Decision decisions[kMaxDecisions];
 };
@@ -57,5 +62,15 @@ void record_decision(Tid chosen, Tid preempted);
 bool record_failure(const char *kind, const char *message);
 void record_note(const char *note);
 void count_variable_access(uint64_t key, Tid tid);
+
+// Called by the fork server before its first fork: from then on, the
+// stacks a schedule's child adds to the stack depot (lock acquisitions,
+// thread creations) go to its results as well, and the fork server adds
+// them to its own depot after the schedule (learn_new_stacks). Later
+// children find them in the depot they inherit instead of adding them
+// again, which wrote to (and page-faulted on) a random page of the depot's
+// hash table and fresh node memory in every schedule.
+void remember_new_stacks();
+void learn_new_stacks();
 
 }  // namespace snag::explore

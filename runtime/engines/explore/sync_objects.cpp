@@ -11,9 +11,11 @@ namespace {
 constexpr uint32_t kBuckets = 1u << 14;
 SyncObject *g_buckets[kBuckets];
 
-uint32_t bucket(uintptr_t address) {
-  return static_cast<uint32_t>((address * 0x9e3779b97f4a7c15ull) >> 50) & (kBuckets - 1);
-}
+// By the 64-byte line the object is on, not by a hash: objects that are
+// near each other (a program's globals, consecutive allocations) share a
+// page of the table, and a forked schedule that creates a few of them
+// page-faults on one page of it rather than on one page each.
+uint32_t bucket(uintptr_t address) { return static_cast<uint32_t>(address / 64) & (kBuckets - 1); }
 
 }  // namespace
 

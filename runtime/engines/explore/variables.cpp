@@ -44,7 +44,10 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 33);
 }
 
-uint32_t bucket(uintptr_t page) { return static_cast<uint32_t>(mix(page)) & (kBuckets - 1); }
+// The page number itself, not a hash of it: consecutive heap pages share a
+// page of the table, and a forked schedule that allocates a few blocks
+// page-faults on one page of it rather than on one page each.
+uint32_t bucket(uintptr_t page) { return static_cast<uint32_t>(page) & (kBuckets - 1); }
 
 uint64_t next_ordinal(snag_site_t site) {
   uint32_t slot = static_cast<uint32_t>(mix(site)) & (kSiteSlots - 1);

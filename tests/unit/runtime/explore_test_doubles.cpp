@@ -1,15 +1,20 @@
 // Stand-ins for the parts of the runtime the engine unit tests do not link:
-// the failure oracles (they report through the whole findings pipeline) and
-// the call-site word the instrumented code writes (defined by runtime.cpp).
+// the failure oracles (they report through the whole findings pipeline), the
+// call-site word the instrumented code writes (defined by runtime.cpp) and
+// whether this is a forked schedule (explore_engine.cpp).
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engines/explore/engine_state.h"
 #include "engines/explore/failures.h"
 #include "snag/abi.h"
 
 __thread snag_site_t __snag_call_site;
 
 namespace snag::explore {
+
+// The unit tests run no fork server.
+bool in_forked_child() { return false; }
 
 [[noreturn]] void fail_deadlock(ControlledThread &me) {
   fprintf(stderr, "test double: deadlock reported by T%u\n", me.tid);
