@@ -9,9 +9,11 @@
 // thread-local load, a table load, the state load and a compare, with no
 // call and no lock. Anything else returns false and takes the engine's hook.
 //
-// Because the fast path never changes anything, it is right whatever the
-// thread is doing (inside the runtime, in an ignored range): it only skips
-// work the hook would find there is none of. It is off (zero epoch word)
+// Because the fast path never changes what the engine knows (the one thing
+// it writes is a coarse block's Indirect word in place of a Virgin word on
+// the block's page, which means the same), it is right whatever the thread
+// is doing (inside the runtime, in an ignored range): it only skips work the
+// hook would find there is none of. It is off (zero epoch word)
 // unless the race engine is the only engine that wants accesses, so it never
 // hides an access from another engine.
 #pragma once
@@ -52,10 +54,10 @@ SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool w
 
 // access_needs_no_work for an access inside one granule whose state word
 // was never written (Virgin): on a whole page of a coarse block the block's
-// state decides. Out of line: the slow path writes a block's word into a
-// granule only when an access changes the block's state, so that a large
-// block used by one thread at a time costs no state words for the granules
-// it touches.
+// state decides. Out of line: a block of 1 MiB or more gets no state words
+// for the granules it touches (a large buffer one thread fills costs no
+// shadow); a smaller one gets the block's word written here the first
+// time, so that later accesses find the block without this lookup.
 bool untouched_granule_needs_no_work(uintptr_t addr, bool write);
 
 // True when an access to a Shared-Modify1 variable (state word `w`,

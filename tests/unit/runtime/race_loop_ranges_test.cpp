@@ -91,11 +91,30 @@ TEST(AccessFastPath, AVirginGranuleInAWholePageOfACoarseBlockIsAnsweredByTheBloc
   block->state.store(mine(true));
   EXPECT_TRUE(access_needs_no_work(begin + kPageSize + 16, 4, true));
   EXPECT_TRUE(access_needs_no_work(begin + 2 * kPageSize + 4, 4, false));
+  // A block this small has the block's word written, so the next access
+  // finds it from the word.
+  EXPECT_EQ(shadow_cell(begin + kPageSize + 16)->load(), pointer_word(Kind::kIndirect, block));
   block->state.store(exclusive_word(Kind::kExclusive1, kMe + 1, kNow, true));
   EXPECT_FALSE(access_needs_no_work(begin + kPageSize + 16, 4, false));  // another thread's block
   block->state.store(mine(true));
   block->fine.store(true);
   EXPECT_FALSE(access_needs_no_work(begin + kPageSize + 16, 4, false));  // per-granule states now
+  shadow_clear(begin, begin + size);
+  delete_heap_block(cache, block);
+  release_block_cache(cache);
+}
+
+// A block of 1 MiB or more keeps its granules' words unwritten: a buffer one
+// thread fills costs no shadow for the granules it touches.
+TEST(AccessFastPath, ALargeCoarseBlockGetsNoStateWords) {
+  FastPathOn on;
+  BlockCache cache;
+  const uintptr_t begin = kRegion + 0x1000000, size = uintptr_t(1) << 20;
+  HeapBlock *block = new_heap_block(cache, begin, size, 0, 0);
+  shadow_mark_block(begin, begin + size, block);
+  block->state.store(mine(true));
+  EXPECT_TRUE(access_needs_no_work(begin + 4 * kPageSize, 8, true));
+  EXPECT_EQ(shadow_cell(begin + 4 * kPageSize)->load(), 0u);
   shadow_clear(begin, begin + size);
   delete_heap_block(cache, block);
   release_block_cache(cache);

@@ -54,6 +54,12 @@ class RaceStateMachine : public ::testing::Test {
     main_ = g_main;
   }
 
+  // The vector-clock slot state words and histories name a thread by
+  // (clock_slots.h): not its tid once an earlier test joined a thread.
+  static Tid slot(const ThreadState *t) {
+    return static_cast<const RaceThread *>(t->engine_data[kRaceSlot])->slot;
+  }
+
   ThreadState *spawn(ThreadState &parent) {
     ThreadState *child = thread_create_record(parent.tid, 0);
     Event e{EventKind::kThreadCreate};
@@ -114,7 +120,7 @@ TEST_F(RaceStateMachine, FirstAccessMakesTheVariableExclusiveToItsThread) {
   EXPECT_EQ(kind(), Kind::kVirgin);
   write(*main_, 11);
   EXPECT_EQ(kind(), Kind::kExclusive0);
-  EXPECT_EQ(tid_of(word()), main_->tid);
+  EXPECT_EQ(tid_of(word()), slot(main_));
   EXPECT_TRUE(wrote(word()));
 }
 
@@ -124,10 +130,10 @@ TEST_F(RaceStateMachine, AnOrderedHandOffStaysExclusiveWithTheNewOwner) {
   ThreadState *child = spawn(*main_);  // creation orders main's write first
   write(*child, 22);
   EXPECT_EQ(kind(), Kind::kExclusive1);
-  EXPECT_EQ(tid_of(word()), child->tid);
+  EXPECT_EQ(tid_of(word()), slot(child));
   join(*main_, *child);  // and the join orders the child's write before main's
   write(*main_, 23);
-  EXPECT_EQ(tid_of(word()), main_->tid);
+  EXPECT_EQ(tid_of(word()), slot(main_));
   EXPECT_EQ(races_reported(), before);
 }
 
@@ -245,7 +251,7 @@ TEST_F(RaceStateMachine, ThreadsInDisjointHalvesOfALargeBlockKeepOneCoarseChunkE
   ASSERT_EQ(block->chunk_count, 4u);
   for (uint32_t i = 0; i < 4; ++i) {
     EXPECT_FALSE(chunks[i]->fine.load()) << "chunk " << i;
-    EXPECT_EQ(tid_of(chunks[i]->state.load()), (i < 2 ? a : b)->tid) << "chunk " << i;
+    EXPECT_EQ(tid_of(chunks[i]->state.load()), slot(i < 2 ? a : b)) << "chunk " << i;
   }
   EXPECT_EQ(find_tracking_block(heap + 3 * kChunkSize), chunks[3]);
   // No granule of the block has a history of its own: the chunks stay coarse.
@@ -275,7 +281,7 @@ TEST_F(RaceStateMachine, AGranuleMadeByRefinementKeepsTheBlocksLoopRead) {
   access(*a, heap, false, 111);  // the scan's first read takes the hook
   HeapBlock *block = find_heap_block(heap);
   ASSERT_NE(block, nullptr);
-  t_fast_path = {exclusive_word(Kind::kVirgin, a->tid, clock_of(block->state.load()), false, 0), kEmptyLockset};
+  t_fast_path = {exclusive_word(Kind::kVirgin, slot(a), clock_of(block->state.load()), false, 0), kEmptyLockset};
   EXPECT_TRUE(range_needs_no_work(heap, 256, /*write=*/false));
   t_fast_path = {};
   EXPECT_EQ(block->history.read.offset, 0u);
@@ -295,8 +301,8 @@ TEST_F(RaceStateMachine, RefinementGivesAGranuleOnlyTheAccessesThatTouchedIt) {
   access(*b, heap + 128, true, 122);
   EXPECT_EQ(races_reported(), before);
   EXPECT_TRUE(find_heap_block(heap)->fine.load());
-  EXPECT_EQ(tid_of(shadow_cell(heap + 128)->load()), b->tid);
-  EXPECT_EQ(tid_of(shadow_cell(heap)->load()), a->tid);
+  EXPECT_EQ(tid_of(shadow_cell(heap + 128)->load()), slot(b));
+  EXPECT_EQ(tid_of(shadow_cell(heap)->load()), slot(a));
 }
 
 }  // namespace
