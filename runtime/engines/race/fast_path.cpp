@@ -19,6 +19,13 @@ namespace {
 // A range this large is a wrapped or unknown bound, not a buffer.
 constexpr uintptr_t kLargestRange = uintptr_t(1) << 40;
 
+// The calling thread's clock slot, and whether `h` is its access in its
+// current epoch (both read from its epoch word).
+Tid my_slot() { return tid_of(t_fast_path.epoch_word); }
+bool mine_this_epoch(const History &h) {
+  return h.site && wrap_tid(h.thread) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
+}
+
 // A loop about to run over [lo, hi) inside coarse block `block`, whose state
 // `word` says the calling thread owns it in its current epoch: the thread's
 // remembered access of this kind and epoch grows to cover the loop's range.
@@ -32,13 +39,9 @@ constexpr uintptr_t kLargestRange = uintptr_t(1) << 40;
 void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_t hi, bool write) {
   const Kind k = kind_of(word);
   if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return;
-  const uint64_t mine = t_fast_path.epoch_word;
   Histories &hs = block->history;
-  auto current = [&](const History &h) {
-    return h.site && wrap_tid(h.thread) == tid_of(mine) && h.clock == clock_of(mine);
-  };
-  History *slot = write ? &hs.write : current(hs.read) ? &hs.read : &hs.other_read;
-  if (!current(*slot)) return;  // this epoch's access was of the other kind
+  History *slot = write ? &hs.write : mine_this_epoch(hs.read) ? &hs.read : &hs.other_read;
+  if (!mine_this_epoch(*slot)) return;  // this epoch's access was of the other kind
   const uintptr_t block_end = block->start + block->size;
   if (lo < block->start) lo = block->start;
   if (hi > block_end) hi = block_end;
@@ -49,7 +52,7 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
   if (to - from > 0xffff) to = from + 0xffff;  // History::size's limit
   // Histories change only while their variable is claimed (race_access.cpp).
   if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
-  if (current(*slot)) {  // not replaced by another thread's read meanwhile
+  if (mine_this_epoch(*slot)) {  // not replaced by another thread's read meanwhile
     slot->offset = static_cast<uint32_t>(from);
     slot->size = static_cast<uint16_t>(to - from);
   }
@@ -104,12 +107,9 @@ SNAG_TLS LastNo t_last_no;
 
 bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
                                  const Histories &hs, bool write) {
-  const FastPathThread &me = t_fast_path;
-  if (lockset_of(w) != (write ? me.lockset_write : me.lockset_all)) return false;
-  // The slot access_variable would remember this access in (history_slot).
-  const History &slot = write ? hs.write
-                              : (hs.read.site == 0 || hs.read.thread == me.tid ? hs.read : hs.other_read);
-  if (slot.site == 0 || slot.thread != me.tid || slot.clock != me.now) return false;
+  if (lockset_of(w) != (write ? t_fast_path.lockset_write : t_fast_path.lockset_all)) return false;
+  // The slot access_variable would remember this access in.
+  if (!mine_this_epoch(history_slot(hs, write, my_slot()))) return false;
   // Still the same state: no thread was rewriting the history meanwhile.
   return state.load(std::memory_order_acquire) == w;
 }

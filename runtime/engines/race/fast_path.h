@@ -31,8 +31,6 @@ struct FastPathThread {
   uint64_t epoch_word;
   LocksetId lockset_all;    // every lock the thread holds
   LocksetId lockset_write;  // the locks it holds in write mode
-  Tid tid;                  // the thread and its clock, as histories record them
-  Clock now;
 };
 extern SNAG_TLS FastPathThread t_fast_path;
 

@@ -113,8 +113,6 @@ void RaceEngine::publish_fast_path(const RaceThread &rt, Tid self) {
   t_fast_path.epoch_word = alone ? exclusive_word(Kind::kVirgin, self, rt.now, false, 0) : 0;
   t_fast_path.lockset_all = rt.lockset_all;
   t_fast_path.lockset_write = rt.lockset_write;
-  t_fast_path.tid = self;
-  t_fast_path.now = rt.now;
 }
 
 // The compiler hooks try the fast path before they call here; interceptors

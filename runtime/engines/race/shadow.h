@@ -64,6 +64,9 @@ inline History &history_slot(Histories &hs, bool write, Tid me) {
   if (write) return hs.write;
   return hs.read.site == 0 || hs.read.thread == me ? hs.read : hs.other_read;
 }
+inline const History &history_slot(const Histories &hs, bool write, Tid me) {
+  return history_slot(const_cast<Histories &>(hs), write, me);
+}
 
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page

@@ -22,7 +22,7 @@ LocksetId set_of(uintptr_t lock) { return lockset_intern(&lock, 1); }
 // `write` in write mode).
 struct FastPathOn {
   FastPathOn(LocksetId all, LocksetId write) {
-    t_fast_path = {exclusive_word(Kind::kVirgin, kMe, kNow, false, 0), all, write, kMe, kNow};
+    t_fast_path = {exclusive_word(Kind::kVirgin, kMe, kNow, false, 0), all, write};
   }
   ~FastPathOn() { t_fast_path = {}; }
 };
