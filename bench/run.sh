@@ -34,6 +34,7 @@ native_cxx=${NATIVE_CXX:-clang++-14}
 runs=${BENCH_RUNS:-3}
 jobs=${BENCH_JOBS:-2}
 run_timeout=${BENCH_TIMEOUT:-120}
+measure=$here/measure.py  # wall, peak RSS and CPU time in microseconds
 snag_options=${BENCH_SNAG_OPTIONS:-engine=race}
 tsan_options=${BENCH_TSAN_OPTIONS:-halt_on_error=0 report_signal_unsafe=0}
 
@@ -44,12 +45,6 @@ if [[ ! -x $snag_cxx ]]; then
 fi
 command -v "$native_cxx" >/dev/null || die "$native_cxx not found (install clang-14)"
 command -v python3 >/dev/null || die "python3 not found"
-if ! command -v /usr/bin/time >/dev/null; then
-  echo "bench: /usr/bin/time missing, installing the 'time' package" >&2
-  sudo=; [[ $(id -u) -ne 0 ]] && sudo=sudo
-  $sudo apt-get install -y -qq time >/dev/null || die "could not install 'time' (apt-get install time)"
-fi
-
 # A snag runtime built without optimization makes every number meaningless.
 snag_root=$(cd "$(dirname "$snag_cxx")/.." && pwd)
 if [[ -f $snag_root/CMakeCache.txt ]]; then
@@ -126,18 +121,15 @@ for n in "${names[@]}"; do
       rc=0
       case $cfg in
         native) env -u SNAG_OPTIONS -u TSAN_OPTIONS \
-                  /usr/bin/time -o "$base.time" -f '%e %M %U %S' \
-                  timeout -k 5 "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
+                  "$measure" "$base.time" "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
         snag)   env -u TSAN_OPTIONS SNAG_OPTIONS="$snag_options" \
-                  /usr/bin/time -o "$base.time" -f '%e %M %U %S' \
-                  timeout -k 5 "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
+                  "$measure" "$base.time" "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
         tsan)   env -u SNAG_OPTIONS TSAN_OPTIONS="$tsan_options" \
-                  /usr/bin/time -o "$base.time" -f '%e %M %U %S' \
-                  timeout -k 5 "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
+                  "$measure" "$base.time" "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
       esac
       read -r secs rss user sys < <(tail -n 1 "$base.time") || true
       cpu=NA
-      [[ -n ${user:-} && -n ${sys:-} ]] && cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+      [[ -n ${user:-} && -n ${sys:-} ]] && cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.4f", u + s }')
       case $cfg in
         snag) races=$(grep -c '^WARNING: snag: data race' "$base.err" || true) ;;
         tsan) races=$(grep -c '^WARNING: ThreadSanitizer: data race' "$base.err" || true) ;;

@@ -85,8 +85,8 @@ def main(path):
         base, value = med["native"][i], med[cfg][i]
         if base is None or value is None:
             return None
-        # CPU time of a short native run can round to 0.00 s: count it as 0.01.
-        return value / max(base, 0.01)
+        # A native run can take less than a millisecond of CPU: count it as 1 ms.
+        return value / max(base, 0.001)
 
     def races_str(rc):
         if rc is None:
@@ -102,7 +102,7 @@ def main(path):
                      ("snag_m", sm), ("tsan_m", tm)):
             cols[k].append(v)
         nat = med.get("native", (None,))[0]
-        print(f"{w:<18}  {fmt(nat, 9, 2)}  {fmt(st, 6)}  {fmt(tt, 6)}  "
+        print(f"{w:<18}  {fmt(nat, 9, 3)}  {fmt(st, 6)}  {fmt(tt, 6)}  "
               f"{fmt(sc, 10)}  {fmt(tc, 10)}  "
               f"{fmt(sm, 10)}  {fmt(tm, 10)}  {races_str(races['snag']):>10}  "
               f"{races_str(races['tsan']):>10}")

@@ -252,7 +252,7 @@ bool is_ignorable_sync(EventKind kind) {
 
 void RaceEngine::touch_lock_memory(ThreadState &t, const Event &e, bool write) {
   if (!e.addr || (write ? t.ignore_writes : t.ignore_reads)) return;
-  on_access(t, e.addr, 1, write ? kAccessWrite : 0, e.site);
+  on_access(t, e.addr, 1, write ? uint32_t{kAccessWrite} : uint32_t{0}, e.site);
 }
 
 Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
