@@ -58,6 +58,8 @@ const char *event_kind_name(EventKind kind) {
     case EventKind::kProgramExit: return "program-exit";
     case EventKind::kAssertFailure: return "assert-failure";
     case EventKind::kBlockingCall: return "blocking-call";
+    case EventKind::kSignalSend: return "signal-send";
+    case EventKind::kSignalArrived: return "signal-arrived";
     case EventKind::kCount: break;
   }
   return "unknown";

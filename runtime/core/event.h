@@ -134,6 +134,18 @@ enum class EventKind : uint8_t {
   // flags = kFreshWritten when this thread writes it too (descriptors).
   kMemoryFresh,
 
+  // Signals (intercept/signals.cpp, signal_waits.cpp). kSignalSend: before
+  // pthread_kill sends signal `size` to the program's thread `value`; a
+  // skip_real verdict means the leading engine took the signal over (the
+  // controlled scheduler hands it to that thread at the thread's next turn),
+  // so nothing is sent and the call returns 0. kSignalArrived: signal
+  // `value` arrived on this thread, before its handler runs; flags = 1 when
+  // it interrupted the runtime. A skip_real verdict puts the handler off
+  // (the thread does not hold the scheduler's baton: its handler would run
+  // beside the thread that does).
+  kSignalSend,
+  kSignalArrived,
+
   kCount
 };
 

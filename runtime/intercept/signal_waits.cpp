@@ -103,13 +103,37 @@ SNAG_INTERCEPTOR int sigtimedwait(const sigset_t *set, siginfo_t *info,
   return wait_for_signal("sigtimedwait", set, info, timeout);
 }
 
+// Whether the leading engine took a signal for another of the program's
+// threads over (kSignalSend): the controlled scheduler raises it on that
+// thread at its next turn instead.
+bool taken_over(pthread_t thread, int sig) {
+  ThreadState *t = observing_thread();
+  if (!t || sig <= 0 || sig >= kSignals) return false;
+  ThreadState *target = thread_by_handle(thread);
+  if (!target || target == t) return false;
+  Event e{EventKind::kSignalSend};
+  e.value = target->tid;
+  e.size = static_cast<uint64_t>(sig);
+  return emit(t, e).skip_real;
+}
+
 SNAG_INTERCEPTOR int pthread_kill(pthread_t thread, int sig) {
   sending(sig);
+  if (taken_over(thread, sig)) return 0;
   return real_pthread_kill()(thread, sig);
 }
 
 SNAG_INTERCEPTOR int kill(pid_t pid, int sig) {
   sending(sig);
+  // A signal for the own process goes to a thread that does not block it,
+  // any one (POSIX). The sender, when it does not: the handler then runs
+  // before kill returns, at the same point of every run, instead of on a
+  // thread the kernel picks while the sender goes on.
+  if (sig > 0 && sig < kSignals && pid == getpid() && observing_thread()) {
+    sigset_t blocked;
+    if (pthread_sigmask(SIG_BLOCK, nullptr, &blocked) == 0 && !sigismember(&blocked, sig))
+      return real_tgkill()(getpid(), static_cast<pid_t>(raw_syscall(SYS_gettid)), sig);
+  }
   return real_kill()(pid, sig);
 }
 

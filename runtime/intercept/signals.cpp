@@ -7,7 +7,9 @@
 //  - a handler does not inherit the interrupted code's ignore ranges
 //    (AnnotateIgnoreSync/Reads/Writes): its synchronization and accesses
 //    count even when the thread was inside such a range.
-// The runtime's own handlers (installed from inside the runtime) are left
+// Under the controlled scheduler a handler may also have to wait for its
+// thread's turn (kSignalArrived, engines/explore/signal_delivery.h). The
+// runtime's own handlers (installed from inside the runtime) are left
 // alone.
 #include <atomic>
 #include <errno.h>
@@ -36,8 +38,23 @@ void sync_event(ThreadState *t, EventKind kind, int sig) {
   emit(t, e);
 }
 
+// Whether the leading engine puts the handler off (it raises the signal
+// again later). Asked even when the signal interrupted the runtime.
+bool put_off(int sig) {
+  if (!g_started || !t_current) return false;
+  ThreadState *t = t_current;
+  Event e{EventKind::kSignalArrived};
+  e.value = static_cast<uint64_t>(sig);
+  e.flags = t->in_runtime > 0 ? 1 : 0;
+  return emit(t, e).skip_real;
+}
+
 void trampoline(int sig, siginfo_t *info, void *context) {
   int saved_errno = errno;
+  if (put_off(sig)) {
+    errno = saved_errno;
+    return;
+  }
   uintptr_t handler = g_handler[sig].load(std::memory_order_acquire);
   ThreadState *t = observing_thread();
   int ignored[3] = {0, 0, 0};

@@ -23,6 +23,7 @@
 #include "engines/explore/results.h"
 #include "engines/explore/schedule_setup.h"
 #include "engines/explore/scheduler.h"
+#include "engines/explore/signal_delivery.h"
 #include "engines/explore/strategy.h"
 #include "engines/explore/sync_objects.h"
 #include "engines/explore/variables.h"
@@ -539,6 +540,8 @@ class ExploreEngine final : public Engine {
       case EventKind::kThreadStart:
         scheduler().thread_started(t);
         return {};
+      case EventKind::kSignalArrived:
+        return signal_arrived(t, e);
       default:
         break;
     }
@@ -598,6 +601,8 @@ class ExploreEngine final : public Engine {
         return yield(*me, e);
       case EventKind::kBlockingCall:
         return blocking_call(*me, e);
+      case EventKind::kSignalSend:
+        return signal_send(*me, e);
       case EventKind::kExitCall:
         if (e.value != 0) report_exit_call(t, static_cast<int>(e.value), e.site);
         exit_point();

@@ -10,6 +10,7 @@
 #include "engines/explore/failures.h"
 #include "engines/explore/io_waits.h"
 #include "engines/explore/results.h"
+#include "engines/explore/signal_delivery.h"
 #include "engines/explore/strategy.h"
 
 namespace snag::explore {
@@ -78,6 +79,7 @@ void Scheduler::thread_started(ThreadState &t) {
   if (!me) return;
   me->state = &t;
   while (me->turn.load(std::memory_order_acquire) == 0) futex_wait(&me->turn, 0);
+  deliver_pending_signals(*me);
 }
 
 void Scheduler::thread_ended(ControlledThread &me) {
@@ -105,7 +107,10 @@ void Scheduler::collect(Candidates &out) const {
         take = pass == 0 ? !spinning : pass == 1;
         runnable |= take;
       } else if (t->status == Status::kBlocked) {
-        if (pass == 0) take = (t->timed || t->spurious_allowed) && !t->last_wait_unforced;
+        // A pending signal's handler may run in the middle of any wait.
+        if (pass == 0)
+          take = ((t->timed || t->spurious_allowed) && !t->last_wait_unforced) ||
+                 t->pending_signals.load(std::memory_order_acquire) != 0;
         // A retry wait is the last resort: no other thread can make it
         // succeed, so it blocks in the kernel (for another process, a timer).
         if (pass == 2) take = t->timed || t->wait == WaitKind::kRetry;
@@ -116,10 +121,12 @@ void Scheduler::collect(Candidates &out) const {
   if (runnable) return;
   // Only waits are left: drop the spurious wake-ups.
   int kept = 0;
-  for (int i = 0; i < out.n; ++i)
-    if (threads_[out.tids[i]]->status != Status::kBlocked || threads_[out.tids[i]]->timed ||
-        threads_[out.tids[i]]->wait == WaitKind::kRetry)
+  for (int i = 0; i < out.n; ++i) {
+    const ControlledThread &t = *threads_[out.tids[i]];
+    if (t.status != Status::kBlocked || t.timed || t.wait == WaitKind::kRetry ||
+        t.pending_signals.load(std::memory_order_acquire) != 0)
       out.tids[kept++] = out.tids[i];
+  }
   out.n = kept;
 }
 
@@ -210,12 +217,17 @@ void Scheduler::point(ControlledThread &me, PointKind kind) {
   }
   ControlledThread &next = *threads_[chosen];
   if (next.status == Status::kBlocked) {
-    // Chosen while blocked: its wait ends by timeout or spurious wake-up.
+    // Chosen while blocked: its wait ends by timeout or spurious wake-up,
+    // or for a pending signal, whose handler runs before the call checks
+    // again what it waits for (as if the call restarted after it).
+    next.woke_unforced = next.pending_signals.load(std::memory_order_acquire) == 0;
     next.status = Status::kEnabled;
     next.wait = WaitKind::kNone;
-    next.woke_unforced = true;
   }
   switch_to(me, next);
+  // The baton is back: handlers put off while this thread waited for it
+  // run now, with the baton, like any other code of the thread.
+  if (me.status != Status::kFinished) deliver_pending_signals(me);
 }
 
 bool Scheduler::block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,

@@ -72,6 +72,11 @@ struct ControlledThread {
   bool woke_unforced = false;
 
   uint64_t priority = 0;
+  // Signals handed to this thread while it did not hold the baton (bit N:
+  // signal N), raised again on it at its next turn (signal_delivery.h). A
+  // blocked thread with a pending signal may be chosen: its handler runs,
+  // then its call re-checks what it waits for.
+  std::atomic<uint64_t> pending_signals{0};
 
   // Spin-loop detection: the same location re-read, or yields, without any
   // thread making progress in between.
@@ -97,6 +102,10 @@ class Scheduler {
 
   ControlledThread *thread(Tid tid) const { return tid < capacity_ ? threads_[tid] : nullptr; }
   ControlledThread *running() const { return thread(current_); }
+  // Whether `me` holds the baton (any thread may ask, from a signal handler).
+  static bool holds_baton(const ControlledThread &me) {
+    return me.turn.load(std::memory_order_acquire) == 1;
+  }
   ControlledThread *controlled(const ThreadState &t) const {
     return active_ ? thread(t.tid) : nullptr;
   }
