@@ -46,6 +46,19 @@ void mark_bucket(uint32_t index, bool used) {
   else g_bucket_used[index / 64].fetch_and(~bit, std::memory_order_release);
 }
 
+// The variables this thread found last, direct-mapped by address. A queue's
+// cell is looked up by the acquire load that checks it and again by the
+// release store that hands it on, a read-modify-write by both of its hooks;
+// each table lookup missed in the cache twice (the bucket, then the
+// variable). Entries are checked against the variable's address, and one
+// whose memory was freed (forgotten) is looked up again.
+constexpr uint32_t kRecent = 8;
+SNAG_TLS SyncVar *t_recent[kRecent];
+
+SyncVar *&recent_slot(uintptr_t addr) {
+  return t_recent[((addr / kGranule) * 0x9e3779b97f4a7c15ull) >> 61];
+}
+
 // Called under v->lock after its clock changed.
 void bump_version(SyncVar *v) {
   v->version.store(v->version.load(std::memory_order_relaxed) + 1, std::memory_order_release);
@@ -59,16 +72,20 @@ void count_in_page(uintptr_t addr, int delta) {
 }  // namespace
 
 SyncVar *sync_var(uintptr_t addr, bool create) {
+  SyncVar *&recent = recent_slot(addr);
+  if (SyncVar *v = recent; v && v->addr == addr && !v->forgotten.load(std::memory_order_acquire))
+    return v;
   const uint32_t index = bucket_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
   Bucket &b = g_buckets[index];
   for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
-    if (v->addr == addr) return v;
+    if (v->addr == addr) return recent = v;
   if (!create) return nullptr;
   SpinLockGuard guard(b.lock);
   for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
-    if (v->addr == addr) return v;
+    if (v->addr == addr) return recent = v;
   auto *v = new (internal_alloc(sizeof(SyncVar))) SyncVar();
+  recent = v;
   v->addr = addr;
   v->next.store(b.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
   mark_bucket(index, true);
