@@ -40,7 +40,8 @@ SNAG_ALWAYS_INLINE void atomic_event(EventKind kind, void *addr, uint32_t size, 
   e.addr2 = failure_order;
   e.flags = succeeded;
   e.site = site;
-  emit(t, e);
+  if (EventHook hook = g_atomic_hook) hook(*t, e);
+  else emit(t, e);
 }
 
 }  // namespace
@@ -91,7 +92,8 @@ SNAG_INTERFACE void __snag_fence(uint32_t order, snag_site_t site) {
   Event e{EventKind::kFence};
   e.order = order;
   e.site = site;
-  emit(t, e);
+  if (EventHook hook = g_atomic_hook) hook(*t, e);
+  else emit(t, e);
 }
 
 SNAG_INTERFACE void __snag_func_entry(snag_site_t function_site, void *frame) {

@@ -142,6 +142,7 @@ AccessHook g_access_hook = nullptr;
 bool g_wants_api_calls = false;
 ApiHook g_api_begin_hook = nullptr;
 ApiHook g_api_end_hook = nullptr;
+EventHook g_atomic_hook = nullptr;
 SNAG_INTERFACE int __snag_api_calls_wanted = 0;
 bool g_started = false;
 
@@ -167,6 +168,7 @@ void update_engine_hooks() {
   bool direct = api == 1 && api_engine->api_begin_hook && api_engine->api_end_hook;
   g_api_begin_hook = api == 0 ? nullptr : direct ? api_engine->api_begin_hook : emit_api_begin;
   g_api_end_hook = api == 0 ? nullptr : direct ? api_engine->api_end_hook : emit_api_end;
+  g_atomic_hook = g_engine_count == 1 ? g_engines[0]->atomic_hook : nullptr;
 }
 
 void ensure_started() { start_once(getenv("SNAG_OPTIONS")); }

@@ -24,6 +24,9 @@ extern AccessHook g_access_hook;
 extern bool g_wants_api_calls;
 extern ApiHook g_api_begin_hook;
 extern ApiHook g_api_end_hook;
+// What the compiler's atomic hooks call instead of emit: the engine's
+// atomic_hook when it is the only engine of the run, else null.
+extern EventHook g_atomic_hook;
 // True once the runtime has started and until the process exits.
 extern bool g_started;
 

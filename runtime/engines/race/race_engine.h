@@ -41,6 +41,7 @@ struct RaceThread {
   Clock now = 1;              // B_t(t): this thread's own clock, kept in step
   VectorClock fence_release;  // B_t at the last release fence
   VectorClock fence_acquire;  // clocks seen by relaxed loads since then
+  AcquireCache acquired;      // what atomics took into those two clocks already
   bool fenced_release = false;
   HeldLock held[kMaxLocksInSet];
   uint32_t held_count = 0;
@@ -142,6 +143,10 @@ class RaceEngine final : public Engine {
   // Tells the fast path (fast_path.h) the calling thread's epoch and locks.
   static void publish_fast_path(const RaceThread &rt, Tid self);
   void on_atomic(ThreadState &t, RaceThread &rt, const Event &e);
+  void on_fence(RaceThread &rt, const Event &e);
+  // The atomic hooks' direct path (Engine::atomic_hook): what on_event does
+  // with kAtomicBefore, kAtomicAfter and kFence, without the dispatch.
+  static void on_atomic_hook(ThreadState &t, const Event &e);
   void on_alloc(ThreadState &t, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
   void forget_thread_stack();

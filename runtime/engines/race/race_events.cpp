@@ -33,6 +33,7 @@ RaceEngine *g_race;
 
 RaceEngine::RaceEngine() {
   access_hook = &RaceEngine::on_access;
+  atomic_hook = &RaceEngine::on_atomic_hook;
   report_object_level_ = options().flag("report_object_level");
   potential_ = options().flag("potential");
 }
@@ -153,10 +154,10 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
       // relaxed); a relaxed store after a release fence carries the fence.
       if (SNAG_UNLIKELY(potential_)) lockless_store(rt, rt.slot, e.addr, has_release(e.order));
       if (has_release(e.order)) {
-        sync_store(e.addr, &rt.clock);
+        sync_store_atomic(e.addr, &rt.clock, rt.acquired);
         tick(rt, rt.slot);
       } else {
-        sync_store(e.addr, rt.fenced_release ? &rt.fence_release : nullptr);
+        sync_store_atomic(e.addr, rt.fenced_release ? &rt.fence_release : nullptr, rt.acquired);
       }
       return;
     }
@@ -168,11 +169,28 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
   // kAtomicAfter: a load, read-modify-write or compare-exchange took effect.
   uint32_t order = (op == SNAG_ATOMIC_CMPXCHG && !e.flags) ? static_cast<uint32_t>(e.addr2) : e.order;
   if (has_acquire(order)) {
-    sync_acquire(e.addr, rt.clock);
+    sync_acquire_atomic(e.addr, rt.clock, true, rt.acquired);
     if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
   } else {
-    sync_acquire(e.addr, rt.fence_acquire);
+    sync_acquire_atomic(e.addr, rt.fence_acquire, false, rt.acquired);
   }  // taken by a later acquire fence
+}
+
+void RaceEngine::on_fence(RaceThread &rt, const Event &e) {
+  if (has_acquire(e.order)) rt.clock.merge(rt.fence_acquire);
+  if (has_release(e.order)) {
+    rt.fence_release.assign(rt.clock);
+    rt.fenced_release = true;
+    tick(rt, rt.slot);
+  }
+}
+
+void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
+  RuntimeScope scope(&t);
+  RaceThread &rt = g_race->thread_data(t);
+  if (t.ignore_sync > 0) return;  // atomics are among what ignore_sync hides
+  if (e.kind == EventKind::kFence) g_race->on_fence(rt, e);
+  else g_race->on_atomic(t, rt, e);
 }
 
 void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
@@ -368,12 +386,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       on_atomic(t, rt, e);
       break;
     case EventKind::kFence:
-      if (has_acquire(e.order)) rt.clock.merge(rt.fence_acquire);
-      if (has_release(e.order)) {
-        rt.fence_release.assign(rt.clock);
-        rt.fenced_release = true;
-        tick(rt, rt.slot);
-      }
+      on_fence(rt, e);
       break;
     case EventKind::kAlloc:
       on_alloc(t, e);

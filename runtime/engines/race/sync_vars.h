@@ -26,6 +26,43 @@ struct SyncVar {
   // Set when the memory was freed and the variable left the table: a
   // thread holding a pointer to it looks the address up again.
   std::atomic<bool> forgotten{false};
+  // Bumped (under `lock`) each time clock or read_clock changes, so that a
+  // thread that already took this version of the clock can tell that an
+  // acquire has nothing new to take (AcquireCache) without the lock.
+  std::atomic<uint32_t> version{0};
+};
+
+// The versions of synchronization variables a thread already took, for the
+// atomic path: a spin loop's acquire loads, and a consumer polling an index
+// that did not move, read the same published clock again and again, and each
+// merge took the variable's lock (a cache line every spinning thread
+// writes). Direct-mapped by variable; a variable is never freed (nor its
+// address reused for another one), so a stale entry only misses.
+class AcquireCache {
+ public:
+  // True when `into_clock` (the thread's own clock) or, when !into_clock,
+  // either of the thread's clocks already holds version `version` of v's
+  // clock. The thread's clock and its acquire-fence clock only grow, and
+  // what the thread's clock holds the fence clock need not.
+  bool has(const SyncVar *v, uint32_t version, bool into_clock) const {
+    const Entry &e = entries_[index(v)];
+    return e.var == v && e.version == version && (e.into_clock || !into_clock);
+  }
+  void note(const SyncVar *v, uint32_t version, bool into_clock) {
+    entries_[index(v)] = {v, version, into_clock};
+  }
+
+ private:
+  struct Entry {
+    const SyncVar *var;
+    uint32_t version;
+    bool into_clock;
+  };
+  static constexpr uint32_t kEntries = 16;
+  static uint32_t index(const SyncVar *v) {
+    return static_cast<uint32_t>((reinterpret_cast<uintptr_t>(v) * 0x9e3779b97f4a7c15ull) >> 60);
+  }
+  Entry entries_[kEntries] = {};
 };
 
 // The variable at `addr`; null when none exists and `create` is false.
@@ -47,6 +84,16 @@ void sync_store(uintptr_t addr, const VectorClock *from);
 // Takes what was published at `addr` into `into`; with `readers`, also what
 // readers of a reader-writer lock published (a writer waits for all readers).
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers = false);
+
+// The atomic path. An atomic store by a thread whose clock is `clock`
+// (sync_store of `from`, which that clock covers: the clock itself, the
+// clock at its last release fence, or nothing); `seen` notes that the
+// thread holds what the variable now publishes.
+void sync_store_atomic(uintptr_t addr, const VectorClock *from, AcquireCache &seen);
+// An acquire (into_clock: `into` is the thread's clock) or a relaxed load
+// (`into` collects clocks for a later acquire fence) at `addr`: takes what
+// was published there unless `seen` says this version was taken already.
+void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, AcquireCache &seen);
 
 // Forgets every variable in [begin, end) (the memory was freed).
 void sync_forget_range(uintptr_t begin, uintptr_t end);

@@ -108,5 +108,86 @@ TEST(SyncVars, OneVariablePerAddress) {
   EXPECT_NE(sync_var(m + 8, true), v);
 }
 
+// The atomic path's cache (AcquireCache): an acquire of a clock the thread
+// already took skips the merge, and anything released there since is taken.
+TEST(SyncVars, AnAtomicAcquireTakesEachVersionOnce) {
+  const uintptr_t a = kBase + 0x600;
+  VectorClock producer, consumer;
+  AcquireCache seen;
+  producer.set(1, 3);
+  sync_store(a, &producer);
+  sync_acquire_atomic(a, consumer, true, seen);
+  EXPECT_EQ(consumer.get(1), 3u);
+  SyncVar *v = sync_var(a, false);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(seen.has(v, v->version.load(), true));
+  // Nothing released since: a second acquire has nothing to take. (Changing
+  // the variable's clock behind the version's back shows the merge is skipped.)
+  v->clock.set(1, 99);
+  sync_acquire_atomic(a, consumer, true, seen);
+  EXPECT_EQ(consumer.get(1), 3u);
+  v->clock.set(1, 3);
+  // A release since: the new version is taken.
+  producer.set(1, 5);
+  sync_release(a, producer);
+  EXPECT_FALSE(seen.has(v, v->version.load(), true));
+  sync_acquire_atomic(a, consumer, true, seen);
+  EXPECT_EQ(consumer.get(1), 5u);
+}
+
+TEST(SyncVars, ARelaxedLoadDoesNotStandForAnAcquire) {
+  // What a relaxed load took went to the acquire-fence clock, not to the
+  // thread's clock: a later acquire of the same version must still merge.
+  const uintptr_t a = kBase + 0x700;
+  VectorClock producer, clock, fence_clock;
+  AcquireCache seen;
+  producer.set(1, 4);
+  sync_store(a, &producer);
+  sync_acquire_atomic(a, fence_clock, false, seen);
+  EXPECT_EQ(fence_clock.get(1), 4u);
+  EXPECT_EQ(clock.get(1), 0u);
+  sync_acquire_atomic(a, clock, true, seen);
+  EXPECT_EQ(clock.get(1), 4u);
+  // ... and what the thread's clock holds, a relaxed load need not take.
+  VectorClock other_fence;
+  sync_acquire_atomic(a, other_fence, false, seen);
+  EXPECT_EQ(other_fence.get(1), 0u);
+}
+
+TEST(SyncVars, AThreadsOwnAtomicStoreIsNotTakenBack) {
+  // After its own store the thread holds what the variable publishes.
+  const uintptr_t a = kBase + 0x800;
+  VectorClock mine;
+  AcquireCache seen;
+  mine.set(2, 7);
+  sync_store_atomic(a, &mine, seen);
+  SyncVar *v = sync_var(a, false);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->clock.get(2), 7u);
+  EXPECT_TRUE(seen.has(v, v->version.load(), true));
+  // A relaxed store clears the clock: also held.
+  sync_store_atomic(a, nullptr, seen);
+  EXPECT_EQ(v->clock.get(2), 0u);
+  EXPECT_TRUE(seen.has(v, v->version.load(), true));
+  // A relaxed store where no variable exists makes none.
+  sync_store_atomic(kBase + 0x880, nullptr, seen);
+  EXPECT_EQ(sync_var(kBase + 0x880, false), nullptr);
+}
+
+TEST(SyncVars, AForgottenAddressIsFoundAgainWhenReused) {
+  // The bucket filter: after the memory is freed, its bucket may read as
+  // empty; a variable made there again must be found.
+  const uintptr_t a = kBase + 0x20000;
+  VectorClock c, into;
+  c.set(3, 2);
+  sync_release(a, c);
+  sync_forget_range(a, a + 8);
+  EXPECT_EQ(sync_var(a, false), nullptr);
+  sync_release(a, c);
+  ASSERT_NE(sync_var(a, false), nullptr);
+  sync_acquire(a, into);
+  EXPECT_EQ(into.get(3), 2u);
+}
+
 }  // namespace
 }  // namespace snag::race
