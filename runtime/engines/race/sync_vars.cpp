@@ -15,7 +15,13 @@ namespace {
 // by probing its granules. Chains are read without a lock; inserts and
 // removals take the bucket's lock. Removed nodes are kept (never unmapped),
 // so a reader that still holds one reads stale but valid memory.
-constexpr uint32_t kBuckets = 1 << 16;
+//
+// The table is a fixed cost every program pays as soon as it has a few
+// hundred locks or atomics (each lands on its own page of the table): 16,384
+// buckets are 256 KiB. At 65,536 (1 MiB) the table alone was over a quarter
+// of what task_graph used beyond its own 3.5 MB.
+constexpr int kBucketBits = 14;
+constexpr uint32_t kBuckets = 1u << kBucketBits;
 
 struct Bucket {
   SpinLock lock;
@@ -25,7 +31,7 @@ Bucket g_buckets[kBuckets];
 
 Bucket &bucket_of(uintptr_t addr) {
   uint64_t g = addr / kGranule;
-  return g_buckets[(g * 0x9e3779b97f4a7c15ull) >> 48];
+  return g_buckets[(g * 0x9e3779b97f4a7c15ull) >> (64 - kBucketBits)];
 }
 
 void count_in_page(uintptr_t addr, int delta) {
