@@ -15,12 +15,21 @@ void SpinLock::yield() { raw_syscall(SYS_sched_yield); }
 namespace {
 
 // Each block is preceded by a 16-byte header that records its size class, so
-// free() knows where the block goes back. Classes are 16 B .. 64 KiB; larger
-// blocks are mapped on their own and record their mapping size.
+// free() knows where the block goes back. Classes go in 16-byte steps up to
+// 256 bytes, then four per doubling (a quarter apart) up to 64 KiB; larger
+// blocks are mapped on their own and record their mapping size. The runtime's
+// many records (heap blocks, threads, synchronization variables) land within
+// 16 bytes of their size: with power-of-two classes a 168-byte heap-block
+// record took 256 bytes, and a program with 70,000 small live heap blocks
+// paid 6 MB for the rounding alone.
 constexpr size_t kHeader = 16;
-constexpr int kMinShift = 4;
+constexpr size_t kSmallStep = 16;
+constexpr size_t kSmallLimit = 256;
+constexpr int kSmallClasses = kSmallLimit / kSmallStep;
+constexpr int kStepsPerDoubling = 4;
+constexpr int kSmallLimitShift = 8;  // log2(kSmallLimit)
 constexpr int kMaxShift = 16;
-constexpr int kClasses = kMaxShift - kMinShift + 1;
+constexpr int kClasses = kSmallClasses + (kMaxShift - kSmallLimitShift) * kStepsPerDoubling;
 constexpr size_t kRefill = 1 << 20;  // bytes carved from one mmap per refill
 constexpr uint64_t kLargeClass = ~uint64_t(0);
 
@@ -39,10 +48,22 @@ FreeBlock *g_free[kClasses];
 char *g_chunk_cursor;
 char *g_chunk_end;
 
+// Bytes of a block of class `cls`, header included.
+size_t class_size(int cls) {
+  if (cls < kSmallClasses) return size_t(cls + 1) * kSmallStep;
+  int above = cls - kSmallClasses;
+  size_t base = size_t(1) << (kSmallLimitShift + above / kStepsPerDoubling);
+  return base + base / kStepsPerDoubling * (above % kStepsPerDoubling + 1);
+}
+
+// The smallest class holding `total` bytes (header included, at most 64 KiB).
 int class_for(size_t total) {
-  int shift = kMinShift;
-  while ((size_t(1) << shift) < total) ++shift;
-  return shift - kMinShift;
+  if (total <= kSmallLimit) return total <= kSmallStep ? 0 : int((total + kSmallStep - 1) / kSmallStep) - 1;
+  int shift = kSmallLimitShift;
+  while ((size_t(2) << shift) < total) ++shift;  // 2^shift < total <= 2^(shift+1)
+  size_t quarter = (size_t(1) << shift) / kStepsPerDoubling;
+  int steps = int((total - (size_t(1) << shift) + quarter - 1) / quarter);  // 1..4
+  return kSmallClasses + (shift - kSmallLimitShift) * kStepsPerDoubling + steps - 1;
 }
 
 }  // namespace
@@ -72,7 +93,7 @@ void *internal_alloc(size_t size) {
     return reinterpret_cast<char *>(h) + kHeader;
   }
   int cls = class_for(total);
-  size_t block = size_t(1) << (cls + kMinShift);
+  size_t block = class_size(cls);
   Header *h;
   bool reused = false;
   {
@@ -121,7 +142,7 @@ void *internal_realloc(void *ptr, size_t size) {
   auto *h = reinterpret_cast<Header *>(static_cast<char *>(ptr) - kHeader);
   size_t old_size = h->size_or_class == kLargeClass
                         ? h->magic - kHeader
-                        : (size_t(1) << (h->size_or_class + kMinShift)) - kHeader;
+                        : class_size(static_cast<int>(h->size_or_class)) - kHeader;
   if (size <= old_size) return ptr;
   void *fresh = internal_alloc(size);
   copy_bytes(fresh, ptr, old_size);

@@ -1,7 +1,8 @@
 // The runtime's own allocator. The runtime cannot use malloc: malloc is
 // intercepted (so calling it would re-enter the runtime) and the program may
 // be inside malloc when a hook runs. Memory comes straight from mmap, split
-// into power-of-two size classes with per-class free lists.
+// into size classes (16-byte steps, then quarter steps) with per-class free
+// lists.
 #pragma once
 
 #include <stddef.h>

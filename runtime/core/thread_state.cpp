@@ -19,11 +19,33 @@ std::atomic<ThreadState **> g_chunks[kChunks];
 std::atomic<Tid> g_next_tid{0};
 SpinLock g_lock;
 
+// Records of joined threads, oldest first (a ring of kRetiredRecordsKept),
+// and records taken out of the table for reuse. A record is never given
+// back to the allocator: a report that looked an old id up just before its
+// record was reused reads another thread's name, never freed memory.
+ThreadState *g_retired[kRetiredRecordsKept];
+uint32_t g_retired_count = 0;
+uint32_t g_retired_oldest = 0;
+ThreadState *g_reusable = nullptr;  // linked through engine_data[0]
+SpinLock g_retire_lock;
+
+void *record_memory() {
+  {
+    SpinLockGuard guard(g_retire_lock);
+    if (ThreadState *reused = g_reusable) {
+      g_reusable = static_cast<ThreadState *>(reused->engine_data[0]);
+      reused->~ThreadState();
+      return reused;
+    }
+  }
+  return internal_alloc(sizeof(ThreadState));
+}
+
 ThreadState *new_record(Tid parent, StackId creation_stack) {
   Tid tid = g_next_tid.fetch_add(1, std::memory_order_relaxed);
   uint32_t c = tid / kChunkSize;
   if (c >= kChunks) fatal("too many threads over the life of the process");
-  auto *state = new (internal_alloc(sizeof(ThreadState))) ThreadState();
+  auto *state = new (record_memory()) ThreadState();
   state->tid = tid;
   state->parent = parent;
   state->creation_stack = creation_stack;
@@ -74,6 +96,26 @@ void thread_detach_current() {
   internal_free(frames);
 }
 
+void thread_retire(ThreadState *t) {
+  if (!t || t->running.load(std::memory_order_acquire)) return;
+  for (void *data : t->engine_data)
+    if (data) return;
+  SpinLockGuard guard(g_retire_lock);
+  if (g_retired_count < kRetiredRecordsKept) {
+    g_retired[(g_retired_oldest + g_retired_count++) % kRetiredRecordsKept] = t;
+    return;
+  }
+  // The ring is full: its oldest record leaves the table for reuse, and t
+  // takes its place as the newest.
+  ThreadState *oldest = g_retired[g_retired_oldest];
+  g_retired[g_retired_oldest] = t;
+  g_retired_oldest = (g_retired_oldest + 1) % kRetiredRecordsKept;
+  ThreadState **chunk = g_chunks[oldest->tid / kChunkSize].load(std::memory_order_acquire);
+  __atomic_store_n(&chunk[oldest->tid % kChunkSize], static_cast<ThreadState *>(nullptr), __ATOMIC_RELEASE);
+  oldest->engine_data[0] = g_reusable;
+  g_reusable = oldest;
+}
+
 ThreadState *thread_by_tid(Tid tid) {
   uint32_t c = tid / kChunkSize;
   if (c >= kChunks) return nullptr;
@@ -95,6 +137,7 @@ Tid thread_count() { return g_next_tid.load(std::memory_order_acquire); }
 
 void threads_after_fork_child() {
   g_lock.reset_after_fork();
+  g_retire_lock.reset_after_fork();
   for (Tid tid = 0; tid < thread_count(); ++tid) {
     ThreadState *t = thread_by_tid(tid);
     if (t && t != t_current) t->running.store(false, std::memory_order_relaxed);

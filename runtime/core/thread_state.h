@@ -62,6 +62,14 @@ ThreadState *thread_adopt_current();
 void thread_attach(ThreadState *state);
 // Called when the thread ends: releases its shadow stack.
 void thread_detach_current();
+// Called after every engine saw `t` joined: its record may be recycled once
+// kRetiredRecordsKept more joined threads came after it (thread_by_tid then
+// returns null for its id; a report naming it shows no creation stack), so
+// that a program running thread after thread keeps records for the threads
+// alive plus a fixed number of recent ones. Records an engine still keeps
+// data in (engine_data) are left alone.
+void thread_retire(ThreadState *t);
+constexpr uint32_t kRetiredRecordsKept = 256;
 
 ThreadState *thread_by_tid(Tid tid);
 ThreadState *thread_by_handle(pthread_t handle);

@@ -80,6 +80,7 @@ int observed_join(pthread_t thread, uint32_t flags, Join join) {
     e.site = site;
     e.value = child->tid;
     emit(t, e);
+    thread_retire(child);  // memory for live threads, not every thread ever joined
   }
   return rc;
 }

@@ -16,6 +16,40 @@ namespace {
 SpinLock g_fine_lock;
 HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
 
+// Block records come from slabs of their own, packed at their exact size:
+// a program keeps one record per live heap block, and through the runtime
+// allocator (a 16-byte header, then the next size class) each took 192
+// bytes instead of 168 -- 1.7 MB of thread_local_heavy's 70,000 records.
+// Records are never unmapped: the fast path may read one while a racing
+// thread frees its block. A free record is linked through next_fine, which
+// no reader of a dead record looks at.
+constexpr size_t kRecordSlab = size_t(1) << 20;
+SpinLock g_record_lock;
+HeapBlock *g_free_records;
+char *g_slab_next;
+char *g_slab_end;
+
+void *take_record() {
+  SpinLockGuard guard(g_record_lock);
+  if (HeapBlock *record = g_free_records) {
+    g_free_records = record->next_fine;
+    return record;
+  }
+  if (size_t(g_slab_end - g_slab_next) < sizeof(HeapBlock)) {
+    g_slab_next = static_cast<char *>(map_pages(kRecordSlab));
+    g_slab_end = g_slab_next + kRecordSlab;
+  }
+  void *record = g_slab_next;
+  g_slab_next += sizeof(HeapBlock);
+  return record;
+}
+
+void give_back_record(HeapBlock *record) {
+  SpinLockGuard guard(g_record_lock);
+  record->next_fine = g_free_records;
+  g_free_records = record;
+}
+
 // The part of `block`'s remembered access `h` that falls inside `chunk`,
 // relative to the chunk. False when the access did not touch the chunk.
 bool clip_to_chunk(const History &h, const HeapBlock &block, const HeapBlock &chunk, History *out) {
@@ -69,7 +103,7 @@ HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, St
     --cache.count;
     memory = cached;
   } else {
-    memory = internal_alloc(sizeof(HeapBlock));
+    memory = take_record();
   }
   auto *b = new (memory) HeapBlock();
   b->start = start;
@@ -124,7 +158,7 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
     uintptr_t lo = base + uintptr_t(i) * kChunkSize, hi = lo + kChunkSize;
     if (lo < block->start) lo = block->start;
     if (hi > end) hi = end;
-    HeapBlock *chunk = chunks[i] = new (internal_alloc(sizeof(HeapBlock))) HeapBlock();
+    HeapBlock *chunk = chunks[i] = new (take_record()) HeapBlock();
     chunk->start = lo;
     chunk->size = hi - lo;
     chunk->alloc_stack = block->alloc_stack;
@@ -176,7 +210,7 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
       }
   }
   if (HeapBlock **chunks = block->chunks.exchange(nullptr)) {
-    for (uint32_t i = 0; i < block->chunk_count; ++i) internal_free(chunks[i]);
+    for (uint32_t i = 0; i < block->chunk_count; ++i) give_back_record(chunks[i]);
     internal_free(chunks);
   }
   block->chunk_count = 0;
@@ -187,14 +221,14 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
     cache.head = block;
     ++cache.count;
   } else {
-    internal_free(block);
+    give_back_record(block);
   }
 }
 
 void release_block_cache(BlockCache &cache) {
   while (HeapBlock *block = cache.head) {
     cache.head = block->next_fine;
-    internal_free(block);
+    give_back_record(block);
   }
   cache.count = 0;
 }

@@ -38,9 +38,9 @@ struct HeapBlock {
   // Once the block is cut (set before `fine`): its chunks, kChunkSize-aligned
   // pieces of [start, start + size), chunk i holding the addresses from
   // chunk_base + i * kChunkSize on. Each chunk is a record of its own, from
-  // the runtime allocator's small classes (never unmapped), like every
-  // block record: the fast path may read one while its block is being
-  // freed by a racing thread.
+  // the block-record slabs (never unmapped), like every block record: the
+  // fast path may read one while its block is being freed by a racing
+  // thread.
   std::atomic<HeapBlock **> chunks{nullptr};
   uint32_t chunk_count = 0;
 };

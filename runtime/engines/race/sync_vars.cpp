@@ -15,7 +15,13 @@ namespace {
 // by probing its granules. Chains are read without a lock; inserts and
 // removals take the bucket's lock. Removed nodes are kept (never unmapped),
 // so a reader that still holds one reads stale but valid memory.
-constexpr uint32_t kBuckets = 1 << 16;
+//
+// The table is a fixed cost every program pays as soon as it has a few
+// hundred locks or atomics (each lands on its own page of the table): 16,384
+// buckets are 256 KiB. At 65,536 (1 MiB) the table alone was over a quarter
+// of what task_graph used beyond its own 3.5 MB.
+constexpr int kBucketBits = 14;
+constexpr uint32_t kBuckets = 1u << kBucketBits;
 
 struct Bucket {
   SpinLock lock;
@@ -26,12 +32,12 @@ Bucket g_buckets[kBuckets];
 // One bit per bucket, set while the bucket holds a variable (changed under
 // the bucket's lock). Most atomics live at addresses with no variable (a
 // relaxed store or load of a node's field), and their lookup used to miss
-// in the 1 MiB bucket array; these 8 KiB stay in the cache.
+// in the bucket array; these 2 KiB stay in the cache.
 std::atomic<uint64_t> g_bucket_used[kBuckets / 64];
 
 uint32_t bucket_index(uintptr_t addr) {
   uint64_t g = addr / kGranule;
-  return static_cast<uint32_t>((g * 0x9e3779b97f4a7c15ull) >> 48);
+  return static_cast<uint32_t>((g * 0x9e3779b97f4a7c15ull) >> (64 - kBucketBits));
 }
 
 Bucket &bucket_of(uintptr_t addr) { return g_buckets[bucket_index(addr)]; }

@@ -40,6 +40,49 @@ TEST(InternalAlloc, ReallocKeepsContents) {
   internal_free(p);
 }
 
+// Records of a few hundred bytes take a block within 16 bytes of their size
+// (header included), not the next power of two: a freed block of one size
+// is handed out again for a size 16 bytes larger only when both fit the
+// same class. 168 + 16 header = 184 -> the 192-byte class, which a 176-byte
+// request shares and a 177-byte one does not.
+TEST(InternalAlloc, RecordSizesRoundToSixteenBytesNotPowersOfTwo) {
+  void *a = internal_alloc(168);
+  internal_free(a);
+  void *b = internal_alloc(176);
+  EXPECT_EQ(a, b) << "168 and 176 bytes share the 192-byte class";
+  internal_free(b);
+  void *c = internal_alloc(177);
+  EXPECT_NE(c, b) << "177 bytes (193 with the header) is the next class up";
+  internal_free(c);
+  // Above 256 bytes classes are a quarter of a power of two apart: 300 + 16
+  // fits 320, 4096 + 16 fits 5120 (not 8192).
+  void *d = internal_alloc(300);
+  internal_free(d);
+  EXPECT_EQ(internal_alloc(304), d);
+  internal_free(d);
+  void *e = internal_alloc(4096);
+  internal_free(e);
+  EXPECT_EQ(internal_alloc(5104), e);
+  internal_free(e);
+  EXPECT_NE(internal_alloc(5105), e);
+}
+
+TEST(InternalAlloc, EveryClassSizeIsUsableToItsEnd) {
+  // Each size up to 64 KiB gets a block it can fill, 16-byte aligned, not
+  // overlapping the next block of its class.
+  for (size_t size = 1; size <= 65536 - 16; size += size < 512 ? 1 : 61) {
+    auto *p = static_cast<unsigned char *>(internal_alloc(size));
+    auto *q = static_cast<unsigned char *>(internal_alloc(size));
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u) << size;
+    p[size - 1] = 0x5a;
+    q[0] = 0xa5;
+    ASSERT_EQ(p[size - 1], 0x5a) << size;
+    ASSERT_TRUE(q + size <= p || p + size <= q) << size;
+    internal_free(p);
+    internal_free(q);
+  }
+}
+
 TEST(InternalAlloc, ConcurrentUse) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)

@@ -21,6 +21,31 @@ TEST(HeapBlocks, ANewBlockRecordsItsAllocation) {
   EXPECT_EQ(b->state.load(), 0u);  // Virgin
 }
 
+// One record per live heap block: records are packed at their exact size
+// (no allocator header, no rounding up to a size class), and a record
+// given back (cache full, or the thread ended) is the next one handed out.
+TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
+  BlockCache cache;
+  HeapBlock *first = new_heap_block(cache, kPages + 0x40000, 16, 0, 0);
+  HeapBlock *second = new_heap_block(cache, kPages + 0x40020, 16, 0, 0);
+  const auto gap = reinterpret_cast<char *>(second) - reinterpret_cast<char *>(first);
+  EXPECT_TRUE(gap == ptrdiff_t(sizeof(HeapBlock)) || gap == -ptrdiff_t(sizeof(HeapBlock)))
+      << "records " << gap << " bytes apart, " << sizeof(HeapBlock) << " each";
+  delete_heap_block(cache, second);  // into the thread's cache
+  EXPECT_EQ(new_heap_block(cache, kPages + 0x40040, 32, 0, 0), second);
+  delete_heap_block(cache, second);
+  release_block_cache(cache);  // back to the shared free records
+  BlockCache other;
+  HeapBlock *reused = new_heap_block(other, kPages + 0x40060, 8, 5, 2);
+  EXPECT_EQ(reused, second);
+  EXPECT_EQ(reused->start, kPages + 0x40060);
+  EXPECT_EQ(reused->state.load(), 0u) << "a reused record starts Virgin";
+  EXPECT_EQ(reused->history.write.site, 0u) << "with no history";
+  delete_heap_block(other, reused);
+  delete_heap_block(other, first);
+  release_block_cache(other);
+}
+
 TEST(HeapBlocks, FoundThroughTheShadowWhileCoarse) {
   BlockCache cache;
   // One block spanning whole pages, one inside a page.

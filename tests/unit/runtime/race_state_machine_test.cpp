@@ -229,6 +229,45 @@ TEST_F(RaceStateMachine, AWriteFindsAnotherThreadsReadAfterItsOwn) {
   EXPECT_EQ(races_reported(), before + 1);
 }
 
+// Memory for live threads, not every thread ever joined: a joined thread's
+// race data goes at the join, and its record is reused once
+// kRetiredRecordsKept more joined threads came after it.
+TEST_F(RaceStateMachine, AJoinedThreadsRecordIsReusedOnceEnoughThreadsEndedAfterIt) {
+  ThreadState *first = spawn(*main_);
+  write(*first, 91);
+  join(*main_, *first);
+  EXPECT_EQ(first->engine_data[kRaceSlot], nullptr) << "the race data goes at the join";
+  thread_retire(first);
+  const Tid first_tid = first->tid;
+  for (uint32_t i = 0; i < kRetiredRecordsKept; ++i) {
+    EXPECT_EQ(thread_by_tid(first_tid), first) << "kept while it is among the recent ones: " << i;
+    ThreadState *next = spawn(*main_);
+    join(*main_, *next);
+    thread_retire(next);
+  }
+  EXPECT_EQ(thread_by_tid(first_tid), nullptr) << "taken out of the table";
+  ThreadState *reused = spawn(*main_);
+  EXPECT_EQ(reused, first) << "the next thread gets its record";
+  EXPECT_NE(reused->tid, first_tid);
+  EXPECT_EQ(thread_by_tid(reused->tid), reused);
+  EXPECT_EQ(reused->name[0], 0) << "a fresh record";
+  join(*main_, *reused);
+  thread_retire(reused);
+}
+
+TEST_F(RaceStateMachine, ARecordAnEngineStillUsesIsNotRetired) {
+  ThreadState *child = spawn(*main_);  // created, never joined: race data kept
+  thread_retire(child);
+  for (uint32_t i = 0; i <= kRetiredRecordsKept; ++i) {
+    ThreadState *next = spawn(*main_);
+    join(*main_, *next);
+    thread_retire(next);
+  }
+  EXPECT_EQ(thread_by_tid(child->tid), child);
+  EXPECT_NE(child->engine_data[kRaceSlot], nullptr);
+  join(*main_, *child);
+}
+
 // Heap blocks for the refinement tests: one large block (cut into chunks)
 // and small ones (made fine), only their shadow is used.
 alignas(kChunkSize) char g_heap[4 * kChunkSize];
