@@ -87,6 +87,7 @@ bool step_needs_no_work(uintptr_t g, uintptr_t addr, uintptr_t end, bool write, 
   uintptr_t hi = end < g + kGranule ? end - g : kGranule;
   uint32_t touched = ((1u << hi) - 1) & ~((1u << lo) - 1);
   *next = g + kGranule;
+  if (kind_of(w) == Kind::kIndirect) return split_granule_needs_no_work(w, g + lo, hi - lo, write);
   return state_needs_no_work(w, touched, write);
 }
 
@@ -120,6 +121,14 @@ bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w
   if (!page) return false;
   Histories *histories = page->history.load(std::memory_order_acquire);
   return histories && locked_access_needs_no_work(state, w, histories[cell_index(addr)], write);
+}
+
+bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write) {
+  const auto *split = static_cast<const SplitGranule *>(pointer_of(w));
+  // A byte's state counts all of its one byte as touched (race_access.cpp).
+  for (uintptr_t b = addr & (kGranule - 1), end = b + size; b < end; ++b)
+    if (!state_needs_no_work(split->state[b].load(std::memory_order_acquire), 0xff, write)) return false;
+  return true;
 }
 
 bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {

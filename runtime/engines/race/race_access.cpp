@@ -61,6 +61,35 @@ const History &latest(const Histories &hs, Tid owner) {
 }
 
 
+// Whether the state machine would change nothing for an access touching
+// `touched` bytes of a variable in state `w`: its Exclusive owner again in
+// its current epoch, having written already for a write (the fast path's
+// first answer). Shared-Read is left to the state machine: a read there may
+// still fill an empty history slot.
+bool owner_again(uint64_t w, uint32_t touched, bool write) {
+  const Kind k = kind_of(w);
+  return t_fast_path.epoch_word &&
+         (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) &&
+         state_needs_no_work(w, touched, write);
+}
+
+// A range inside one coarse heap block (or chunk) that its owner touches
+// again in the same epoch (a string it copies or compares once more): what
+// access_slow would find, without the trip there.
+bool range_in_owned_block(uintptr_t addr, uintptr_t size, bool write) {
+  std::atomic<uint64_t> *cell = find_cell(addr);
+  if (!cell) return false;
+  uint64_t w = cell->load(std::memory_order_acquire);
+  HeapBlock *block = block_of_granule(w, addr & ~(kGranule - 1));
+  if (!block) return false;
+  block = chunk_of(block, addr);
+  // access_slow would point the word at the chunk the block was cut into.
+  if (w != 0 && w != pointer_word(Kind::kIndirect, block)) return false;
+  if (block->fine.load(std::memory_order_acquire)) return false;
+  if (addr < block->start || addr + size > block->start + block->size) return false;
+  return owner_again(block->state.load(std::memory_order_acquire), 0xff, write);
+}
+
 const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *entries, uint32_t count) {
   auto *r = static_cast<SharedModify2Record *>(
       internal_alloc(sizeof(SharedModify2Record) + sizeof(ThreadsetEntry) * count));
@@ -121,6 +150,7 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
                            snag_site_t site) {
   bool write = (flags & kAccessWrite) != 0;
   if (access_needs_no_work(addr, size, write)) return;
+  if (size > kGranule && !g_race->potential_ && range_in_owned_block(addr, size, write)) return;
   RaceThread &data = g_race->thread_data(t);
   RuntimeScope scope(&t);
   g_race->access_slow(t, data, Access{addr, size, write, site});
@@ -129,6 +159,9 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
 
 void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
   uintptr_t end = a.addr + a.size;
+  // With potential=1 the state machine also looks at other threads' lock-
+  // ordered accesses when nothing changes: no shortcut then.
+  const bool skip_owner = !potential_;
   for (int attempt = 0; attempt < 4; ++attempt) {
     bool redo = false;
     HeapBlock *previous_block = nullptr;
@@ -148,7 +181,8 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
         if ((w == 0 && a.size <= kGranule) || (w != 0 && w != coarse)) cell->compare_exchange_strong(w, coarse);
         // One state for the whole block: a range over it is one access,
         // and the rest of the block is skipped.
-        if (block != previous_block) {
+        bool owned_again = skip_owner && owner_again(block->state.load(std::memory_order_acquire), 0xff, a.write);
+        if (block != previous_block && !owned_again) {
           previous_block = block;
           Variable v{&block->state, &block->history, block->start, block, 0};
           redo = access_variable(t, rt, v, a) == Outcome::kRedo;
@@ -171,11 +205,19 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
         for (uintptr_t b = 0; b < kGranule; ++b) {
           uintptr_t byte = g + b;
           if (byte < a.addr || byte >= end) continue;
+          // As for a whole granule below: a byte its owner touches again.
+          if (skip_owner && owner_again(split->state[b].load(std::memory_order_acquire), 0xff, a.write)) continue;
           Variable v{&split->state[b], &split->history[b], byte, nullptr, 2};
           access_variable(t, rt, v, a);
         }
         continue;
       }
+      // A granule its owner touches again in the same epoch changes nothing:
+      // a range over it (a copied string, a struct passed by value) needs
+      // neither its history nor the state machine.
+      Span span = clip(a, g, kGranule);
+      if (skip_owner && owner_again(w, ((1u << span.size) - 1) << span.offset, a.write))
+        continue;
       Variable v{cell, shadow_history(shadow_page(g), g), g, nullptr, 1};
       redo = access_variable(t, rt, v, a) == Outcome::kRedo;
     }
@@ -314,11 +356,19 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     // variable shared replaces the read: otherwise the thread that reads the
     // stored value and then frees the memory finds only its own read
     // (atomic_free3).
-    const History &slot = history_slot(*v.history, a.write, me);
-    bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
-    bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write)
-                        ? slot.site == 0 || (a.atomic_store && nw != w)
-                        : nw != w || stale;
+    // A changed state is remembered whatever its slot holds, so the slot is
+    // read only when the state stays: in a hand-off it is a line another
+    // core wrote last, and reading it before writing it cost a second miss
+    // (lock_hash_map: two thirds of access_variable's time).
+    bool remember;
+    if (kind_of(nw) == Kind::kSharedRead && !a.write) {
+      remember = history_slot(*v.history, false, me).site == 0 || (a.atomic_store && nw != w);
+    } else if (nw != w) {
+      remember = true;
+    } else {
+      const History &slot = history_slot(*v.history, a.write, me);
+      remember = slot.site == 0 || slot.thread != me || slot.clock != now;
+    }
     if (remember) {
       // The history and the state word change together: the variable is
       // claimed (kBusyWord) while its history is rewritten, and a thread that
