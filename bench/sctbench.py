@@ -36,7 +36,12 @@ NUM_THREADS = "2"
 EXCLUDED = {
     "parsec-2.0/ferret": "links PARSEC's own builds of ImageMagick, GSL and its cass library (pkgs/libs, pkgs/apps/ferret/src)"
                          " through PARSEC's build system, and reads an image database (input_test.tar)",
-    "radbench": "needs Mozilla NSPR / SpiderMonkey / Chromium sources built as libraries",
+    "radbench/bug1": "its harness links SpiderMonkey built from a 2009 Firefox source archive"
+                     " (firefox-src-2009-09-09.tar.bz2) that the checkout does not contain",
+    "radbench/bug2": "its harness links SpiderMonkey 1.7 and NSPR 4.6.7, whose 2007 autoconf builds"
+                     " (tarballs in src/) this script does not port to snag-cc",
+    "radbench/bug6": "its harness links NSPR 4.8, whose autoconf build (tarball in src/)"
+                     " this script does not port to snag-cc",
 }
 
 # What some programs need on this machine (scripts/install-deps.sh installs
