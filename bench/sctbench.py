@@ -34,19 +34,47 @@ NUM_THREADS = "2"
 
 # Programs of buggy.txt that are not run, and why.
 EXCLUDED = {
-    "parsec-2.0": "PARSEC needs its input sets and build system (large archives, not in the public git history)",
-    "radbench": "needs Mozilla NSPR / SpiderMonkey / Chromium sources built as libraries",
-    "splash2": "needs the PARMACS m4 macro preprocessing of SPLASH-2 and its input files",
-    "conc-bugs/aget-bug2": "a download accelerator: needs an HTTP server to fetch from",
-    "conc-bugs/pbzip2-0.9.4": "needs libbz2 and an input file; the bug is a crash at exit of the real compressor",
+    "parsec-2.0/ferret": "links PARSEC's own builds of ImageMagick, GSL and its cass library (pkgs/libs, pkgs/apps/ferret/src)"
+                         " through PARSEC's build system, and reads an image database (input_test.tar)",
+    "radbench/bug1": "its harness links SpiderMonkey built from a 2009 Firefox source archive"
+                     " (firefox-src-2009-09-09.tar.bz2) that the checkout does not contain",
+    "radbench/bug2": "its harness links SpiderMonkey 1.7 and NSPR 4.6.7, whose 2007 autoconf builds"
+                     " (tarballs in src/) this script does not port to snag-cc",
+    "radbench/bug6": "its harness links NSPR 4.8, whose autoconf build (tarball in src/)"
+                     " this script does not port to snag-cc",
 }
+
+# What some programs need on this machine (scripts/install-deps.sh installs
+# both; this script installs nothing): pbzip2 links the system's libbz2
+# (Debian libbz2-dev), SPLASH-2's sources are PARMACS m4 macros (Debian m4).
+NEEDS = {"conc-bugs/pbzip2-0.9.4": "libbz2-dev", "splash2": "m4"}
+
+# SPLASH-2 programs of buggy.txt: the folder under splash2/, the .C files
+# (m4 input), and the arguments of SCTBench's run.sh.
+SPLASH2 = {
+    "barnes": ("apps/barnes", ["code.C", "code_io.C", "load.C", "grav.C", "getparam.C", "util.C"], []),
+    "fft": ("kernels/fft", ["fft.C"], ["-p2", "-m2", "-n4", "-l4"]),
+    "lu": ("kernels/lu/non_contiguous_blocks", ["lu.C"], ["-p2", "-n2", "-b1"]),
+}
+
+# SPLASH-2's main is K&R C with `char *argv;` (clang rejects it as main), so
+# it is compiled as splash2_main and called from this one.
+SPLASH2_MAIN = """#undef main
+int splash2_main();
+int main(int argc, char **argv) { return splash2_main(argc, argv); }
+"""
 
 
 class Program:
-    def __init__(self, suite, name, sources, language, args, cflags=()):
+    def __init__(self, suite, name, sources, language, args, cflags=(), ldflags=(), inputs=(), m4=None):
         self.suite, self.name = suite, name
         self.sources, self.language, self.args = sources, language, args
-        self.cflags = list(cflags)
+        self.cflags, self.ldflags = list(cflags), list(ldflags)
+        # Files the program reads from its current directory (copied into
+        # its own run folder, since schedules may write next to them).
+        self.inputs = list(inputs)
+        # (macro file, [.C files]): SPLASH-2 sources to expand with m4 first.
+        self.m4 = m4
 
     @property
     def label(self):
@@ -90,21 +118,104 @@ def applicable(root):
                                     "c++", []))
         elif suite == "safestack":
             programs.append(Program(suite, name, [os.path.join(d, "SafeStack.cpp")], "c++", [], ["-std=gnu++11"]))
+        elif label == "conc-bugs/pbzip2-0.9.4":
+            # The bug: main frees the queue's mutex while a consumer thread
+            # may still lock it. SCTBench's run.sh compresses test.tar.
+            sd = os.path.join(d, name)
+            programs.append(Program(suite, name, [os.path.join(sd, "pbzip2-0.9.4", "pbzip2.cpp")], "c++",
+                                    ["-k", "-f", "-p2", "-1", "-b1", "test.tar"],
+                                    ["-w", "-D_LARGEFILE64_SOURCE", "-D_FILE_OFFSET_BITS=64"], ["-lbz2"],
+                                    [os.path.join(sd, "test.tar")]))
+        elif label == "conc-bugs/aget-bug2":
+            # SCTBench's aget reads the server's answers from the files "0"
+            # and "17573" (named by the byte offset each thread asks for)
+            # instead of a socket, so no HTTP server is needed.
+            sd = os.path.join(d, name, "aget-devel")
+            units = ["main", "Aget", "Misc", "Head", "Signal", "Download", "Ftp", "Resume", "loadrc"]
+            programs.append(Program(suite, name, [os.path.join(sd, u + ".c") for u in units], "c",
+                                    ["-l", "dl.txt", "http://www.gnu.org/licenses/gpl.txt"], ["-w"], [],
+                                    [os.path.join(sd, "0"), os.path.join(sd, "17573")]))
+        elif suite == "parsec-2.0" and name.startswith("streamcluster"):
+            # PARSEC's "test" input: k1 k2 d n chunksize clustersize infile
+            # outfile threads, points generated ("none").
+            sd = os.path.join(d, "pkgs", "kernels", name, "src")
+            programs.append(Program(suite, name, [os.path.join(sd, "streamcluster.cpp"),
+                                                  os.path.join(sd, "parsec_barrier.cpp")], "c++",
+                                    ["2", "5", "1", "10", "10", "5", "none", "output.txt", NUM_THREADS],
+                                    ["-w", "-DENABLE_THREADS"]))
+        elif suite == "splash2" and name in SPLASH2:
+            folder, units, args = SPLASH2[name]
+            sd = os.path.join(d, folder)
+            # gnu89 for the K&R code; stdlib.h declares malloc (otherwise an
+            # int); no PIE: the code casts heap pointers to `unsigned`, which
+            # only keeps them whole below 4 GiB.
+            programs.append(Program(suite, name, [], "c", args,
+                                    ["-w", "-Wno-error=return-type", "-std=gnu89", "-fno-pic", "-include", "stdlib.h", "-Dmain=splash2_main"],
+                                    ["-no-pie", "-lm"], [],
+                                    (os.path.join(d, "null_macros", "c.m4.null"), [os.path.join(sd, u) for u in units])))
         else:
             excluded.append((label, "no build recipe in this script"))
     return programs, excluded
+
+
+def expand_m4(program, out_dir):
+    """SPLASH-2: each .C through m4 (with -s: #line markers name the .C file,
+    so findings point into the checkout). Returns the .c files, or raises
+    OSError / CalledProcessError."""
+    macros, units = program.m4
+    folder = os.path.dirname(units[0])
+    # The .H headers the .C files include, expanded next to them.
+    for header in os.listdir(folder):
+        if header.endswith(".H"):
+            with open(os.path.join(out_dir, header[:-2] + ".h"), "w") as f:
+                subprocess.run(["m4", "-s", macros, os.path.join(folder, header)], stdout=f, check=True)
+    sources = []
+    for unit in units:
+        target = os.path.join(out_dir, os.path.basename(unit)[:-2] + ".c")
+        with open(target, "w") as f:
+            subprocess.run(["m4", "-s", macros, unit], stdout=f, check=True)
+        sources.append(target)
+    shim = os.path.join(out_dir, "splash2_main.c")
+    with open(shim, "w") as f:
+        f.write(SPLASH2_MAIN)
+    return sources + [shim]
 
 
 def build(program, snag_bin, out_dir):
     """Returns (binary path, None) or (None, first error line)."""
     wrapper = os.path.join(snag_bin, "snag-c++" if program.language == "c++" else "snag-cc")
     binary = os.path.join(out_dir, program.suite + "--" + program.name)
-    command = [wrapper, "-g", "-O0", *program.cflags, "-o", binary, *program.sources, "-pthread"]
-    r = subprocess.run(command, capture_output=True, text=True)
+    sources = program.sources
+    # The compiler runs in the sources' folder: SCTBench's preprocessed
+    # copies (reorder_10_bad.c ...) name their origin relative to it (`# 1
+    # "reorder_bad.c"`), and the debug information resolves such names
+    # against the compiler's directory.
+    cwd = os.path.dirname(sources[0]) if sources else out_dir
+    if program.m4:
+        folder = os.path.join(out_dir, program.suite + "--" + program.name + ".src")
+        os.makedirs(folder, exist_ok=True)
+        try:
+            sources = expand_m4(program, folder)
+        except (OSError, subprocess.CalledProcessError) as e:
+            return None, f"m4 expansion failed (Debian package m4): {e}"
+        cwd = folder
+    command = [wrapper, "-g", "-O0", *program.cflags, "-o", binary, *sources, "-pthread", *program.ldflags]
+    r = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if r.returncode != 0:
         errors = [l for l in r.stderr.splitlines() if "error" in l] or r.stderr.splitlines() or ["?"]
         return None, errors[0].strip()
     return binary, None
+
+
+def run_folder(program, binary, work):
+    """The folder the program runs in: `work`, or its own with its inputs."""
+    if not program.inputs:
+        return work
+    folder = binary + ".run"
+    os.makedirs(folder, exist_ok=True)
+    for path in program.inputs:
+        shutil.copy(path, folder)
+    return folder
 
 
 def clean_env():
@@ -205,8 +316,9 @@ def main():
             continue
         run += 1
         cells = []
+        folder = run_folder(program, binary, work)
         for strategy in strategies:
-            report, seconds, replay = explore(snag, binary, program.args, strategy, options, work)
+            report, seconds, replay = explore(snag, binary, program.args, strategy, options, folder)
             if report is None:
                 cells.append("error")
                 if not comparison:
@@ -219,7 +331,7 @@ def main():
                 cells.append(str(needed) if needed else f">{report['schedules']}")
                 continue
             rate = report.get("schedules_per_second") or 0
-            again = replayed(snag, replay, work) if replay else False
+            again = replayed(snag, replay, folder) if replay else False
             replayed_count += again
             failure = report.get("failure") or {}
             where = f"{failure.get('kind', '')} {failure.get('location', '')}".strip()

@@ -6,6 +6,8 @@ packages=(
   cmake ninja-build make g++ python3 python3-jsonschema
   clang-14 llvm-14-dev llvm-14-tools libclang-rt-14-dev
   libgtest-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  # bench/sctbench.py only: pbzip2 links libbz2, SPLASH-2's sources are m4 macros
+  libbz2-dev m4
 )
 
 missing=()
