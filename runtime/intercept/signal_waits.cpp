@@ -8,6 +8,15 @@
 // other thread can run, the signal can only come from outside (another
 // process, a timer): the waiter then waits in the kernel.
 //
+// pause and sigsuspend wait for a signal handler to run. Under the scheduler
+// the caller blocks every signal while it waits in the model, so a signal
+// sent meanwhile stays pending instead of running its handler on a parked
+// thread; once a signal the call lets through is pending, the real
+// sigsuspend runs the handler at once, on this thread, which holds the
+// baton, and returns. A signal whose handler ran before the call does not
+// end it: the call then waits as it would natively (the last resort: in
+// the kernel, when no other thread can run).
+//
 // Ordering: what a thread did before sending a signal happens before what
 // the thread that accepted it with a sigwait call does after (the kernel
 // hands the signal over). Modelled per signal number, like a release by
@@ -27,6 +36,7 @@ using namespace snag;
 
 SNAG_REAL(int, sigtimedwait, (const sigset_t *, siginfo_t *, const struct timespec *))
 SNAG_REAL(int, sigwaitinfo, (const sigset_t *, siginfo_t *))
+SNAG_REAL(int, sigsuspend, (const sigset_t *))
 SNAG_REAL(int, pthread_kill, (pthread_t, int))
 SNAG_REAL(int, kill, (pid_t, int))
 SNAG_REAL(int, raise, (int))
@@ -81,7 +91,41 @@ int wait_for_signal(const char *name, const sigset_t *set, siginfo_t *info,
   }
 }
 
+// A signal that `mask` (the mask during the wait) lets through is pending.
+bool deliverable(const sigset_t *mask) {
+  sigset_t pending;
+  if (sigpending(&pending) != 0) return false;
+  for (int sig = 1; sig < kSignals; ++sig)
+    if (sigismember(&pending, sig) == 1 && sigismember(mask, sig) == 0) return true;
+  return false;
+}
+
+// sigsuspend(mask) as non-blocking checks; -1 with errno, as sigsuspend.
+int wait_for_handler(const char *name, const sigset_t *mask) {
+  if (!blocking_calls_modelled()) return real_sigsuspend()(mask);
+  sigset_t all, before;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &before);
+  for (uint32_t attempt = 0;; ++attempt) {
+    RetryStep step = before_attempt(name, &g_signal_sent, attempt, false);
+    if (step == RetryStep::kTry && !deliverable(mask)) continue;
+    int rc = real_sigsuspend()(mask);  // runs the pending handler, or blocks (kBlock)
+    int error = errno;
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    errno = error;
+    return rc;
+  }
+}
+
 }  // namespace
+
+SNAG_INTERCEPTOR int sigsuspend(const sigset_t *mask) { return wait_for_handler("sigsuspend", mask); }
+
+SNAG_INTERCEPTOR int pause(void) {
+  sigset_t current;
+  pthread_sigmask(SIG_BLOCK, nullptr, &current);
+  return wait_for_handler("pause", &current);
+}
 
 SNAG_INTERCEPTOR int sigwait(const sigset_t *set, int *sig) {
   for (;;) {
