@@ -61,11 +61,13 @@ const History &latest(const Histories &hs, Tid owner) {
 }
 
 
-// Whether the state machine would change nothing for an access touching
-// `touched` bytes of a variable in state `w`: its Exclusive owner again in
-// its current epoch, having written already for a write (the fast path's
-// first answer). Shared-Read is left to the state machine: a read there may
-// still fill an empty history slot.
+// Whether an access touching `touched` bytes of a variable in state `w` is
+// its Exclusive owner's again in its current epoch (having written already,
+// for a write): the fast path's first answer, given here to each granule of
+// a range as the fast path gives it to each single access (the owner's
+// history slot is not rewritten for a second access of the same kind in one
+// epoch). Shared-Read is left to the state machine: a read there may still
+// fill an empty history slot.
 bool owner_again(uint64_t w, uint32_t touched, bool write) {
   const Kind k = kind_of(w);
   return t_fast_path.epoch_word &&
@@ -74,8 +76,9 @@ bool owner_again(uint64_t w, uint32_t touched, bool write) {
 }
 
 // A range inside one coarse heap block (or chunk) that its owner touches
-// again in the same epoch (a string it copies or compares once more): what
-// access_slow would find, without the trip there.
+// again in the same epoch (a string it copies or compares once more): the
+// block's one state answers it, as access_slow would (owner_again), without
+// the trip there.
 bool range_in_owned_block(uintptr_t addr, uintptr_t size, bool write) {
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (!cell) return false;
