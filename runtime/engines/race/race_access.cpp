@@ -75,24 +75,6 @@ bool owner_again(uint64_t w, uint32_t touched, bool write) {
          state_needs_no_work(w, touched, write);
 }
 
-// A range inside one coarse heap block (or chunk) that its owner touches
-// again in the same epoch (a string it copies or compares once more): the
-// block's one state answers it, as access_slow would (owner_again), without
-// the trip there.
-bool range_in_owned_block(uintptr_t addr, uintptr_t size, bool write) {
-  std::atomic<uint64_t> *cell = find_cell(addr);
-  if (!cell) return false;
-  uint64_t w = cell->load(std::memory_order_acquire);
-  HeapBlock *block = block_of_granule(w, addr & ~(kGranule - 1));
-  if (!block) return false;
-  block = chunk_of(block, addr);
-  // access_slow would point the word at the chunk the block was cut into.
-  if (w != 0 && w != pointer_word(Kind::kIndirect, block)) return false;
-  if (block->fine.load(std::memory_order_acquire)) return false;
-  if (addr < block->start || addr + size > block->start + block->size) return false;
-  return owner_again(block->state.load(std::memory_order_acquire), 0xff, write);
-}
-
 const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *entries, uint32_t count) {
   auto *r = static_cast<SharedModify2Record *>(
       internal_alloc(sizeof(SharedModify2Record) + sizeof(ThreadsetEntry) * count));
@@ -153,7 +135,6 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
                            snag_site_t site) {
   bool write = (flags & kAccessWrite) != 0;
   if (access_needs_no_work(addr, size, write)) return;
-  if (size > kGranule && !g_race->potential_ && range_in_owned_block(addr, size, write)) return;
   RaceThread &data = g_race->thread_data(t);
   RuntimeScope scope(&t);
   g_race->access_slow(t, data, Access{addr, size, write, site});
