@@ -143,9 +143,12 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
 
 void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
   uintptr_t end = a.addr + a.size;
-  // With potential=1 the state machine also looks at other threads' lock-
-  // ordered accesses when nothing changes: no shortcut then.
-  const bool skip_owner = !potential_;
+  // Granules (or bytes, or a block) their owner touches again in this epoch
+  // are skipped for an access over more than one granule; one inside a
+  // granule was asked already (on_access: the fast path said no). With
+  // potential=1 the state machine also looks at other threads' lock-ordered
+  // accesses when nothing changes: no shortcut then.
+  const bool skip_owner = !potential_ && ((a.addr ^ (end - 1)) & ~(kGranule - 1)) != 0;
   for (int attempt = 0; attempt < 4; ++attempt) {
     bool redo = false;
     HeapBlock *previous_block = nullptr;
