@@ -121,6 +121,32 @@ TEST(AccessFastPath, ALargeCoarseBlockGetsNoStateWords) {
   release_block_cache(cache);
 }
 
+// A granule split into bytes (two variables shared its 8 bytes once, and it
+// stays split) is answered from the states of the bytes an access touches,
+// each as the engine answers a byte: inline, and for a loop's range.
+TEST(AccessFastPath, ASplitGranuleIsAnsweredByTheBytesTheAccessTouches) {
+  FastPathOn on;
+  const uintptr_t g = kRegion + 0x90000;
+  static SplitGranule split;
+  for (uint32_t b = 0; b < 4; ++b) split.state[b].store(mine(true));
+  for (uint32_t b = 4; b < 6; ++b) split.state[b].store(mine(false));
+  split.state[6].store(exclusive_word(Kind::kExclusive1, kMe + 1, kNow, true));  // another thread's
+  split.state[7].store(0);                                                       // never accessed
+  shadow_cell(g)->store(pointer_word(Kind::kIndirect, &split));
+  EXPECT_TRUE(access_needs_no_work(g, 4, true));
+  EXPECT_TRUE(access_needs_no_work(g + 2, 4, false));
+  EXPECT_FALSE(access_needs_no_work(g + 2, 4, true));  // a first write to bytes 4-5 in this epoch
+  EXPECT_FALSE(access_needs_no_work(g + 6, 1, false));
+  EXPECT_FALSE(access_needs_no_work(g + 7, 1, false));
+  EXPECT_FALSE(access_needs_no_work(g, 8, false));
+  EXPECT_TRUE(range_needs_no_work(g, 6, false));
+  EXPECT_FALSE(range_needs_no_work(g, 7, false));
+  split.state[0].store(exclusive_word(Kind::kExclusive1, kMe, kNow - 1, true));  // an earlier epoch
+  EXPECT_FALSE(access_needs_no_work(g, 4, false));
+  EXPECT_FALSE(range_needs_no_work(g, 6, false));
+  shadow_cell(g)->store(0);
+}
+
 TEST(LoopRanges, SharedReadDataNeedsNoWorkForReadsOnly) {
   FastPathOn on;
   const uintptr_t base = kRegion + 0x60000;
