@@ -45,6 +45,11 @@ if [[ ! -x $snag_cxx ]]; then
 fi
 command -v "$native_cxx" >/dev/null || die "$native_cxx not found (install clang-14)"
 command -v python3 >/dev/null || die "python3 not found"
+if ! command -v /usr/bin/time >/dev/null; then  # bench/measure.py takes peak RSS from it
+  echo "bench: /usr/bin/time missing, installing the 'time' package" >&2
+  sudo=; [[ $(id -u) -ne 0 ]] && sudo=sudo
+  $sudo apt-get install -y -qq time >/dev/null || die "could not install 'time' (apt-get install time)"
+fi
 # A snag runtime built without optimization makes every number meaningless.
 snag_root=$(cd "$(dirname "$snag_cxx")/.." && pwd)
 if [[ -f $snag_root/CMakeCache.txt ]]; then
