@@ -1,6 +1,7 @@
 #include "crash_location.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -42,6 +43,14 @@ std::optional<report::Frame> symbolize(const std::string &program, uint64_t addr
   return frame;
 }
 
+// A fault inside snag's own runtime (an interceptor reading a freed mutex)
+// is the program's fault at its call into the runtime: the shadow stack's
+// innermost frame, which is kept on top.
+bool in_snag_runtime(const std::string &file) {
+  std::string normal = std::filesystem::path(file).lexically_normal().string();
+  return normal.compare(0, sizeof(SNAG_RUNTIME_SOURCE_DIR) - 1, SNAG_RUNTIME_SOURCE_DIR) == 0;
+}
+
 }  // namespace
 
 void locate_crashes(std::vector<report::Finding> &findings, const std::string &program,
@@ -70,6 +79,7 @@ void locate_crashes(std::vector<report::Finding> &findings, const std::string &p
       continue;
     }
     std::vector<report::Frame> &stack = f.sides.front().stack;
+    if (in_snag_runtime(frame->file) && !stack.empty()) continue;
     if (!stack.empty() && stack.front().file == frame->file && stack.front().line == frame->line)
       continue;
     // The shadow stack's innermost entry is the function's last call: the

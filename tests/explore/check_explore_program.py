@@ -165,6 +165,17 @@ def own_frame(stack, source_name):
     return None
 
 
+# A file of snag's own runtime (an interceptor, the core or an engine).
+SNAG_RUNTIME_RE = re.compile(r"/runtime/(intercept|core|engines)/[^/]+\.(cpp|h)$")
+
+
+def first_frame(finding):
+    """The innermost frame of the first side, or None."""
+    sides = finding.get("sides") or []
+    stack = sides[0].get("stack") if sides and isinstance(sides[0], dict) else None
+    return stack[0] if stack and isinstance(stack[0], dict) else None
+
+
 def side_frames(finding, source_name):
     """The own-source frame of every side (None where a side has none)."""
     sides = finding.get("sides") or []
@@ -367,6 +378,11 @@ def check_buggy(snag, program, source_name, budget, options, kind, marked, runne
         scope = "any side's" if kind == "deadlock" else "the first side's"
         fail(f"WRONG LOCATION: {scope} innermost frame in {source_name} is not on a "
              f"marked line", want, describe_finding(first, source_name), command, result)
+    top = first_frame(first)
+    if kind == "crash" and top and SNAG_RUNTIME_RE.search(str(top.get("file", ""))):
+        fail(f"WRONG LOCATION: the crash in {source_name} is reported inside snag's runtime "
+             f"({top.get('file')}:{top.get('line')}), not at the program's call",
+             want, describe_finding(first, source_name), command, result)
     key = location_key(first, source_name)
     where = describe_key(first, key, source_name)
 
