@@ -1,5 +1,6 @@
 #include "run_command.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -36,6 +37,31 @@ std::string snag_options_for(const Engine &engine, const Options &options, const
   ours.insert(ours.end(), extra.begin(), extra.end());
   const char *user = std::getenv("SNAG_OPTIONS");
   return compose_snag_options(user ? user : "", ours);
+}
+
+// A crash no race explains (race_crash.cpp: detail "after_race" = "no") is
+// not a finding: it leaves the findings, and the run's note about the signal
+// says where it happened ("... at file:line:col in function, thread T1").
+void crash_to_note(std::vector<report::Finding> &findings, report::RunInfo &run) {
+  auto unexplained = [](const report::Finding &f) {
+    return f.kind == "crash" && f.details.is_object() && f.details.value("after_race", "") == "no";
+  };
+  auto crash = std::find_if(findings.begin(), findings.end(), unexplained);
+  if (crash == findings.end()) return;
+  std::string where;
+  if (!crash->sides.empty()) {
+    const report::Side &side = crash->sides.front();
+    if (!side.stack.empty() && side.stack.front().has_location()) {
+      const report::Frame &top = side.stack.front();
+      where = " at " + top.location();
+      if (!top.function.empty()) where += " in " + top.function;
+    }
+    if (side.thread) where += fmt::format("{}thread T{}", where.empty() ? " in " : ", ", *side.thread);
+  }
+  const std::string signal_note = "program terminated by signal ";
+  for (std::string &note : run.notes)
+    if (note.rfind(signal_note, 0) == 0) note += where;
+  findings.erase(std::remove_if(findings.begin(), findings.end(), unexplained), findings.end());
 }
 
 void copy_file_to(const std::string &from, std::ostream &to) {
@@ -104,6 +130,7 @@ ProgramRun run_under_engine(const Engine &engine, const Options &options, const 
       describe_run(std::string(engine.name), options.command, run.result, options.timeout_seconds);
   std::ifstream raw(findings_file.path());
   run.findings = load_findings(raw, "findings", path, run.info.warnings);
+  crash_to_note(run.findings, run.info);
 
   if (!options.keep_findings.empty()) {
     std::error_code error;

@@ -61,10 +61,28 @@ TEST(RaceCrash, ProgramRunAloneReportsTheCrashAndDiesOfIt) {
 }
 
 TEST(RaceCrash, ACrashWithoutARaceAddsNoFinding) {
-  // No race before it: snag only notes how the program ended.
+  // No race before it: snag notes how the program ended, and where.
   RunResult r = run_command({snag_bin(), "race", "--format", "json", program_path("crash_after_finding")});
   EXPECT_EQ(r.exit_status, 128 + 6) << r.err;
-  EXPECT_TRUE(json::parse(r.out)["findings"].empty()) << r.out;
+  json report = json::parse(r.out);
+  EXPECT_TRUE(report["findings"].empty()) << r.out;
+  ASSERT_EQ(report["run"]["notes"].size(), 1u) << r.out;
+  EXPECT_EQ(report["run"]["notes"][0], "program terminated by signal SIGABRT (6) at " +
+                                           source_path("crash_after_finding.c") + ":12:3 in main, thread T0")
+      << r.out;
+}
+
+TEST(RaceCrash, ACrashWithoutARaceInAThreadNamesItsLineAndThread) {
+  RunResult r = run_command({snag_bin(), "race", program_path("crash_in_thread")});
+  EXPECT_EQ(r.exit_status, 128 + 11) << r.err;
+  const std::string where = "crash_in_thread.c:" + std::to_string(marker_line("crash_in_thread.c", "segv")) + ":";
+  const std::string note = "snag: program terminated by signal SIGSEGV (11) at ";
+  size_t at = r.err.find(note);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  EXPECT_NE(line.find(where), std::string::npos) << line;
+  EXPECT_NE(line.find(" in worker, thread T1"), std::string::npos) << line;
+  EXPECT_EQ(r.out.find("WARNING: snag:"), std::string::npos) << "not a finding: " << r.out;
 }
 
 }  // namespace

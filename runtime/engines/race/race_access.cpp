@@ -168,11 +168,12 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
         if ((w == 0 && a.size <= kGranule) || (w != 0 && w != coarse)) cell->compare_exchange_strong(w, coarse);
         // One state for the whole block: a range over it is one access,
         // and the rest of the block is skipped.
-        bool owned_again = skip_owner && owner_again(block->state.load(std::memory_order_acquire), 0xff, a.write);
-        if (block != previous_block && !owned_again) {
+        if (block != previous_block) {
           previous_block = block;
-          Variable v{&block->state, &block->history, block->start, block, 0};
-          redo = access_variable(t, rt, v, a) == Outcome::kRedo;
+          if (!(skip_owner && owner_again(block->state.load(std::memory_order_acquire), 0xff, a.write))) {
+            Variable v{&block->state, &block->history, block->start, block, 0};
+            redo = access_variable(t, rt, v, a) == Outcome::kRedo;
+          }
         }
         uintptr_t last = (block->start + block->size - 1) & ~(kGranule - 1);
         if (last > g) g = last;
