@@ -12,14 +12,16 @@
 // already hold what the call needs, and the leading engine models blocking
 // calls, the call is done here one refill at a time (each one announced)
 // under the stream's lock, which the scheduler models like any lock
-// (file_lock.cpp). Everything else goes straight to glibc. The scanf family
-// is only checked for its first refill (what it needs is its format's
-// business).
+// (file_lock.cpp). Everything else goes straight to glibc. What the scanf
+// family needs is its format's business, so it reads through a stream of
+// snag's own that takes one byte at a time from the real one (scanf_stepwise).
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include "core/runtime.h"
 #include "intercept/blocking_call.h"
 #include "intercept/real.h"
 #include "snag/abi.h"
@@ -166,6 +168,46 @@ ssize_t getdelim_stepwise(char **line, size_t *capacity, int delim, FILE *f) {
   return static_cast<ssize_t>(n);
 }
 
+// The scanf family, one refill at a time: scanf reads from an unbuffered
+// stream (fopencookie) whose every read takes one byte of the real stream
+// through next_byte, so each refill is announced whatever the format needs.
+// scanf pushes its one byte of look-ahead back into that stream; the byte
+// goes back into the real stream's buffer, where it still is (the byte
+// before the read pointer, as glibc's ungetc of the byte just read).
+// (glibc's __uflow marks the real stream at end of input or on error, as a
+// native scanf's refill would.)
+ssize_t scanf_source_read(void *cookie, char *buf, size_t size) {
+  FILE *real = static_cast<FILE *>(cookie);
+  if (size == 0) return 0;
+  int c = next_byte("fscanf", real);
+  if (c == EOF) return (real->_flags & _IO_ERR_SEEN) ? -1 : 0;
+  buf[0] = static_cast<char>(c);
+  return 1;
+}
+
+int scanf_stepwise(FILE *f, const char *format, va_list args) {
+  cookie_io_functions_t io = {scanf_source_read, nullptr, nullptr, nullptr};
+  FILE *bytes;
+  {
+    RuntimeScope scope(current_thread());
+    bytes = fopencookie(f, "r", io);
+    if (bytes) setvbuf(bytes, nullptr, _IONBF, 0);
+  }
+  if (!bytes) return real___isoc99_vfscanf()(f, format, args);
+  int rc = real___isoc99_vfscanf()(bytes, format, args);
+  // scanf's look-ahead byte, pushed back into `bytes`, goes back to `f`.
+  if (bytes->_IO_read_ptr < bytes->_IO_read_end && f->_IO_read_ptr > f->_IO_read_base) --f->_IO_read_ptr;
+  RuntimeScope scope(current_thread());
+  fclose(bytes);
+  return rc;
+}
+
+// Whether reading `f` can block: not a regular file, a memory or a cookie stream.
+bool may_block(FILE *f) {
+  struct stat st;
+  return f->_fileno >= 0 && !(fstat(f->_fileno, &st) == 0 && S_ISREG(st.st_mode));
+}
+
 }  // namespace
 
 // Under the scheduler, every call of the locking kind takes the stream's
@@ -240,14 +282,14 @@ SNAG_INTERCEPTOR ssize_t getline(char **line, size_t *capacity, FILE *f) {
   return getdelim(line, capacity, '\n', f);
 }
 
-// The scanf family (<stdio.h> names it __isoc99_*): the first refill is
-// announced; a format that needs more input than one refill brings may
-// still block in glibc (docs/explore.md).
+// The scanf family (<stdio.h> names it __isoc99_*): from a pipe, a socket
+// or a terminal one refill at a time (scanf_stepwise); a regular file never
+// blocks.
 SNAG_INTERCEPTOR int __isoc99_vfscanf(FILE *f, const char *format, va_list args) {
   if (!modelled()) return real___isoc99_vfscanf()(f, format, args);
   StreamLock held(f);
-  refill_wait("fscanf", f);
-  return real___isoc99_vfscanf()(f, format, args);
+  if (!may_block(f)) return real___isoc99_vfscanf()(f, format, args);
+  return scanf_stepwise(f, format, args);
 }
 
 SNAG_INTERCEPTOR int __isoc99_fscanf(FILE *f, const char *format, ...) {
