@@ -94,6 +94,8 @@ public:
     DenseSet<const Instruction *> Covered;
     for (BasicBlock *BB : Order)
       transfer(*BB, factsAtStart(*BB), &Covered);
+    for (BasicBlock *BB : Order)
+      coverReadsByLaterWrites(*BB, Covered);
     return Covered;
   }
 
@@ -144,10 +146,7 @@ private:
       }
       if (auto It = Accesses.find(&I); It != Accesses.end()) {
         const TrackedAccess &Access = It->second;
-        int64_t Offset = 0;
-        const Value *Base =
-            GetPointerBaseWithConstantOffset(Access.Addr, Offset, DL);
-        Fact Here{Base, Offset, Access.Bytes, Access.IsWrite};
+        Fact Here = factOf(Access);
         if (isCovered(Facts, Here)) {
           if (Covered && Access.MayBeCovered)
             Covered->insert(&I);
@@ -161,6 +160,41 @@ private:
         erase_if(Facts, [&](const Fact &F) { return F.Base == &I; });
     }
     return Facts;
+  }
+
+  Fact factOf(const TrackedAccess &Access) {
+    int64_t Offset = 0;
+    const Value *Base = GetPointerBaseWithConstantOffset(Access.Addr, Offset, DL);
+    return Fact{Base, Offset, Access.Bytes, Access.IsWrite};
+  }
+
+  // Within a block, a read that a later write to the same bytes follows with
+  // nothing between that could synchronize (so the write always runs when
+  // the read did) is covered by that write, as ThreadSanitizer's pass does:
+  // the write races with every access the read races with. Only writes that
+  // keep their hook cover.
+  void coverReadsByLaterWrites(BasicBlock &BB,
+                               DenseSet<const Instruction *> &Covered) {
+    FactSet Ahead;
+    for (Instruction &I : reverse(BB)) {
+      if (isa<DbgInfoIntrinsic>(I))
+        continue;
+      if (maySynchronize(I)) {
+        Ahead.clear();
+        continue;
+      }
+      if (auto It = Accesses.find(&I); It != Accesses.end() && !Covered.count(&I)) {
+        const TrackedAccess &Access = It->second;
+        Fact Here = factOf(Access);
+        if (!Access.IsWrite && Access.MayBeCovered && isCovered(Ahead, Here))
+          Covered.insert(&I);
+        else if (Access.IsWrite && Access.MayCover && Ahead.size() < kMaxFacts)
+          Ahead.push_back(Here);
+      }
+      // Above its definition a pointer does not exist yet.
+      if (I.getType()->isPointerTy())
+        erase_if(Ahead, [&](const Fact &F) { return F.Base == &I; });
+    }
   }
 
   const DataLayout &DL;

@@ -2,11 +2,15 @@
 // path to it passes an earlier access to the same bytes (the same base
 // pointer after stripping casts and constant offsets, an offset range that
 // contains it; a write covers reads and writes, a read covers reads) with no
-// call, atomic, fence or volatile access on any path between.
+// call, atomic, fence or volatile access on any path between. Within a
+// block, a read is also covered by a later write to the same bytes with
+// nothing between that could synchronize (ThreadSanitizer's pass skips such
+// reads too).
 //
 // The race engine gains nothing from a covered access: the thread's clock
 // and locks are the same as at the earlier access, so the later one races
-// with another thread's access exactly when the earlier one does. Engines
+// with another thread's access exactly when the earlier one does (a report
+// may then name the covering access's line). Engines
 // that schedule or learn at each access (explore, guard, tsv) do need it,
 // so the pass keeps a covered access's hook behind a load of
 // __snag_every_access (include/snag/abi.h), which the runtime clears only

@@ -147,10 +147,32 @@ int offsets(int c) {
 // CHECK-NEXT: call void @__snag_read4(i8* bitcast (i32* @w to i8*)
 // CHECK-NEXT: load volatile i32, i32* @w
 // CHECK-NOT: @__snag_every_access
-// CHECK-LABEL: !llvm.dbg.cu
+// CHECK: ret i32
 int volatile_kept(int c) {
   w = 1;
   if (c)
     return w;
   return 0;
 }
+
+// Within a block, a later write to the same bytes with nothing between that
+// could synchronize covers a read (the write races with whatever the read
+// races with); a call between keeps the read's hook.
+// CHECK-LABEL: define {{.*}}void @read_then_write(
+// CHECK: load i32, i32* @__snag_every_access
+// CHECK: call void @__snag_read4(i8* bitcast (i32* @g to i8*)
+// CHECK-NOT: @__snag_every_access
+// CHECK: call void @__snag_write4(i8* bitcast (i32* @g to i8*)
+// CHECK-NOT: @__snag_every_access
+// CHECK: call void @__snag_read4(i8* bitcast (i32* @h to i8*)
+// CHECK: call void @other()
+// CHECK-NOT: @__snag_every_access
+// CHECK: call void @__snag_write4(i8* bitcast (i32* @h to i8*)
+// CHECK: ret void
+void read_then_write(void) {
+  g = g + 1;
+  int x = h;
+  other();
+  h = x + 1;
+}
+// CHECK-LABEL: !llvm.dbg.cu
