@@ -2,6 +2,7 @@
 
 #include "LoopRanges.h"
 #include "OptOut.h"
+#include "RedundantAccesses.h"
 #include "RuntimeHooks.h"
 #include "snag/abi.h"
 
@@ -71,6 +72,9 @@ struct PlainAccess {
   bool IsVolatile;
   // True when the hook may be skipped (LoopRanges.h); null: always call it.
   Value *SkipFlag = nullptr;
+  // True when an earlier access covers it on every path (RedundantAccesses.h):
+  // the hook runs only while __snag_every_access is set.
+  bool Redundant = false;
 };
 
 // The libc functions whose calls are treated like the intrinsics.
@@ -124,6 +128,7 @@ public:
   bool run() {
     collect();
     askBeforeLoops();
+    findRedundantAccesses();
     // Sites are created in instruction order within each kind, which is
     // what their ordinals count.
     uint64_t FunctionSite = Kinds.Functions
@@ -230,6 +235,28 @@ private:
       if (!Access.IsVolatile && !isVtablePointerStore(*Access.Inst))
         Access.SkipFlag = Ranges.skipFlag(Access.Inst, Access.Addr,
                                           Access.Bytes, Access.IsWrite);
+  }
+
+  // After the loop-range questions (an access whose hook they may skip covers
+  // nothing), before any block is split. Not in a lean guard build, where an
+  // earlier access may have no hook at all, and not for vtable-pointer
+  // stores, whose hook runs only when the pointer changes. Volatile accesses
+  // are left out: the analysis treats each one as synchronization.
+  void findRedundantAccesses() {
+    if (Guard || PlainAccesses.size() < 2)
+      return;
+    DenseMap<const Instruction *, TrackedAccess> Tracked;
+    for (const PlainAccess &Access : PlainAccesses) {
+      if (Access.IsVolatile)
+        continue;
+      bool Vptr = isVtablePointerStore(*Access.Inst);
+      Tracked[Access.Inst] = TrackedAccess{Access.Addr, Access.Bytes,
+                                           Access.IsWrite,
+                                           !Access.SkipFlag && !Vptr, !Vptr};
+    }
+    DenseSet<const Instruction *> Covered = findCoveredAccesses(F, Tracked);
+    for (PlainAccess &Access : PlainAccesses)
+      Access.Redundant = Covered.count(Access.Inst) != 0;
   }
 
   std::optional<MemOp> memOp(CallBase &Call) {
@@ -387,10 +414,21 @@ private:
     // were learned from) but gets no hook unless the invariants need it.
     if (Guard && !Guard->allows(Site))
       return;
-    if (Access.SkipFlag) {
-      // The hook runs only when the question before the loop said no.
-      Instruction *Then =
-          SplitBlockAndInsertIfThen(IRB.CreateNot(Access.SkipFlag), Access.Inst, false);
+    // The hook runs only when the question before the loop said no, and for
+    // a covered access only while an engine wants every access.
+    Value *RunHook = nullptr;
+    if (Access.SkipFlag)
+      RunHook = IRB.CreateNot(Access.SkipFlag);
+    if (Access.Redundant) {
+      // A plain load: the runtime sets the flag before main and when a forked
+      // child of snag explore changes engines, never while this code runs.
+      Value *Every = IRB.CreateICmpNE(
+          IRB.CreateAlignedLoad(Hooks.i32Ty(), Hooks.everyAccessFlag(), Align(4)),
+          i32(0));
+      RunHook = RunHook ? IRB.CreateAnd(RunHook, Every) : Every;
+    }
+    if (RunHook) {
+      Instruction *Then = SplitBlockAndInsertIfThen(RunHook, Access.Inst, false);
       IRB.SetInsertPoint(Then);
     }
     Value *Addr = IRB.CreatePointerCast(Access.Addr, Hooks.bytePtrTy());

@@ -112,4 +112,8 @@ GlobalVariable *RuntimeHooks::callSiteSlot() {
   return Slot;
 }
 
+GlobalVariable *RuntimeHooks::everyAccessFlag() {
+  return cast<GlobalVariable>(M.getOrInsertGlobal("__snag_every_access", Int32Ty));
+}
+
 } // namespace snag

@@ -34,6 +34,9 @@ public:
   llvm::FunctionCallee registerSites();
   // `extern __thread snag_site_t __snag_call_site`, initial-exec TLS.
   llvm::GlobalVariable *callSiteSlot();
+  // `extern int __snag_every_access`: nonzero while an engine wants the
+  // hooks of covered accesses too (RedundantAccesses.h).
+  llvm::GlobalVariable *everyAccessFlag();
 
   llvm::Type *voidTy() const { return VoidTy; }
   llvm::PointerType *bytePtrTy() const { return BytePtrTy; }

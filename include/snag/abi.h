@@ -108,6 +108,11 @@ void __snag_api_begin(void *object, uint32_t is_write, snag_site_t site);
 /* Nonzero while an engine wants API calls: the compiler calls the two API
  * hooks only then, so they cost a load and a branch under the others. */
 extern int __snag_api_calls_wanted;
+/* Nonzero while an engine wants every plain access: an access that an earlier
+ * access to the same bytes covers on every path, with no synchronization
+ * between, calls its hook only then (compiler/plugin/RedundantAccesses.h).
+ * The runtime clears it while the race engine runs alone. */
+extern int __snag_every_access;
 void __snag_api_end(void *object, snag_site_t site);
 
 /* Each instrumented module registers its site table (docs/site-table.md)

@@ -144,6 +144,8 @@ ApiHook g_api_begin_hook = nullptr;
 ApiHook g_api_end_hook = nullptr;
 EventHook g_atomic_hook = nullptr;
 SNAG_INTERFACE int __snag_api_calls_wanted = 0;
+// 1 (every hook, as if nothing were covered) until the race engine runs alone.
+SNAG_INTERFACE int __snag_every_access = 1;
 bool g_started = false;
 
 Engine *leading_engine() { return g_engine_count ? g_engines[g_engine_count - 1] : nullptr; }
@@ -169,6 +171,11 @@ void update_engine_hooks() {
   g_api_begin_hook = api == 0 ? nullptr : direct ? api_engine->api_begin_hook : emit_api_begin;
   g_api_end_hook = api == 0 ? nullptr : direct ? api_engine->api_end_hook : emit_api_end;
   g_atomic_hook = g_engine_count == 1 ? g_engines[0]->atomic_hook : nullptr;
+  // The race engine learns nothing from an access an earlier one covers
+  // (compiler/plugin/RedundantAccesses.h); explore schedules at it and the
+  // others watch each one.
+  bool race_alone = g_engine_count == 1 && cstr_eq(g_engines[0]->name(), "race");
+  __atomic_store_n(&__snag_every_access, race_alone ? 0 : 1, __ATOMIC_RELAXED);
 }
 
 void ensure_started() { start_once(getenv("SNAG_OPTIONS")); }
