@@ -157,7 +157,7 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
 // access_slow would build, found with the inline lookups and no reservation
 // or allocation (pipeline: most of its 12 million slow-path calls).
 bool RaceEngine::access_plain_granule(ThreadState &t, RaceThread &rt, const Access &a) {
-  if (((a.addr ^ (a.addr + a.size - 1)) & ~(kGranule - 1)) != 0) return false;
+  if (a.size == 0 || ((a.addr ^ (a.addr + a.size - 1)) & ~(kGranule - 1)) != 0) return false;
   std::atomic<uint64_t> *cell = find_cell(a.addr);
   if (!cell) return false;
   uint64_t w = cell->load(std::memory_order_acquire);
