@@ -118,6 +118,7 @@ class RaceEngine final : public Engine {
  private:
   // race_access.cpp
   void access_slow(ThreadState &t, RaceThread &rt, const Access &a);
+  bool access_plain_granule(ThreadState &t, RaceThread &rt, const Access &a);
   Outcome access_variable(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
   bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,
               const History &previous, const Access &a);
