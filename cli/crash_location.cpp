@@ -45,10 +45,18 @@ std::optional<report::Frame> symbolize(const std::string &program, uint64_t addr
 
 // A fault inside snag's own runtime (an interceptor reading a freed mutex)
 // is the program's fault at its call into the runtime: the shadow stack's
-// innermost frame, which is kept on top.
+// innermost frame, which is kept on top. The runtime may have been compiled
+// in another checkout (a moved build, a shared compiler cache), so a file
+// counts as the runtime's when the part of its path after its last
+// "runtime/" names a file of this snag's runtime sources.
 bool in_snag_runtime(const std::string &file) {
   std::string normal = std::filesystem::path(file).lexically_normal().string();
-  return normal.compare(0, sizeof(SNAG_RUNTIME_SOURCE_DIR) - 1, SNAG_RUNTIME_SOURCE_DIR) == 0;
+  const std::string runtime_dir = SNAG_RUNTIME_SOURCE_DIR;
+  if (normal.compare(0, runtime_dir.size(), runtime_dir) == 0) return true;
+  size_t at = normal.rfind("/runtime/");
+  if (at == std::string::npos) return false;
+  std::error_code error;
+  return std::filesystem::is_regular_file(runtime_dir + normal.substr(at + 9), error);
 }
 
 }  // namespace
