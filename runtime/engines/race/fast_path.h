@@ -31,13 +31,19 @@ struct FastPathThread {
   uint64_t epoch_word;
   LocksetId lockset_all;    // every lock the thread holds
   LocksetId lockset_write;  // the locks it holds in write mode
-  // The coarse block (or chunk) whose state last told the fast path that
-  // an access needed no work, and the range its record had then. An
-  // access inside that range asks the record's state directly, without
-  // the shadow loads (cached_block_needs_no_work). Empty: all zero.
-  uintptr_t block_start;
-  uintptr_t block_end;
-  HeapBlock *block;
+  // The coarse blocks (or chunks) whose state last told the fast path
+  // that an access needed no work, newest first, and the range each record
+  // had then. An access inside one of those ranges asks the record's state
+  // directly, without the shadow loads (cached_block_needs_no_work). Two:
+  // a loop reading one block and writing another (a stencil into an output
+  // buffer, a matrix row times a vector) keeps both. Empty: all zero.
+  struct RememberedBlock {
+    uintptr_t start;
+    uintptr_t end;
+    HeapBlock *block;
+  };
+  static constexpr int kRemembered = 2;
+  RememberedBlock remembered[kRemembered];
 };
 extern SNAG_TLS FastPathThread t_fast_path;
 
@@ -93,9 +99,9 @@ SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
   return size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0;
 }
 
-// True when `addr`'s granule-sized access lies inside the coarse block
-// this thread remembered last (FastPathThread::block) and that block's
-// state says it needs no work. No shadow load: a thread working through
+// True when `addr`'s granule-sized access lies inside a coarse block this
+// thread remembered (FastPathThread::remembered) and that block's state
+// says it needs no work. No shadow load: a thread working through
 // its own vector reads one state word in a record that stays in cache.
 //
 // Block records are reused (heap_blocks.cpp: a freed record may track
@@ -104,22 +110,28 @@ SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
 // that block's range, and the state read before it is at the latest that
 // block's (the state's acquire load keeps the range loads after it). A
 // block gone fine, or cut into chunks (which makes it fine), answers no.
-SNAG_ALWAYS_INLINE bool cached_block_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
-  const FastPathThread &me = t_fast_path;
-  if (addr < me.block_start || addr + size > me.block_end) return false;
-  const HeapBlock *block = me.block;
+SNAG_ALWAYS_INLINE bool remembered_block_needs_no_work(const FastPathThread::RememberedBlock &r,
+                                                       bool write) {
+  const HeapBlock *block = r.block;
   if (block->fine.load(std::memory_order_relaxed)) return false;
   const uint64_t w = block->state.load(std::memory_order_acquire);
-  if (block->start != me.block_start || block->start + block->size != me.block_end) return false;
+  if (block->start != r.start || block->start + block->size != r.end) return false;
   return state_needs_no_work(w, 0xff, write);
 }
 
-// Remembers `block` as the one cached_block_needs_no_work asks first.
+SNAG_ALWAYS_INLINE bool cached_block_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  for (const FastPathThread::RememberedBlock &r : t_fast_path.remembered)
+    if (addr >= r.start && addr + size <= r.end) return remembered_block_needs_no_work(r, write);
+  return false;
+}
+
+// Remembers `block` first among the blocks cached_block_needs_no_work asks
+// (the oldest one is forgotten).
 SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) {
-  FastPathThread &me = t_fast_path;
-  me.block_start = block->start;
-  me.block_end = block->start + block->size;
-  me.block = const_cast<HeapBlock *>(block);
+  FastPathThread::RememberedBlock *r = t_fast_path.remembered;
+  if (r[0].block != block)
+    for (int i = FastPathThread::kRemembered - 1; i > 0; --i) r[i] = r[i - 1];
+  r[0] = {block->start, block->start + block->size, const_cast<HeapBlock *>(block)};
 }
 
 // The part of access_needs_no_work that makes no call (so that the access
