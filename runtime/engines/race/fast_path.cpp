@@ -80,6 +80,7 @@ bool step_needs_no_work(uintptr_t g, uintptr_t addr, uintptr_t end, bool write, 
     uintptr_t block_end = block->start + block->size;
     if (block_end <= g) return false;  // a stale word: let the hooks look
     remember_loop_range(block, state, addr, end, write);
+    remember_block(block);  // the loop's own accesses, if it makes any, find it first
     *next = (block_end + kGranule - 1) & ~(kGranule - 1);
     return true;
   }
@@ -151,6 +152,16 @@ bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (!t_fast_path.epoch_word || size == 0 || size > kLargestRange) return false;
   const uintptr_t end = addr + size;
   if (end < addr) return false;
+  // A range inside a block remembered by the access fast path is answered
+  // by the block's state alone, as step_needs_no_work would answer it
+  // (without the shadow load of its first granule).
+  if (const FastPathThread::RememberedBlock *r = remembered_block_of(addr, size)) {
+    uint64_t word;
+    if (remembered_block_needs_no_work(*r, write, &word)) {
+      remember_loop_range(r->block, word, addr, end, write);
+      return true;
+    }
+  }
   LastNo &last = t_last_no;
   uintptr_t next;
   if (last.addr == addr && last.size == size && last.write == write &&

@@ -110,19 +110,29 @@ SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
 // that block's range, and the state read before it is at the latest that
 // block's (the state's acquire load keeps the range loads after it). A
 // block gone fine, or cut into chunks (which makes it fine), answers no.
+// The remembered block whose range holds [addr, addr + size), else null.
+SNAG_ALWAYS_INLINE const FastPathThread::RememberedBlock *remembered_block_of(uintptr_t addr,
+                                                                             uintptr_t size) {
+  for (const FastPathThread::RememberedBlock &r : t_fast_path.remembered)
+    if (addr >= r.start && addr + size <= r.end) return &r;
+  return nullptr;
+}
+
+// Whether remembered block `r` still is a coarse block with r's range whose
+// state (*word) says an access of `write` kind needs no work.
 SNAG_ALWAYS_INLINE bool remembered_block_needs_no_work(const FastPathThread::RememberedBlock &r,
-                                                       bool write) {
+                                                       bool write, uint64_t *word) {
   const HeapBlock *block = r.block;
   if (block->fine.load(std::memory_order_relaxed)) return false;
-  const uint64_t w = block->state.load(std::memory_order_acquire);
+  *word = block->state.load(std::memory_order_acquire);
   if (block->start != r.start || block->start + block->size != r.end) return false;
-  return state_needs_no_work(w, 0xff, write);
+  return state_needs_no_work(*word, 0xff, write);
 }
 
 SNAG_ALWAYS_INLINE bool cached_block_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
-  for (const FastPathThread::RememberedBlock &r : t_fast_path.remembered)
-    if (addr >= r.start && addr + size <= r.end) return remembered_block_needs_no_work(r, write);
-  return false;
+  uint64_t word;
+  const FastPathThread::RememberedBlock *r = remembered_block_of(addr, size);
+  return r && remembered_block_needs_no_work(*r, write, &word);
 }
 
 // Remembers `block` first among the blocks cached_block_needs_no_work asks
