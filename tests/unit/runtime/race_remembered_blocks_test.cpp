@@ -33,6 +33,7 @@ class RememberedBlocks : public ::testing::Test {
   HeapBlock *remembered_block(uintptr_t begin, uintptr_t size, uintptr_t first) {
     HeapBlock *block = coarse_block(begin, size);
     block->state.store(mine(true));
+    shadow_cell(first);  // the slot has shadow (in a program, its other accesses reserved it)
     EXPECT_TRUE(access_needs_no_work(first, 8, true));
     EXPECT_EQ(t_fast_path.remembered[0].block, block);
     return block;
