@@ -11,7 +11,8 @@
 //
 // Because the fast path never changes what the engine knows (the one thing
 // it writes is a coarse block's Indirect word in place of a Virgin word on
-// the block's page, which means the same), it is right whatever the thread
+// the block's page, which means the same; and its own thread's remembered
+// blocks, a cache of where to look), it is right whatever the thread
 // is doing (inside the runtime, in an ignored range): it only skips work the
 // hook would find there is none of. It is off (zero epoch word)
 // unless the race engine is the only engine that wants accesses, so it never
@@ -99,6 +100,26 @@ SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
   return size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0;
 }
 
+// The remembered block whose range holds [addr, addr + size), else null.
+SNAG_ALWAYS_INLINE const FastPathThread::RememberedBlock *remembered_block_of(uintptr_t addr,
+                                                                             uintptr_t size) {
+  for (const FastPathThread::RememberedBlock &r : t_fast_path.remembered)
+    if (addr >= r.start && addr + size <= r.end) return &r;
+  return nullptr;
+}
+
+// Whether remembered block `r` still is a coarse block with r's range whose
+// state (*word) says an access of `write` kind needs no work (see
+// cached_block_needs_no_work for why the range is read after the state).
+SNAG_ALWAYS_INLINE bool remembered_block_needs_no_work(const FastPathThread::RememberedBlock &r,
+                                                       bool write, uint64_t *word) {
+  const HeapBlock *block = r.block;
+  if (block->fine.load(std::memory_order_relaxed)) return false;
+  *word = block->state.load(std::memory_order_acquire);
+  if (block->start != r.start || block->start + block->size != r.end) return false;
+  return state_needs_no_work(*word, 0xff, write);
+}
+
 // True when `addr`'s granule-sized access lies inside a coarse block this
 // thread remembered (FastPathThread::remembered) and that block's state
 // says it needs no work. No shadow load: a thread working through
@@ -110,25 +131,6 @@ SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
 // that block's range, and the state read before it is at the latest that
 // block's (the state's acquire load keeps the range loads after it). A
 // block gone fine, or cut into chunks (which makes it fine), answers no.
-// The remembered block whose range holds [addr, addr + size), else null.
-SNAG_ALWAYS_INLINE const FastPathThread::RememberedBlock *remembered_block_of(uintptr_t addr,
-                                                                             uintptr_t size) {
-  for (const FastPathThread::RememberedBlock &r : t_fast_path.remembered)
-    if (addr >= r.start && addr + size <= r.end) return &r;
-  return nullptr;
-}
-
-// Whether remembered block `r` still is a coarse block with r's range whose
-// state (*word) says an access of `write` kind needs no work.
-SNAG_ALWAYS_INLINE bool remembered_block_needs_no_work(const FastPathThread::RememberedBlock &r,
-                                                       bool write, uint64_t *word) {
-  const HeapBlock *block = r.block;
-  if (block->fine.load(std::memory_order_relaxed)) return false;
-  *word = block->state.load(std::memory_order_acquire);
-  if (block->start != r.start || block->start + block->size != r.end) return false;
-  return state_needs_no_work(*word, 0xff, write);
-}
-
 SNAG_ALWAYS_INLINE bool cached_block_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   uint64_t word;
   const FastPathThread::RememberedBlock *r = remembered_block_of(addr, size);
