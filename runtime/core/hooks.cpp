@@ -16,8 +16,13 @@
 namespace snag {
 namespace {
 
-SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {
-  if (race::access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+// Everything after the inlined fast path's "no": the fast path's
+// out-of-line answers, then the engine. Kept out of line so that the hooks
+// that inline access() need no stack frame on the fast path (the call
+// here is their tail call).
+__attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
+                                                     snag_site_t site) {
+  if (race::access_slowly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
     return;
   AccessHook hook = g_access_hook;
   if (SNAG_UNLIKELY(!hook)) return;
@@ -25,6 +30,12 @@ SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_
   if (SNAG_UNLIKELY(t->in_runtime | ((flags & kAccessWrite) ? t->ignore_writes : t->ignore_reads)))
     return;
   hook(*t, reinterpret_cast<uintptr_t>(addr), size, flags, site);
+}
+
+SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {
+  if (race::access_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+    return;
+  access_after_fast_path(addr, size, flags, site);
 }
 
 SNAG_ALWAYS_INLINE void atomic_event(EventKind kind, void *addr, uint32_t size, uint32_t op,

@@ -80,6 +80,7 @@ bool step_needs_no_work(uintptr_t g, uintptr_t addr, uintptr_t end, bool write, 
     uintptr_t block_end = block->start + block->size;
     if (block_end <= g) return false;  // a stale word: let the hooks look
     remember_loop_range(block, state, addr, end, write);
+    remember_block(block);  // the loop's own accesses, if it makes any, find it first
     *next = (block_end + kGranule - 1) & ~(kGranule - 1);
     return true;
   }
@@ -131,10 +132,36 @@ bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, boo
   return true;
 }
 
+bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  if (!fast_path_answers(addr, size)) return false;
+  std::atomic<uint64_t> *cell = find_cell(addr);
+  if (!cell) return false;
+  uint64_t w = cell->load(std::memory_order_acquire);
+  if (w == 0) return untouched_granule_needs_no_work(addr, write);
+  if (HeapBlock *block = block_of_word(w)) {
+    if (block->fine.load(std::memory_order_relaxed)) return false;
+    w = block->state.load(std::memory_order_acquire);
+    return kind_of(w) == Kind::kSharedModify1 && locked_access_needs_no_work(block->state, w, block->history, write);
+  }
+  if (kind_of(w) == Kind::kSharedModify1) return locked_granule_needs_no_work(*cell, w, addr, write);
+  if (kind_of(w) == Kind::kIndirect) return split_granule_needs_no_work(w, addr, size, write);
+  return false;
+}
+
 bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (!t_fast_path.epoch_word || size == 0 || size > kLargestRange) return false;
   const uintptr_t end = addr + size;
   if (end < addr) return false;
+  // A range inside a block remembered by the access fast path is answered
+  // by the block's state alone, as step_needs_no_work would answer it
+  // (without the shadow load of its first granule).
+  if (const FastPathThread::RememberedBlock *r = remembered_block_of(addr, size)) {
+    uint64_t word;
+    if (remembered_block_needs_no_work(*r, write, &word)) {
+      remember_loop_range(r->block, word, addr, end, write);
+      return true;
+    }
+  }
   LastNo &last = t_last_no;
   uintptr_t next;
   if (last.addr == addr && last.size == size && last.write == write &&
@@ -159,6 +186,10 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;
   if (!block || block->fine.load(std::memory_order_acquire)) return false;
   if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;
+  // The next access inside the block asks its state directly (a block of
+  // 1 MiB or more, whose granules keep no word, no longer takes this
+  // lookup on every access).
+  remember_block(block);
   // A block under 1 MiB has its word written the first time, as
   // the slow path would: the inlined fast path then finds the block from
   // the word, and a thread's own vectors and maps do not pay this page

@@ -11,7 +11,8 @@
 //
 // Because the fast path never changes what the engine knows (the one thing
 // it writes is a coarse block's Indirect word in place of a Virgin word on
-// the block's page, which means the same), it is right whatever the thread
+// the block's page, which means the same; and its own thread's remembered
+// blocks, a cache of where to look), it is right whatever the thread
 // is doing (inside the runtime, in an ignored range): it only skips work the
 // hook would find there is none of. It is off (zero epoch word)
 // unless the race engine is the only engine that wants accesses, so it never
@@ -31,6 +32,19 @@ struct FastPathThread {
   uint64_t epoch_word;
   LocksetId lockset_all;    // every lock the thread holds
   LocksetId lockset_write;  // the locks it holds in write mode
+  // The coarse blocks (or chunks) whose state last told the fast path
+  // that an access needed no work, newest first, and the range each record
+  // had then. An access inside one of those ranges asks the record's state
+  // directly, without the shadow loads (cached_block_needs_no_work). Two:
+  // a loop reading one block and writing another (a stencil into an output
+  // buffer, a matrix row times a vector) keeps both. Empty: all zero.
+  struct RememberedBlock {
+    uintptr_t start;
+    uintptr_t end;
+    HeapBlock *block;
+  };
+  static constexpr int kRemembered = 2;
+  RememberedBlock remembered[kRemembered];
 };
 extern SNAG_TLS FastPathThread t_fast_path;
 
@@ -79,25 +93,86 @@ bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w
 // state machine once per byte (task_graph: 16 million calls). Out of line.
 bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write);
 
-// True when the access needs no work at all; false when the engine must look.
-SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+// Whether the fast path answers for this access at all: it is on, and the
+// access lies inside one granule (anything larger takes the engine's hook).
+SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
   if (SNAG_UNLIKELY(!t_fast_path.epoch_word)) return false;
-  if (size > kGranule || ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) != 0) return false;
+  return size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0;
+}
+
+// The remembered block whose range holds [addr, addr + size), else null.
+SNAG_ALWAYS_INLINE const FastPathThread::RememberedBlock *remembered_block_of(uintptr_t addr,
+                                                                             uintptr_t size) {
+  for (const FastPathThread::RememberedBlock &r : t_fast_path.remembered)
+    if (addr >= r.start && addr + size <= r.end) return &r;
+  return nullptr;
+}
+
+// Whether remembered block `r` still is a coarse block with r's range whose
+// state (*word) says an access of `write` kind needs no work (see
+// cached_block_needs_no_work for why the range is read after the state).
+SNAG_ALWAYS_INLINE bool remembered_block_needs_no_work(const FastPathThread::RememberedBlock &r,
+                                                       bool write, uint64_t *word) {
+  const HeapBlock *block = r.block;
+  if (block->fine.load(std::memory_order_relaxed)) return false;
+  *word = block->state.load(std::memory_order_acquire);
+  if (block->start != r.start || block->start + block->size != r.end) return false;
+  return state_needs_no_work(*word, 0xff, write);
+}
+
+// True when `addr`'s granule-sized access lies inside a coarse block this
+// thread remembered (FastPathThread::remembered) and that block's state
+// says it needs no work. No shadow load: a thread working through
+// its own vector reads one state word in a record that stays in cache.
+//
+// Block records are reused (heap_blocks.cpp: a freed record may track
+// another block next), so the remembered range is checked against the
+// record after its state is read: a record given to another block has
+// that block's range, and the state read before it is at the latest that
+// block's (the state's acquire load keeps the range loads after it). A
+// block gone fine, or cut into chunks (which makes it fine), answers no.
+SNAG_ALWAYS_INLINE bool cached_block_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  uint64_t word;
+  const FastPathThread::RememberedBlock *r = remembered_block_of(addr, size);
+  return r && remembered_block_needs_no_work(*r, write, &word);
+}
+
+// Remembers `block` first among the blocks cached_block_needs_no_work asks
+// (the oldest one is forgotten).
+SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) {
+  FastPathThread::RememberedBlock *r = t_fast_path.remembered;
+  if (r[0].block != block)
+    for (int i = FastPathThread::kRemembered - 1; i > 0; --i) r[i] = r[i - 1];
+  r[0] = {block->start, block->start + block->size, const_cast<HeapBlock *>(block)};
+}
+
+// The part of access_needs_no_work that makes no call (so that the access
+// hooks that inline it need no stack frame): the remembered block, then
+// the granule's state word or its coarse block's state. False also when
+// only an out-of-line check could tell (an untouched granule, a
+// Shared-Modify1 word, a split granule): access_needs_no_work asks those.
+SNAG_ALWAYS_INLINE bool access_quickly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  if (!fast_path_answers(addr, size)) return false;
+  if (cached_block_needs_no_work(addr, size, write)) return true;
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (SNAG_UNLIKELY(!cell)) return false;
   uint64_t w = cell->load(std::memory_order_acquire);
-  if (SNAG_UNLIKELY(w == 0)) return untouched_granule_needs_no_work(addr, write);
   if (HeapBlock *block = block_of_word(w)) {
     if (block->fine.load(std::memory_order_relaxed)) return false;
-    w = block->state.load(std::memory_order_acquire);
-    if (SNAG_UNLIKELY(kind_of(w) == Kind::kSharedModify1))
-      return locked_access_needs_no_work(block->state, w, block->history, write);
-  } else if (SNAG_UNLIKELY(kind_of(w) == Kind::kSharedModify1)) {
-    return locked_granule_needs_no_work(*cell, w, addr, write);
-  } else if (SNAG_UNLIKELY(kind_of(w) == Kind::kIndirect)) {
-    return split_granule_needs_no_work(w, addr, size, write);
+    if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;
+    remember_block(block);
+    return true;
   }
   return state_needs_no_work(w, ((1u << size) - 1) << (addr & (kGranule - 1)), write);
+}
+
+// The rest of access_needs_no_work, out of line: the answers that need a
+// call (an untouched granule, a Shared-Modify1 word, a split granule).
+bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
+
+// True when the access needs no work at all; false when the engine must look.
+SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  return access_quickly_needs_no_work(addr, size, write) || access_slowly_needs_no_work(addr, size, write);
 }
 
 // True when every access of `write` kind inside [addr, addr + size) would

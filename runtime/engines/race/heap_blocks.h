@@ -24,13 +24,14 @@
 namespace snag::race {
 
 struct HeapBlock {
-  // The fast path reads these three together: keep them in the first bytes.
+  // The fast path reads these five together (fast_path.h): keep them in
+  // the first bytes, in one cache line.
   IndirectType type = IndirectType::kBlock;
   std::atomic<bool> fine{false};
   std::atomic<uint64_t> state{0};
-  Histories history{};
   uintptr_t start = 0;
   uintptr_t size = 0;
+  Histories history{};
   StackId alloc_stack = 0;
   Tid alloc_thread = 0;
   HeapBlock *next_fine = nullptr;  // in the list of fine blocks

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "race_fast_path_on.h"
+
 namespace snag::race {
 namespace {
 
@@ -13,9 +15,8 @@ constexpr Tid kMe = 3;
 constexpr Clock kNow = 40;
 
 // The calling thread as the race engine publishes it: alone, epoch kNow.
-struct FastPathOn {
-  FastPathOn() { t_fast_path = {exclusive_word(Kind::kVirgin, kMe, kNow, false, 0), kEmptyLockset}; }
-  ~FastPathOn() { t_fast_path = {}; }
+struct FastPathOn : test_support::FastPathOn {
+  FastPathOn() : test_support::FastPathOn(kMe, kNow) {}
 };
 
 uint64_t mine(bool wrote) { return exclusive_word(Kind::kExclusive1, kMe, kNow, wrote); }
