@@ -12,7 +12,9 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <map>
 #include <optional>
@@ -326,6 +328,77 @@ bool addApiSites(Module &M, SiteTable &Sites) {
   return Changed;
 }
 
+namespace {
+
+// Whether F can hand its calls to a copy of itself with a musttail call:
+// same prototype, so only a variadic function, one a setjmp may return into,
+// or one with arguments a tail call cannot forward is left as it is. An
+// optnone function (-O0) keeps its guarded hooks: speed is not its point.
+bool canVersion(Function &F) {
+  if (F.isVarArg() || F.hasFnAttribute(Attribute::OptimizeNone) ||
+      F.hasFnAttribute(Attribute::Naked) || F.callsFunctionThatReturnsTwice() ||
+      F.hasAvailableExternallyLinkage())
+    return false;
+  for (const Argument &A : F.args())
+    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())
+      return false;
+  return true;
+}
+
+// Splits F into the version the engines that want API calls run (F itself,
+// its hooks unconditional) and one without any API hook (F.snag.no_api), to
+// which F's entry hands the call with a musttail call when
+// __snag_api_calls_wanted is 0. A guard per hook (a load and a branch
+// around a call) left the loop's registers to survive a possible call, which
+// cost many_threads' inner loop over std::vector a third of its time; the
+// copy's loops have no call at all.
+void versionApiCalls(Function &F, GlobalVariable *Wanted) {
+  ValueToValueMapTy VMap;
+  Function *NoApi = CloneFunction(&F, VMap);
+  NoApi->setName(F.getName() + ".snag.no_api");
+  NoApi->setLinkage(GlobalValue::InternalLinkage);
+  NoApi->setVisibility(GlobalValue::DefaultVisibility);
+  NoApi->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  NoApi->setComdat(F.getComdat());
+  SmallVector<CallBase *, 16> Hooks;
+  for (Instruction &I : instructions(*NoApi))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && (Callee->getName() == "__snag_api_begin" ||
+                     Callee->getName() == "__snag_api_end"))
+        Hooks.push_back(Call);
+  for (CallBase *Call : Hooks)
+    Call->eraseFromParent();
+
+  // The check after the entry block's allocas, which must stay there.
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator At = Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(*At))
+    ++At;
+  IRBuilder<> IRB(&*At);
+  Type *Int32 = Type::getInt32Ty(F.getContext());
+  Value *Off = IRB.CreateICmpEQ(IRB.CreateAlignedLoad(Int32, Wanted, Align(4)),
+                                ConstantInt::get(Int32, 0));
+  Instruction *Unreachable = SplitBlockAndInsertIfThen(Off, &*At, /*Unreachable=*/true);
+  IRB.SetInsertPoint(Unreachable);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : F.args())
+    Args.push_back(&A);
+  CallInst *Tail = IRB.CreateCall(NoApi, Args);
+  Tail->setTailCallKind(CallInst::TCK_MustTail);
+  Tail->setCallingConv(F.getCallingConv());
+  Tail->setAttributes(F.getAttributes());
+  if (DISubprogram *SP = F.getSubprogram())
+    Tail->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
+  if (F.getReturnType()->isVoidTy())
+    IRB.CreateRetVoid();
+  else
+    IRB.CreateRet(Tail);
+  Unreachable->eraseFromParent();
+}
+
+} // namespace
+
 bool guardApiCallsInLoops(Module &M, FunctionAnalysisManager &FAM) {
   SmallVector<CallInst *, 32> Calls;
   for (StringRef Name : {"__snag_api_begin", "__snag_api_end"})
@@ -342,11 +415,21 @@ bool guardApiCallsInLoops(Module &M, FunctionAnalysisManager &FAM) {
     return false;
   Type *Int32 = Type::getInt32Ty(M.getContext());
   auto *Wanted = cast<GlobalVariable>(M.getOrInsertGlobal("__snag_api_calls_wanted", Int32));
+  // A function that can be versioned is (versionApiCalls); in the others
+  // each hook in a loop runs behind the flag. A plain load: the runtime sets
+  // the flag before main (preinit) and when a forked child of snag explore
+  // changes engines, never while this thread runs a function of the program.
+  SmallPtrSet<Function *, 8> Versioned;
   for (CallInst *Call : Calls) {
+    Function &F = *Call->getFunction();
+    if (Versioned.count(&F))
+      continue;
+    if (canVersion(F)) {
+      versionApiCalls(F, Wanted);
+      Versioned.insert(&F);
+      continue;
+    }
     IRBuilder<> IRB(Call);
-    // A plain load, so that code generation may hoist it out of a loop: the
-    // runtime sets the flag before main (preinit) and when a forked child of
-    // snag explore changes engines, never while this thread runs a loop.
     LoadInst *On = IRB.CreateAlignedLoad(Int32, Wanted, Align(4));
     Instruction *Then = SplitBlockAndInsertIfThen(
         IRB.CreateICmpNE(On, ConstantInt::get(Int32, 0)), Call, false);

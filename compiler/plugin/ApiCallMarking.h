@@ -32,12 +32,15 @@ bool markApiCalls(llvm::Module &M, const ApiTable &Table);
 // inlining removed. Returns true if the module changed.
 bool addApiSites(llvm::Module &M, SiteTable &Sites);
 
-// At the end of the pipeline: each API hook call inside a loop runs only
-// when the runtime says an engine wants API calls (`__snag_api_calls_wanted`),
-// so that a loop over `vector[i]` costs a load and a predictable branch per
-// marker, not a call, under the engines that ignore them. (Outside loops a
-// call per marker costs little, and the code stays smaller.) Returns true if
-// the module changed.
+// At the end of the pipeline: a function with API hook calls inside a loop
+// is split into itself (hooks unconditional) and an internal copy without
+// hooks, to which its entry hands the call (musttail) when the runtime says
+// no engine wants API calls (`__snag_api_calls_wanted`), so that a loop over
+// `vector[i]` under the engines that ignore them costs nothing but one load
+// and branch per call of the function. A function that cannot be copied that
+// way (variadic, optnone, setjmp) keeps a load and a predictable branch per
+// hook in a loop. (Outside loops a call per marker costs little, and the
+// code stays smaller.) Returns true if the module changed.
 bool guardApiCallsInLoops(llvm::Module &M, llvm::FunctionAnalysisManager &FAM);
 
 } // namespace snag

@@ -1,0 +1,53 @@
+// A function whose loops call marked API members is split in two: the
+// program's symbol checks __snag_api_calls_wanted after its allocas and,
+// when no engine wants API calls, hands the call to an internal copy without
+// any API hook (a musttail call with the same arguments); otherwise it runs
+// on with its hooks unconditional. With a guard per hook instead, the loop
+// kept its registers across a possible call (many_threads: a third of its
+// time). A function without API calls in loops is not copied; a variadic
+// one keeps a guard per hook; at -O0 (optnone) nothing is copied.
+// RUN: SNAG_INSTRUMENT=api check=CHECK -O1 -std=c++17
+// RUN: SNAG_INSTRUMENT=api check=O0 -O0 -std=c++17
+#include <cstdarg>
+#include <cstddef>
+#include <vector>
+
+std::vector<long> v;
+
+// CHECK-LABEL: define {{.*}}i64 @_Z3sumv()
+// CHECK: [[WANTED:%.*]] = load i32, i32* @__snag_api_calls_wanted
+// CHECK-NEXT: [[OFF:%.*]] = icmp eq i32 [[WANTED]], 0
+// CHECK-NEXT: br i1 [[OFF]]
+// CHECK: [[R:%.*]] = musttail call {{.*}}i64 @_Z3sumv.snag.no_api()
+// CHECK-NEXT: ret i64 [[R]]
+// CHECK: call void @__snag_api_begin(
+// CHECK: {{^}}}
+long sum() {
+  long s = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) s += v[i];
+  return s;
+}
+
+// A variadic function cannot forward its arguments with musttail.
+// CHECK-LABEL: define {{.*}}i64 @_Z9sum_countiz(
+// CHECK-NOT: musttail
+// CHECK: load i32, i32* @__snag_api_calls_wanted
+// CHECK: {{^}}}
+long sum_count(int n, ...) {
+  long s = n;
+  for (std::size_t i = 0; i < v.size(); ++i) s += v[i];
+  return s;
+}
+
+// Outside a loop a hook is a plain call and nothing is copied.
+// CHECK-LABEL: define {{.*}}i64 @_Z5firstv()
+// CHECK-NOT: __snag_api_calls_wanted
+// CHECK: {{^}}}
+long first() { return v.empty() ? 0 : v.front(); }
+
+// The copy: the same loop without a hook.
+// CHECK-LABEL: define internal {{.*}}i64 @_Z3sumv.snag.no_api()
+// CHECK-NOT: __snag_api
+// CHECK: {{^}}}
+
+// O0-NOT: snag.no_api
