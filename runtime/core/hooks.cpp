@@ -16,14 +16,14 @@
 namespace snag {
 namespace {
 
-// Everything after the inlined fast path's "no": the fast path's
-// out-of-line answers, then the engine. Kept out of line so that the hooks
-// that inline access() need no stack frame on the fast path (the call
-// here is their tail call).
+// Everything after the inlined fast path's "no": the engine. Kept out of
+// line so that the hooks that inline access() need no stack frame on the
+// fast path (the call here is their tail call). The fast path's out-of-line
+// answers are not asked here: the fast path is on only while the race
+// engine's on_access is the hook, and on_access asks them itself (for its
+// callers that bypass these hooks too).
 __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
                                                      snag_site_t site) {
-  if (race::access_slowly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
-    return;
   AccessHook hook = g_access_hook;
   if (SNAG_UNLIKELY(!hook)) return;
   ThreadState *t = current_thread();
