@@ -225,7 +225,8 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
   app.add_option("--time-limit", v.time_limit, "stop exploring after SECONDS")
       ->check(positive_seconds())
       ->type_name("SECONDS");
-  app.add_option("-j,--jobs", o.jobs, "explore with N processes in parallel (default 1)")
+  app.add_option("-j,--jobs", o.jobs,
+                 "explore with N processes in parallel (default: one per CPU, at most 16)")
       ->check(whole_number(1, kMaxJobs))
       ->type_name("N");
   app.add_option("--shard", v.shard,

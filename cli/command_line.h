@@ -34,7 +34,7 @@ struct Options {
   std::string strategy = "portfolio";
   uint64_t schedules = 1000;                       // in all, divided among the workers
   std::optional<double> time_limit_seconds;        // --time-limit, per worker
-  unsigned jobs = 1;                               // -j: parallel workers
+  unsigned jobs = 0;                               // -j: parallel workers (0: explore's default, check's 1)
   unsigned shard_index = 0, shard_count = 1;       // --shard I/N
   bool preempt_on_access = false;
   std::optional<uint64_t> pct_depth;

@@ -11,6 +11,9 @@
 #include <random>
 #include <sstream>
 
+#include <sched.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -40,9 +43,6 @@ using Clock = std::chrono::steady_clock;
 struct Worker {
   TempFile findings{"findings", ".jsonl"};
   TempFile explore_out{"explore", ".jsonl"};
-  // The program's piped stdin as the fork server read it, for the replay
-  // that checks a failure (the program has consumed the real one).
-  TempFile stdin_copy{"stdin", ".bin"};
   std::string shard;       // "I/N" for SNAG_OPTIONS
   uint64_t schedules = 0;  // its part of --schedules
   RunResult result;
@@ -86,14 +86,14 @@ std::string decimal_seconds(double seconds) {
 }
 
 std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed,
-                             const RacyAccesses &racy) {
+                             const RacyAccesses &racy, const std::string &failure_bound) {
   OptionPairs ours =
       explore_engine_options(worker.findings.path(), worker.explore_out.path(), o.with_race);
   ours.emplace_back("strategy", o.strategy);
   ours.emplace_back("schedules", std::to_string(worker.schedules));
   ours.emplace_back("seed", std::to_string(seed));
   ours.emplace_back("shard", worker.shard);
-  ours.emplace_back("stdin_copy", worker.stdin_copy.path());
+  if (!failure_bound.empty()) ours.emplace_back("failure_bound", failure_bound);
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
   if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
@@ -200,17 +200,15 @@ ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity 
 // a schedule can fail through something outside the scheduler (a garbage
 // exit status, timing, the environment), and a bug that its own replay
 // file cannot show is not one to hand a user. Returns whether it reproduced.
-bool failure_reproduces(const ReplayFile &replay, const Options &options, const Worker &worker,
-                        std::vector<std::string> &warnings) {
-  std::error_code error;
-  bool piped = fs::file_size(worker.stdin_copy.path(), error) > 0 && !error;
+bool failure_reproduces(const ReplayFile &replay, const Options &options,
+                        const TempFile *shared_stdin, std::vector<std::string> &warnings) {
   ReplayOutcome outcome = replay_once(
       replay,
       {.decisions = replay.decisions,
        .lenient = false,
        .quiet = true,
        .timeout_seconds = options.timeout_seconds.value_or(Options::kDefaultReplayTimeout)},
-      piped ? worker.stdin_copy.path() : std::string());
+      shared_stdin ? shared_stdin->path() : std::string());
   for (const std::string &w : outcome.warnings) warnings.push_back("replay check: " + w);
   return outcome.bug.has_value();
 }
@@ -250,6 +248,47 @@ std::optional<std::string> incomplete_note(const Totals &totals, const Options &
       n, totals.schedules, totals.schedules == 1 ? "" : "s", n == 1 ? "was" : "were", reasons);
 }
 
+// -j's default: one worker per CPU snag may run on, at most 16 (each worker
+// is a copy of the program; beyond that, memory grows faster than the rate).
+unsigned default_jobs() {
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return 1;
+  return static_cast<unsigned>(std::clamp(CPU_COUNT(&cpus), 1, 16));
+}
+
+// stdin is read to its end before anything runs, into a file each worker
+// opens for itself (the fork server then gives every schedule its own
+// offset: inputs.cpp), so every schedule of every worker, and the replay
+// that checks a failure, start from the same bytes; with several workers
+// sharing the real stdin they would all read from one offset. A terminal is
+// left alone: one worker inherits it, several get /dev/null (only one
+// process group can own it). Null when stdin is a terminal.
+std::unique_ptr<TempFile> copy_stdin() {
+  if (isatty(STDIN_FILENO)) return nullptr;
+  auto copy = std::make_unique<TempFile>("stdin", ".bin");
+  std::ofstream out(copy->path(), std::ios::binary | std::ios::trunc);
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.write(buffer, n);
+  }
+  if (!out.flush()) throw UsageError("cannot copy stdin for the workers into " + copy->path());
+  return copy;
+}
+
+// The file the workers share their lowest failing schedule index through
+// (runtime/engines/explore/failure_bound.h): all ones, no failure yet.
+std::unique_ptr<TempFile> failure_bound_file() {
+  auto file = std::make_unique<TempFile>("bound", ".bin");
+  const uint64_t none = ~uint64_t(0);
+  std::ofstream out(file->path(), std::ios::binary | std::ios::trunc);
+  if (!out.write(reinterpret_cast<const char *>(&none), sizeof none).flush())
+    throw UsageError("cannot write " + file->path());
+  return file;
+}
+
 }  // namespace
 
 int run_explore(const Options &options) {
@@ -273,7 +312,10 @@ int run_explore(const Options &options) {
   // so the run can be repeated with --seed even when the user gave none.
   uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   // No worker without a schedule to run.
-  unsigned jobs = static_cast<unsigned>(std::min<uint64_t>(options.jobs, options.schedules));
+  unsigned jobs = static_cast<unsigned>(
+      std::min<uint64_t>(options.jobs ? options.jobs : default_jobs(), options.schedules));
+  std::unique_ptr<TempFile> shared_stdin = copy_stdin();
+  std::unique_ptr<TempFile> bound = jobs > 1 ? failure_bound_file() : nullptr;
   // Every access is a point already with --preempt-on-access.
   RacyAccesses racy;
   if (!options.no_race_points && !options.preempt_on_access) racy = racy_accesses({path, options.command});
@@ -289,35 +331,23 @@ int run_explore(const Options &options) {
     RunRequest request;
     request.path = path;
     request.argv = options.command;
-    request.environment = explore_environment(snag_options_for(options, worker, seed, racy));
+    request.environment = explore_environment(
+        snag_options_for(options, worker, seed, racy, bound ? bound->path() : std::string()));
     request.timeout_seconds = options.timeout_seconds;
     request.disable_aslr = true;
-    // Only one process group can have the terminal; the others must not read it.
-    request.null_stdin = jobs > 1;
+    if (shared_stdin)
+      request.stdin_path = shared_stdin->path();
+    else
+      request.null_stdin = jobs > 1;
     requests.push_back(std::move(request));
   }
 
-  // The first failure ends the exploration: the other workers are stopped
-  // (a failure one of them had already recorded still counts).
-  std::vector<bool> failed(jobs, false);
-  RunWatcher stop_the_others = [&]() {
-    bool any = false;
-    for (size_t w = 0; w < jobs; ++w) {
-      if (!failed[w])
-        failed[w] = read_explore_records_file(workers[w].explore_out.path(), "", nullptr)
-                        .failure.has_value();
-      any = any || failed[w];
-    }
-    std::vector<size_t> stop;
-    for (size_t w = 0; any && w < jobs; ++w)
-      if (!failed[w]) stop.push_back(w);
-    return stop;
-  };
-
+  // The workers stop by themselves past the lowest failure any of them
+  // found (the failure bound), so the result does not depend on their pace.
   Clock::time_point start = Clock::now();
   std::vector<RunResult> results;
   try {
-    results = run_programs(requests, jobs > 1 ? stop_the_others : RunWatcher());
+    results = run_programs(requests);
   } catch (const std::runtime_error &e) {
     throw UsageError(e.what());
   }
@@ -392,7 +422,7 @@ int run_explore(const Options &options) {
 
   std::optional<bool> reproduced;
   if (failing) {
-    reproduced = failure_reproduces(*replay, options, workers[*failing], run.warnings);
+    reproduced = failure_reproduces(*replay, options, shared_stdin.get(), run.warnings);
     if (!*reproduced) {
       label_unreproduced(findings, replay->bug);
       run.notes.push_back(fmt::format(
@@ -452,8 +482,10 @@ int run_explore(const Options &options) {
     std::string of = complete ? fmt::format(" of {}", totals.schedules) : "";
     // The seed that repeats the exploration (--seed), not the schedule's own.
     print_command_note(
-        "explore", fmt::format("bug found in schedule {}{} (strategy {}, seed {}), {} schedules/s",
-                               replay->schedule, of, replay->strategy, seed, format_rate(rate)));
+        "explore", fmt::format("bug found in schedule {}{} (strategy {}, seed {}{}), {} schedules/s",
+                               replay->schedule, of, replay->strategy, seed,
+                               jobs > 1 ? fmt::format(", {} workers", jobs) : "",
+                               format_rate(rate)));
     if (replay_written) {
       print_command_note("explore", "replay it: snag replay " + shell_quote(replay_path));
       if (replay->preemptions > 0) {

@@ -63,6 +63,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"schedules",           OptionType::kCount,   "1000",   1, kNoLimit,   nullptr, "explore", "how many schedules this process runs at most"},
   {"time_limit",          OptionType::kSeconds, "0",      0, 0,          nullptr, "explore", "seconds this process may explore (0: no limit)"},
   {"shard",               OptionType::kText,    "0/1",    0, 0,          nullptr, "explore", "I/N: run only the schedules whose index is I modulo N"},
+  {"failure_bound",       OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "8-byte file the -j workers share: the lowest failing schedule index, after which none runs"},
   {"pct_depth",           OptionType::kCount,   "3",      1, 64,         nullptr, "explore", "PCT bug depth d (d-1 priority change points)"},
   {"preempt_on_access",   OptionType::kFlag,    "0",      0, 0,          nullptr, "explore", "1: instrumented memory accesses are scheduling points too"},
   {"max_steps",           OptionType::kCount,   "200000", 1, kNoLimit,   nullptr, "explore", "scheduling steps before a schedule stops (a livelock when nothing changes any more, else incomplete)"},

@@ -15,15 +15,19 @@
  *                         a stand-in for the explore engine (docs/explore.md):
  *     exploring (no replay= in SNAG_OPTIONS): with DECISIONS "none", write a
  *       summary of `schedules` schedules without failure; otherwise a worker
- *       whose shard index I (shard=I/N) is odd hangs until killed, and the
- *       others fail in schedule I with DECISIONS (FINDINGS appended to the
- *       findings file, a failure record and a summary to explore_out);
+ *       whose shard index I (shard=I/N) is odd waits (as in a long schedule)
+ *       until the failure bound file (failure_bound=) says another worker
+ *       failed, then writes a summary of 0 schedules, or hangs until killed
+ *       without that file; the others fail in schedule I with DECISIONS
+ *       (FINDINGS appended to the findings file, the bound lowered to I, a
+ *       failure record and a summary to explore_out);
  *     replaying (replay=FILE): fail the same way, with FILE's decisions, when
  *       they contain the token NEEDED; otherwise write a schedule record that
  *       says a strict replay diverged after two decisions.
  */
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +75,25 @@ static int option_value(const char *key, char *out, size_t capacity) {
     if (*p) ++p;
   }
   return found;
+}
+
+/* The failure bound the explore CLI shares among its -j workers: 8 bytes,
+ * all ones until a worker writes the index of its failing schedule. */
+static void wait_for_failure_bound(const char *path) {
+  for (;;) {
+    uint64_t bound = ~(uint64_t)0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || read(fd, &bound, sizeof bound) != (ssize_t)sizeof bound) exit(4);
+    close(fd);
+    if (bound != ~(uint64_t)0) return;
+    usleep(10000);
+  }
+}
+
+static void lower_failure_bound(const char *path, uint64_t index) {
+  int fd = open(path, O_WRONLY);
+  if (fd < 0 || write(fd, &index, sizeof index) != (ssize_t)sizeof index) exit(4);
+  close(fd);
 }
 
 static void append_file(const char *from, const char *option) {
@@ -162,10 +185,18 @@ static int explore(const char *findings, const char *decisions, const char *need
     return 0;
   }
   long shard = option_value("shard", value, sizeof value) ? atol(value) : 0;
+  char bound_path[4096];
+  int has_bound = option_value("failure_bound", bound_path, sizeof bound_path);
   if (shard % 2 == 1) {
-    for (;;) pause();
+    if (!has_bound) for (;;) pause();
+    wait_for_failure_bound(bound_path);
+    append_line("explore_out",
+                "{\"type\":\"summary\",\"schedules\":0,\"seconds\":0.01,\"failures\":0,"
+                "\"per_strategy\":{},\"threads\":3,\"forked\":true,\"notes\":[]}");
+    return 0;
   }
   fail(findings, shard, decisions);
+  if (has_bound) lower_failure_bound(bound_path, (uint64_t)shard);
   snprintf(line, sizeof line,
            "{\"type\":\"summary\",\"schedules\":%ld,\"seconds\":0.01,\"failures\":1,"
            "\"per_strategy\":{\"pct\":%ld},\"threads\":3,\"forked\":true,"

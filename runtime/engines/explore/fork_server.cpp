@@ -13,6 +13,7 @@
 #include "core/platform.h"
 #include "core/text_buffer.h"
 #include "engines/explore/engine_state.h"
+#include "engines/explore/failure_bound.h"
 #include "engines/explore/failures.h"
 #include "engines/explore/inputs.h"
 #include "engines/explore/planner.h"
@@ -99,13 +100,29 @@ bool reaped_within(pid_t pid, uint64_t timeout_ns, int *status) {
   }
 }
 
-// Waits for the child; after `timeout_ns` asks it to report and stop
-// (SIGTERM), then kills it. Returns the wait status.
-int wait_for_schedule(pid_t pid, uint64_t timeout_ns, bool *timed_out) {
+// Waits for schedule `index`'s child. After `timeout_ns` (0: none) asks it
+// to report and stop (SIGTERM), then kills it. Kills it at once when another
+// worker found a failure at a lower index meanwhile (*overtaken): its result
+// could no longer be reported (failure_bound.h), and a hanging schedule
+// would keep the exploration from ending. Returns the wait status.
+int wait_for_schedule(pid_t pid, uint64_t index, uint64_t timeout_ns, bool *timed_out,
+                      bool *overtaken) {
+  // Only a schedule that runs longer than this sees the bound checked.
+  constexpr uint64_t kBoundCheckNs = 50000000ull;
   *timed_out = false;
+  *overtaken = false;
   int status = 0;
-  if (timeout_ns) {
-    if (reaped_within(pid, timeout_ns, &status)) return status;
+  for (uint64_t waited = 0; !timeout_ns || waited < timeout_ns;) {
+    uint64_t slice = timeout_ns && timeout_ns - waited < kBoundCheckNs ? timeout_ns - waited : kBoundCheckNs;
+    if (reaped_within(pid, slice, &status)) return status;
+    waited += slice;
+    if (after_failure_bound(index)) {
+      *overtaken = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+  }
+  if (!*overtaken) {
     *timed_out = true;
     kill(pid, SIGTERM);
     if (reaped_within(pid, 2000000000ull, &status)) return status;
@@ -149,7 +166,7 @@ void report_unreported(const ScheduleResults &r, int status, bool timed_out) {
   report_schedule_end(kind, b.data());
 }
 
-// SIGTERM (the CLI stopping a worker once another found a bug): finish the
+// SIGTERM (snag stopping the exploration: --timeout, Ctrl-C): finish the
 // current schedule, then write the summary so its count is not lost.
 volatile sig_atomic_t g_stop_requested = 0;
 void request_stop(int) { g_stop_requested = 1; }
@@ -217,9 +234,12 @@ Plan fork_schedules() {
   Plan unexplained;
   int unexplained_status = 0;
   uint64_t ended_well = 0;  // schedules that ran to a clean end
+  failure_bound_open();
   for (uint64_t k = 0; k < budget && !failed; ++k) {
     if (g_stop_requested || (time_limit && now_ns() - started > time_limit)) break;
-    Plan plan = planner.next(shard_index + k * shard_count);
+    uint64_t index = shard_index + k * shard_count;
+    if (after_failure_bound(index)) break;
+    Plan plan = planner.next(index);
     set_current_plan(plan);
     results_reset();
     pid_t pid = fork();
@@ -231,10 +251,11 @@ Plan fork_schedules() {
       print_error("explore: fork failed; stopping the exploration");
       break;
     }
-    bool timed_out;
-    int status = wait_for_schedule(pid, schedule_timeout, &timed_out);
+    bool timed_out, overtaken;
+    int status = wait_for_schedule(pid, index, schedule_timeout, &timed_out, &overtaken);
     const ScheduleResults &r = results();
     if (g_stop_requested) break;  // the child was stopped with us, not failed
+    if (overtaken) break;
     ++summary.schedules;
     ++summary.per_strategy[int(plan.strategy)];
     if (r.threads > summary.threads) summary.threads = r.threads;
@@ -255,6 +276,7 @@ Plan fork_schedules() {
     if (r.failed.load() != 0 || !clean_exit) {
       report_unreported(r, status, timed_out);
       write_schedule_record("failure", plan, r);
+      lower_failure_bound(index);
       summary.failures = 1;
       failed = true;
     }
@@ -267,7 +289,7 @@ Plan fork_schedules() {
     b.add(" without a finding (main's return value?): not a failure of an interleaving");
     b.add('\0');
     copy_text(note, sizeof note, b.data());
-  } else if (!failed && set_aside && !g_stop_requested) {
+  } else if (!failed && set_aside && !g_stop_requested && !failure_bound_set()) {
     set_current_plan(unexplained);
     results_reset();
     pid_t pid = fork();
@@ -275,11 +297,13 @@ Plan fork_schedules() {
       enter_child();
       return unexplained;
     }
-    bool timed_out = false;
-    int status = pid > 0 ? wait_for_schedule(pid, schedule_timeout, &timed_out) : 0;
-    if (pid > 0 && (unexplained_exit(results(), status) || results().failed.load() != 0)) {
+    bool timed_out = false, overtaken = false;
+    int status =
+        pid > 0 ? wait_for_schedule(pid, unexplained.schedule, schedule_timeout, &timed_out, &overtaken) : 0;
+    if (pid > 0 && !overtaken && (unexplained_exit(results(), status) || results().failed.load() != 0)) {
       report_unreported(results(), status, timed_out);
       write_schedule_record("failure", unexplained, results());
+      lower_failure_bound(unexplained.schedule);
       summary.failures = 1;
       failed = true;
     }
