@@ -5,6 +5,7 @@
 
 #include "core/debug_assert.h"
 #include "core/internal_alloc.h"
+#include "core/prefetch.h"
 #include "engines/race/shadow.h"
 
 namespace snag::race {
@@ -95,15 +96,6 @@ SyncVar *new_sync_var(uintptr_t addr) {
   return v;
 }
 
-// Asks for the cache line at `p` in exclusive state, ahead of a write to it.
-inline void prefetch_for_write(const void *p) {
-#if defined(__x86_64__)
-  asm volatile("prefetchw %0" : : "m"(*static_cast<const char *>(p)));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
-}
-
 // Takes v->lock with an exchange first: SpinLock::lock reads the lock
 // before it exchanges, which for a variable another core used last is a
 // shared transfer and then an upgrade of the same line.
@@ -164,13 +156,13 @@ SyncVar *sync_var(uintptr_t addr, bool create) {
 
 void sync_var_prefetch(uintptr_t addr) {
   const RecentVar &recent = recent_slot(addr);
-  if (recent.addr == addr && recent.var) {
-    prefetch_for_write(recent.var);
-    return;
-  }
+  SyncVar *v = recent.addr == addr ? recent.var : nullptr;
   // Most chains hold one variable: the head is the one, without reading it.
-  if (SyncVar *head = g_buckets[bucket_index(addr)].head.load(std::memory_order_acquire))
-    prefetch_for_write(head);
+  if (!v) v = g_buckets[bucket_index(addr)].head.load(std::memory_order_acquire);
+  if (!v) return;
+  prefetch_for_write(v);
+  // The second line (the one-lock lockset, read_clock) is read, not written.
+  __builtin_prefetch(reinterpret_cast<const char *>(v) + 64, 0, 3);
 }
 
 LocksetId sync_lockset_alone(SyncVar *v) {
