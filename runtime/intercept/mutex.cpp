@@ -3,6 +3,7 @@
 // recursive_timed_mutex come through here.
 #include <pthread.h>
 
+#include "core/prefetch.h"
 #include "intercept/lock_events.h"
 
 using namespace snag;
@@ -24,7 +25,11 @@ namespace {
 
 // glibc keeps the mutex type in the mutex itself; statically initialized
 // mutexes (PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP) never pass through init.
+// The real function writes the mutex next: its line is fetched for writing
+// before the type is read, or a mutex last used on another core moved twice
+// (read shared here, then upgraded by the real lock's compare-and-swap).
 uint32_t mutex_flags(pthread_mutex_t *m) {
+  prefetch_for_write(m);
   uint32_t flags = kLockMutex;
   if ((m->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE) flags |= kLockRecursive;
   return flags;

@@ -8,6 +8,7 @@
 
 #include "core/internal_alloc.h"
 #include "core/platform.h"
+#include "core/prefetch.h"
 #include "core/runtime.h"
 #include "engines/race/fast_path.h"
 
@@ -33,15 +34,6 @@ Span clip(const Access &a, uintptr_t base, uintptr_t size) {
   uintptr_t end = a.addr + a.size, var_end = base + size;
   uintptr_t hi = end < var_end ? end : var_end;
   return {static_cast<uint32_t>(lo - base), static_cast<uint32_t>(hi > lo ? hi - lo : 0)};
-}
-
-// Asks for the cache line at `p` in exclusive state, ahead of a write to it.
-inline void prefetch_for_write(const void *p) {
-#if defined(__x86_64__)
-  asm volatile("prefetchw %0" : : "m"(*static_cast<const char *>(p)));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
 }
 
 bool overlaps(uint32_t a_off, uint32_t a_size, uint32_t b_off, uint32_t b_size) {

@@ -341,6 +341,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       touch_lock_memory(t, e, true);
       break;
     case EventKind::kLockBefore:
+      sync_var_prefetch(e.addr);
       touch_lock_memory(t, e, false);
       break;
     case EventKind::kLockAcquired:

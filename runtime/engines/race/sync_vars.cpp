@@ -5,6 +5,7 @@
 
 #include "core/debug_assert.h"
 #include "core/internal_alloc.h"
+#include "core/prefetch.h"
 #include "engines/race/shadow.h"
 
 namespace snag::race {
@@ -56,13 +57,64 @@ void mark_bucket(uint32_t index, bool used) {
 // cell is looked up by the acquire load that checks it and again by the
 // release store that hands it on, a read-modify-write by both of its hooks;
 // each table lookup missed in the cache twice (the bucket, then the
-// variable). Entries are checked against the variable's address, and one
-// whose memory was freed (forgotten) is looked up again.
-constexpr uint32_t kRecent = 8;
-SNAG_TLS SyncVar *t_recent[kRecent];
+// variable). Each entry keeps the address it holds, so that a miss costs
+// no load of another variable's line; one whose memory was freed
+// (forgotten) is looked up again.
+struct RecentVar {
+  uintptr_t addr;
+  SyncVar *var;
+};
+constexpr int kRecentBits = 6;  // 64 entries, 1 KiB per thread
+SNAG_TLS RecentVar t_recent[1u << kRecentBits];
 
-SyncVar *&recent_slot(uintptr_t addr) {
-  return t_recent[((addr / kGranule) * 0x9e3779b97f4a7c15ull) >> 61];
+RecentVar &recent_slot(uintptr_t addr) {
+  return t_recent[((addr / kGranule) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentBits)];
+}
+
+// Variables are carved from page-aligned runs, 64-byte aligned (the runtime's
+// allocator aligns to 16: two variables shared lines, and a lock's
+// acquire and release paid for cache lines another lock's users wrote).
+// They are never freed (a reader may still hold one), so a run is only ever
+// carved further.
+constexpr size_t kVarsPerRun = 512;  // 64 KiB
+SpinLock g_carve_lock;
+SyncVar *g_carve_next;
+SyncVar *g_carve_end;
+
+SyncVar *new_sync_var(uintptr_t addr) {
+  SyncVar *memory;
+  {
+    SpinLockGuard guard(g_carve_lock);
+    if (g_carve_next == g_carve_end) {
+      g_carve_next = static_cast<SyncVar *>(map_pages(sizeof(SyncVar) * kVarsPerRun));
+      g_carve_end = g_carve_next + kVarsPerRun;
+    }
+    memory = g_carve_next++;
+  }
+  auto *v = new (memory) SyncVar();
+  v->addr = addr;
+  return v;
+}
+
+// Takes v->lock with an exchange first: SpinLock::lock reads the lock
+// before it exchanges, which for a variable another core used last is a
+// shared transfer and then an upgrade of the same line.
+class VarLockGuard {
+ public:
+  explicit VarLockGuard(SyncVar *v) : lock_(v->lock) {
+    if (!lock_.try_lock()) lock_.lock();
+  }
+  ~VarLockGuard() { lock_.unlock(); }
+  VarLockGuard(const VarLockGuard &) = delete;
+  VarLockGuard &operator=(const VarLockGuard &) = delete;
+
+ private:
+  SpinLock &lock_;
+};
+
+SyncVar *remember(RecentVar &recent, SyncVar *v) {
+  recent = {v->addr, v};
+  return v;
 }
 
 // Called under v->lock after its clock changed.
@@ -78,26 +130,39 @@ void count_in_page(uintptr_t addr, int delta) {
 }  // namespace
 
 SyncVar *sync_var(uintptr_t addr, bool create) {
-  SyncVar *&recent = recent_slot(addr);
-  if (SyncVar *v = recent; v && v->addr == addr && !v->forgotten.load(std::memory_order_acquire))
-    return v;
+  RecentVar &recent = recent_slot(addr);
+  if (recent.addr == addr && recent.var) {
+    // A variable made or found with `create` is written next (a lock, an
+    // unlock, a release): fetched for writing, its line moves once.
+    if (create) prefetch_for_write(recent.var);
+    if (!recent.var->forgotten.load(std::memory_order_acquire)) return recent.var;
+  }
   const uint32_t index = bucket_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
   Bucket &b = g_buckets[index];
   for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
-    if (v->addr == addr) return recent = v;
+    if (v->addr == addr) return remember(recent, v);
   if (!create) return nullptr;
   SpinLockGuard guard(b.lock);
   for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
-    if (v->addr == addr) return recent = v;
-  auto *v = new (internal_alloc(sizeof(SyncVar))) SyncVar();
-  recent = v;
-  v->addr = addr;
+    if (v->addr == addr) return remember(recent, v);
+  SyncVar *v = new_sync_var(addr);
   v->next.store(b.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
   mark_bucket(index, true);
   b.head.store(v, std::memory_order_release);
   count_in_page(addr, +1);
-  return v;
+  return remember(recent, v);
+}
+
+void sync_var_prefetch(uintptr_t addr) {
+  const RecentVar &recent = recent_slot(addr);
+  SyncVar *v = recent.addr == addr ? recent.var : nullptr;
+  // Most chains hold one variable: the head is the one, without reading it.
+  if (!v) v = g_buckets[bucket_index(addr)].head.load(std::memory_order_acquire);
+  if (!v) return;
+  prefetch_for_write(v);
+  // The second line (the one-lock lockset, read_clock) is read, not written.
+  __builtin_prefetch(reinterpret_cast<const char *>(v) + 64, 0, 3);
 }
 
 LocksetId sync_lockset_alone(SyncVar *v) {
@@ -114,9 +179,10 @@ void sync_release(uintptr_t addr, const VectorClock &from, bool reader) {
 }
 
 void sync_release_var(SyncVar *v, const VectorClock &from, bool reader) {
-  SpinLockGuard guard(v->lock);
+  VarLockGuard guard(v);
   VectorClock &published = reader ? v->read_clock : v->clock;
   published.merge(from);
+  if (reader) v->readers_released.store(true, std::memory_order_relaxed);
   bump_version(v);
   SNAG_DEBUG_ASSERT(published.covers(from), "a release publishes all the releaser saw");
 }
@@ -128,7 +194,7 @@ namespace {
 SyncVar *store_clock(uintptr_t addr, const VectorClock *from, uint32_t *version) {
   SyncVar *v = sync_var(addr, from != nullptr);
   if (!v) return nullptr;
-  SpinLockGuard guard(v->lock);
+  VarLockGuard guard(v);
   if (from) v->clock.assign(*from);
   else v->clock.assign(VectorClock());
   bump_version(v);
@@ -154,7 +220,7 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
   SyncVar *v = sync_var(addr, false);
   if (!v) return;
   if (seen.has(v, v->version.load(std::memory_order_acquire), into_clock)) return;
-  SpinLockGuard guard(v->lock);
+  VarLockGuard guard(v);
   into.merge(v->clock);
   // Read under the lock: the version of the clock just merged.
   seen.note(v, v->version.load(std::memory_order_relaxed), into_clock);
@@ -165,9 +231,9 @@ void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
 }
 
 void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
-  SpinLockGuard guard(v->lock);
+  VarLockGuard guard(v);
   into.merge(v->clock);
-  if (readers) into.merge(v->read_clock);
+  if (readers && v->readers_released.load(std::memory_order_relaxed)) into.merge(v->read_clock);
   SNAG_DEBUG_ASSERT(into.covers(v->clock) && (!readers || into.covers(v->read_clock)),
                     "an acquire takes everything released at the address");
 }

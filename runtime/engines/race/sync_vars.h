@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/spinlock.h"
@@ -13,24 +14,39 @@
 
 namespace snag::race {
 
-struct SyncVar {
-  std::atomic<SyncVar *> next;
+// Laid out in two cache lines, the first holding all that a lock and an
+// unlock write (the spin lock, the clock, its version) and read (the
+// address, `forgotten`, `readers_released`): an acquire or release of a lock
+// last used by another core moves one line, not three. The second line is
+// written rarely (the chain link at insertion, `alone` once, read_clock by
+// readers of a reader-writer lock only), so it stays shared in every cache.
+// Variables are carved 64-byte aligned (sync_vars.cpp): two locks' variables
+// never share a line.
+struct alignas(64) SyncVar {
+  // Line 0: the lock path.
   uintptr_t addr;
   SpinLock lock;
+  // Set when the memory was freed and the variable left the table: a
+  // thread holding a pointer to it looks the address up again.
+  std::atomic<bool> forgotten{false};
+  // Set (under `lock`) once a reader of a reader-writer lock released here:
+  // until then a writer's acquire need not read read_clock's cache line.
+  std::atomic<bool> readers_released{false};
+  // Bumped (under `lock`) each time clock or read_clock changes, so that a
+  // thread that already took this version of the clock can tell that an
+  // acquire has nothing new to take (AcquireCache) without the lock.
+  std::atomic<uint32_t> version{0};
   VectorClock clock;       // released by writers (and by every non-rwlock release)
+  // Line 1: rarely written.
+  std::atomic<SyncVar *> next;
   VectorClock read_clock;  // released by readers of a reader-writer lock
   // The lockset holding only this lock, once a thread took it alone (0
   // until then): a thread taking one lock finds its lockset here, next to
   // the clock it acquires, without hashing into the lockset table.
   std::atomic<LocksetId> alone{kEmptyLockset};
-  // Set when the memory was freed and the variable left the table: a
-  // thread holding a pointer to it looks the address up again.
-  std::atomic<bool> forgotten{false};
-  // Bumped (under `lock`) each time clock or read_clock changes, so that a
-  // thread that already took this version of the clock can tell that an
-  // acquire has nothing new to take (AcquireCache) without the lock.
-  std::atomic<uint32_t> version{0};
 };
+static_assert(sizeof(SyncVar) == 128, "a synchronization variable is two cache lines");
+static_assert(offsetof(SyncVar, next) == 64, "what a lock and an unlock write is one cache line");
 
 // The versions of synchronization variables a thread already took, for the
 // atomic path: a spin loop's acquire loads, and a consumer polling an index
@@ -67,6 +83,12 @@ class AcquireCache {
 
 // The variable at `addr`; null when none exists and `create` is false.
 SyncVar *sync_var(uintptr_t addr, bool create);
+
+// Starts fetching, for writing, the cache line of the variable at `addr`
+// (if it is known), without waiting for it: a lock's variable is asked for
+// before the real lock is taken, so that its transfer overlaps the lock's
+// own, and the acquire that follows finds it in cache.
+void sync_var_prefetch(uintptr_t addr);
 
 // The lockset {addr} (the variable's `alone`, interned the first time).
 LocksetId sync_lockset_alone(SyncVar *v);

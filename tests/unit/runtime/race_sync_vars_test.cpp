@@ -189,5 +189,69 @@ TEST(SyncVars, AForgottenAddressIsFoundAgainWhenReused) {
   EXPECT_EQ(into.get(3), 2u);
 }
 
+// The layout the lock path relies on: variables never share a cache line,
+// and what a lock and an unlock write sits in one line.
+TEST(SyncVars, EachVariableHasItsOwnCacheLines) {
+  const uintptr_t base = kBase + 0x30000;
+  SyncVar *previous = nullptr;
+  for (uintptr_t i = 0; i < 600; ++i) {  // more than one carved run
+    SyncVar *v = sync_var(base + i * 8, true);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(v) % 64, 0u);
+    if (previous) {
+      uintptr_t gap = reinterpret_cast<uintptr_t>(v) > reinterpret_cast<uintptr_t>(previous)
+                          ? reinterpret_cast<uintptr_t>(v) - reinterpret_cast<uintptr_t>(previous)
+                          : reinterpret_cast<uintptr_t>(previous) - reinterpret_cast<uintptr_t>(v);
+      EXPECT_GE(gap, sizeof(SyncVar));
+    }
+    previous = v;
+  }
+  SyncVar *v = sync_var(base, false);
+  auto line = [&](const void *p) { return reinterpret_cast<uintptr_t>(p) / 64; };
+  EXPECT_EQ(line(&v->lock), line(v));
+  EXPECT_EQ(line(&v->version), line(v));
+  EXPECT_EQ(line(&v->forgotten), line(v));
+  EXPECT_EQ(line(&v->clock), line(v));
+}
+
+// The per-thread cache of recent variables is direct-mapped and small: many
+// more addresses than it holds evict each other, and every lookup still
+// finds its own variable (and a new variable, not a stale entry, after the
+// memory was freed and used again).
+TEST(SyncVars, RecentVariablesEvictEachOtherWithoutMixingUp) {
+  const uintptr_t base = kBase + 0x40000;
+  constexpr uintptr_t kCount = 4096;
+  SyncVar *made[kCount];
+  for (uintptr_t i = 0; i < kCount; ++i) {
+    VectorClock c;
+    c.set(1, static_cast<Clock>(i + 1));
+    made[i] = sync_var(base + i * 64, true);
+    sync_release_var(made[i], c);
+  }
+  for (int round = 0; round < 2; ++round)
+    for (uintptr_t i = 0; i < kCount; ++i) {
+      SyncVar *v = sync_var(base + i * 64, round == 0);
+      ASSERT_EQ(v, made[i]) << i;
+      ASSERT_EQ(v->addr, base + i * 64);
+      VectorClock into;
+      sync_acquire(base + i * 64, into);
+      ASSERT_EQ(into.get(1), i + 1) << i;
+    }
+  // Freed while its entry is cached: found anew, starting fresh.
+  ASSERT_EQ(sync_var(base, false), made[0]);
+  sync_forget_range(base, base + 8);
+  EXPECT_EQ(sync_var(base, false), nullptr);
+  SyncVar *fresh = sync_var(base, true);
+  EXPECT_NE(fresh, made[0]);
+  EXPECT_EQ(fresh->clock.get(1), 0u);
+  EXPECT_EQ(sync_var(base, false), fresh);
+  // Prefetching (known, unknown and freed addresses) changes nothing.
+  sync_var_prefetch(base);
+  sync_var_prefetch(base + 64);
+  sync_var_prefetch(kBase + 0x7fff0);
+  EXPECT_EQ(sync_var(base, false), fresh);
+  EXPECT_EQ(sync_var(kBase + 0x7fff0, false), nullptr);
+}
+
 }  // namespace
 }  // namespace snag::race
