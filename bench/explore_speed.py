@@ -117,22 +117,26 @@ def main():
             sys.exit(f"{suite}/{name}: not built; build the target explore_suite_programs first")
 
     print("#", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
-    print(f"# snag explore --schedules {args.schedules} --seed 1, median of {args.repeat} runs")
-    print(f"{'program':28} {'threads':>7} {'sched/s':>8} {'no pre-pass':>11} {'per CPU s':>9} "
+    print(f"# snag explore --schedules {args.schedules} --seed 1, median of {args.repeat} runs, "
+          f"{len(os.sched_getaffinity(0))} CPUs (-j's default: one worker per CPU)")
+    print(f"{'program':28} {'threads':>7} {'sched/s':>8} {'no pre-pass':>11} {'-j 1':>6} {'per CPU s':>9} "
           f"{'wall s':>7} {'floor/s':>8} {'floor/CPU s':>11}")
     for name, threads in chosen:
         program = os.path.join(suite, name)
         runs = [explore(snag, program, args.schedules, []) for _ in range(args.repeat)]
         bare = [explore(snag, program, args.schedules, ["--no-race-points"]) for _ in range(args.repeat)]
+        single = [explore(snag, program, args.schedules, ["-j", "1"]) for _ in range(args.repeat)]
         floor, floor_cpu = floor_rate(threads, args.schedules) or (0, 0)
         rate = statistics.median(r[1] for r in runs)
         bare_rate = statistics.median(r[1] for r in bare)
+        single_rate = statistics.median(r[1] for r in single)
         per_cpu = statistics.median(r[0] / r[3] for r in runs)
         wall = statistics.median(r[2] for r in runs)
-        print(f"{name:28} {threads:>7} {rate:>8.0f} {bare_rate:>11.0f} {per_cpu:>9.0f} {wall:>7.2f} "
+        print(f"{name:28} {threads:>7} {rate:>8.0f} {bare_rate:>11.0f} {single_rate:>6.0f} {per_cpu:>9.0f} {wall:>7.2f} "
               f"{floor:>8.0f} {floor_cpu:>11.0f}")
     print("# sched/s: as snag explore reports it (each worker's schedules over its time from its first fork);")
-    print("# no pre-pass: the same with --no-race-points; per CPU s: schedules / CPU seconds (user +")
+    print("# no pre-pass: the same with --no-race-points; -j 1: the same with one worker;")
+    print("# per CPU s: schedules / CPU seconds (user +")
     print("# system) of the whole command, race pre-pass and process start included, which other")
     print("# load on the machine disturbs far less than wall time; wall s: the whole command;")
     print("# floor: a plain C loop of fork + the same number of pthread_create/join + _exit.")
