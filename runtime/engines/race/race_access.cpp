@@ -151,7 +151,7 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
 }
 
 // The common slow-path access: inside one granule whose word is a plain state
-// (not Virgin, not a block, not split) and whose page has its histories, as
+// (not Virgin, not a block, not split) and that has its histories, as
 // when the owner touches a variable again in a new epoch (a stack slot after
 // every unlock) or a lock hands it on. The same Variable the loop in
 // access_slow would build, found with the inline lookups and no reservation
@@ -172,9 +172,9 @@ bool RaceEngine::access_plain_granule(ThreadState &t, RaceThread &rt, const Acce
   const bool changes = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
   if (changes) prefetch_for_write(cell);
   ShadowPage *page = find_shadow_page(a.addr);
-  Histories *histories = page ? page->history.load(std::memory_order_acquire) : nullptr;
+  Histories *histories = page ? find_history(page, a.addr) : nullptr;
   if (!histories) return false;
-  Histories &hs = histories[cell_index(a.addr)];
+  Histories &hs = *histories;
   if (changes) {
     prefetch_for_write(a.write ? &hs.write : &hs.read);
     if (!a.write) prefetch_for_write(&hs.other_read);
