@@ -23,7 +23,7 @@ constexpr uintptr_t kLargestRange = uintptr_t(1) << 40;
 // current epoch (both read from its epoch word).
 Tid my_slot() { return tid_of(t_fast_path.epoch_word); }
 bool mine_this_epoch(const History &h) {
-  return h.site && wrap_tid(h.thread) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
+  return h.stack && wrap_tid(h.thread) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
 }
 
 // A loop about to run over [lo, hi) inside coarse block `block`, whose state

@@ -54,6 +54,16 @@ struct RaceThread {
   uint32_t context_depth = ~0u;
   uintptr_t context_frame = 0;
   snag_site_t context_call = 0;
+  // The stacks of accesses this thread remembered (History::stack: the
+  // calling context with the access's site on top), by site and context,
+  // so that a history entry is written without interning a stack.
+  struct SiteStack {
+    snag_site_t site;
+    StackId context;
+    StackId stack;
+  };
+  static constexpr uint32_t kSiteStackBits = 6;
+  SiteStack site_stacks[1u << kSiteStackBits] = {};
   BlockCache blocks;  // recycled heap-block records
   // With potential=1: B_t without the edges locks add (RaceTrack's own
   // clock: thread creation and join, condition variables, semaphores,
@@ -87,6 +97,9 @@ struct Access {
   // the memory shared, the history keeps it rather than the earlier read (a
   // free or plain write racing with the store is the race to report).
   bool atomic_store = false;
+  // The write a free makes over its block (access_freed): the range is
+  // cleared right after.
+  bool freeing = false;
 };
 
 // The state a potential race is reported in (race_potential.cpp).
@@ -112,6 +125,8 @@ class RaceEngine final : public Engine {
   // The access hook: a fast path for the common cases, then access_slow.
   static void on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                         snag_site_t site);
+  // The write of a free over [addr, addr + size), checked as on_access does.
+  void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site);
   Verdict on_event(ThreadState &t, const Event &e) override;
   void on_exit(int status) override;
 
@@ -125,6 +140,7 @@ class RaceEngine final : public Engine {
   static bool split_granule(const Variable &v, uint64_t word);
   static void carry_down(HeapBlock *block, const History &h);
   StackId context_stack(ThreadState &t, RaceThread &rt);
+  StackId access_stack(ThreadState &t, RaceThread &rt, snag_site_t site);
   History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 
   // race_events.cpp

@@ -36,10 +36,11 @@ constexpr uint32_t kCellsPerPage = kPageSize / kGranule;
 
 struct HeapBlock;
 
-// The last access recorded for a granule (or byte, or heap block).
+// The last access recorded for a granule (or byte, or heap block). 24 bytes:
+// the access's site is the top frame of its interned stack rather than a
+// field of its own (a granule keeps three of these, a heap block three).
 struct History {
-  snag_site_t site;     // 0: nothing recorded
-  StackId stack;        // the calling context (the site is the top frame)
+  StackId stack;        // the access's stack, its site on top; 0: nothing recorded
   LocksetId lockset;    // locks held (write-mode locks for a write)
   uint32_t thread;      // logical thread id
   uint32_t clock;       // that thread's clock at the access
@@ -47,6 +48,7 @@ struct History {
   uint16_t size;        // bytes (capped at 65535)
   uint8_t write;
 };
+static_assert(sizeof(History) == 24, "a granule's histories stay small");
 
 // A variable remembers its last write and its reads separately: a read
 // conflicts only with writes, a write with both. Reads by two different
@@ -66,7 +68,7 @@ struct Histories {
 // than the first is kept).
 inline History &history_slot(Histories &hs, bool write, Tid me) {
   if (write) return hs.write;
-  return hs.read.site == 0 || hs.read.thread == me ? hs.read : hs.other_read;
+  return hs.read.stack == 0 || hs.read.thread == me ? hs.read : hs.other_read;
 }
 inline const History &history_slot(const Histories &hs, bool write, Tid me) {
   return history_slot(const_cast<Histories &>(hs), write, me);
