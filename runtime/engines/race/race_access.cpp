@@ -9,6 +9,7 @@
 #include "core/internal_alloc.h"
 #include "core/platform.h"
 #include "core/runtime.h"
+#include "engines/race/access_stacks.h"
 #include "engines/race/fast_path.h"
 
 namespace snag::race {
@@ -115,15 +116,11 @@ StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
   return rt.context;
 }
 
-StackId RaceEngine::access_stack(ThreadState &t, RaceThread &rt, snag_site_t site) {
+uint32_t RaceEngine::access_stack(ThreadState &t, RaceThread &rt, snag_site_t site) {
   const StackId context = context_stack(t, rt);
   const uint64_t key = (site ^ (uint64_t(context) << 32)) * 0x9e3779b97f4a7c15ull;
   RaceThread::SiteStack &e = rt.site_stacks[key >> (64 - RaceThread::kSiteStackBits)];
-  if (e.site != site || e.context != context) {
-    StackTrace trace;
-    capture_stack(t.shadow, site, &trace);
-    e = {site, context, depot_put(trace)};
-  }
+  if (e.site != site || e.context != context) e = {site, context, intern_access_stack(site, context)};
   return e.stack;
 }
 

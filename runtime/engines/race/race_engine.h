@@ -54,15 +54,15 @@ struct RaceThread {
   uint32_t context_depth = ~0u;
   uintptr_t context_frame = 0;
   snag_site_t context_call = 0;
-  // The stacks of accesses this thread remembered (History::stack: the
-  // calling context with the access's site on top), by site and context,
-  // so that a history entry is written without interning a stack.
+  // The ids of the (site, context) pairs this thread remembered accesses
+  // at last (History::stack, access_stacks.h), so that a history entry is
+  // mostly written without the shared table.
   struct SiteStack {
     snag_site_t site;
     StackId context;
-    StackId stack;
+    uint32_t stack;
   };
-  static constexpr uint32_t kSiteStackBits = 6;
+  static constexpr uint32_t kSiteStackBits = 4;
   SiteStack site_stacks[1u << kSiteStackBits] = {};
   BlockCache blocks;  // recycled heap-block records
   // With potential=1: B_t without the edges locks add (RaceTrack's own
@@ -140,7 +140,7 @@ class RaceEngine final : public Engine {
   static bool split_granule(const Variable &v, uint64_t word);
   static void carry_down(HeapBlock *block, const History &h);
   StackId context_stack(ThreadState &t, RaceThread &rt);
-  StackId access_stack(ThreadState &t, RaceThread &rt, snag_site_t site);
+  uint32_t access_stack(ThreadState &t, RaceThread &rt, snag_site_t site);
   History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 
   // race_events.cpp

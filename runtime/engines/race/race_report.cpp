@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "common/finding_text.h"
+#include "engines/race/access_stacks.h"
 #include "core/global_symbols.h"
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
@@ -40,12 +41,13 @@ void describe(char *out, size_t capacity, bool previous, bool write, uintptr_t s
                                  text::Str(address.data(), address.size()), who);
 }
 
-// The site of a remembered access: the top frame of its stack (0: none).
+// The site of a remembered access (0: none).
 snag_site_t site_of(const History &h) {
   if (!h.stack) return 0;
-  StackTrace trace;
-  depot_get(h.stack, &trace);
-  return trace.depth ? trace.frames[0] : 0;
+  snag_site_t site;
+  StackId context;
+  access_stack_of(h.stack, &site, &context);
+  return site;
 }
 
 }  // namespace
@@ -142,7 +144,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     prev.access_address = v.extent_base() + h.offset;
     prev.access_size = h.size;
     prev.access_kind = h.write ? "write" : "read";
-    depot_get(h.stack, &prev.stack);
+    access_stack_trace(h.stack, &prev.stack);
     const uintptr_t *locks;
     uint32_t n = lockset_members(h.lockset, &locks);
     for (uint32_t i = 0; i < n && prev.lock_count < FindingSide::kMaxLocks; ++i)

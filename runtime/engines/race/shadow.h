@@ -37,10 +37,11 @@ constexpr uint32_t kCellsPerPage = kPageSize / kGranule;
 struct HeapBlock;
 
 // The last access recorded for a granule (or byte, or heap block). 24 bytes:
-// the access's site is the top frame of its interned stack rather than a
-// field of its own (a granule keeps three of these, a heap block three).
+// the access's site and calling context are one interned id
+// (access_stacks.h) rather than an 8-byte site and a context id (a granule
+// keeps three of these, a heap block three).
 struct History {
-  StackId stack;        // the access's stack, its site on top; 0: nothing recorded
+  uint32_t stack;       // intern_access_stack(site, context); 0: nothing recorded
   LocksetId lockset;    // locks held (write-mode locks for a write)
   uint32_t thread;      // logical thread id
   uint32_t clock;       // that thread's clock at the access
