@@ -56,13 +56,14 @@ struct RaceThread {
   snag_site_t context_call = 0;
   // The ids of the (site, context) pairs this thread remembered accesses
   // at last (History::stack, access_stacks.h), so that a history entry is
-  // mostly written without the shared table.
+  // mostly written without the shared table: two-way sets (race_access.cpp,
+  // access_stack), 2 KiB.
   struct SiteStack {
     snag_site_t site;
     StackId context;
     uint32_t stack;
   };
-  static constexpr uint32_t kSiteStackBits = 4;
+  static constexpr uint32_t kSiteStackBits = 7;
   SiteStack site_stacks[1u << kSiteStackBits] = {};
   BlockCache blocks;  // recycled heap-block records
   // With potential=1: B_t without the edges locks add (RaceTrack's own
