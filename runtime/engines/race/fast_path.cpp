@@ -23,7 +23,7 @@ constexpr uintptr_t kLargestRange = uintptr_t(1) << 40;
 // current epoch (both read from its epoch word).
 Tid my_slot() { return tid_of(t_fast_path.epoch_word); }
 bool mine_this_epoch(const History &h) {
-  return h.site && wrap_tid(h.thread) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
+  return h.stack && wrap_tid(h.thread) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
 }
 
 // A loop about to run over [lo, hi) inside coarse block `block`, whose state
@@ -120,8 +120,8 @@ bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w
                                   bool write) {
   ShadowPage *page = find_shadow_page(addr);
   if (!page) return false;
-  Histories *histories = page->history.load(std::memory_order_acquire);
-  return histories && locked_access_needs_no_work(state, w, histories[cell_index(addr)], write);
+  Histories *histories = find_history(page, addr);
+  return histories && locked_access_needs_no_work(state, w, *histories, write);
 }
 
 bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write) {

@@ -53,7 +53,7 @@ void give_back_record(HeapBlock *record) {
 // The part of `block`'s remembered access `h` that falls inside `chunk`,
 // relative to the chunk. False when the access did not touch the chunk.
 bool clip_to_chunk(const History &h, const HeapBlock &block, const HeapBlock &chunk, History *out) {
-  if (!h.site) return false;
+  if (!h.stack) return false;
   uintptr_t lo = block.start + h.offset, hi = lo + h.size;
   uintptr_t chunk_end = chunk.start + chunk.size;
   if (lo < chunk.start) lo = chunk.start;
@@ -80,7 +80,7 @@ void inherit(HeapBlock &chunk, const HeapBlock &block, uint64_t block_word, cons
   for (int i = 0; i < 3; ++i) {
     if (!clip_to_chunk(*from[i], block, chunk, to[i])) continue;
     const History &h = *from[i];
-    bool is_first = first && h.site == first->site && h.thread == first->thread &&
+    bool is_first = first && h.stack == first->stack && h.thread == first->thread &&
                     h.clock == first->clock && h.offset == first->offset && h.write == first->write;
     bool owners = exclusive && tid_of(block_word) == wrap_tid(h.thread) && clock_of(block_word) == h.clock;
     int r = is_first ? 0 : owners ? 1 : 2;

@@ -10,6 +10,7 @@
 #include "core/platform.h"
 #include "core/prefetch.h"
 #include "core/runtime.h"
+#include "engines/race/access_stacks.h"
 #include "engines/race/fast_path.h"
 
 namespace snag::race {
@@ -41,7 +42,7 @@ bool overlaps(uint32_t a_off, uint32_t a_size, uint32_t b_off, uint32_t b_size) 
 }
 
 bool is_concurrent(const History &h, const RaceThread &rt, Tid me) {
-  return h.site != 0 && h.thread != me && h.clock > rt.clock.get(h.thread);
+  return h.stack != 0 && h.thread != me && h.clock > rt.clock.get(h.thread);
 }
 
 // The remembered access the current one conflicts with, if it is not
@@ -56,9 +57,9 @@ const History *conflicting(const Histories &hs, bool write, const RaceThread &rt
 // A remembered access to show as the other side of a race found through the
 // state word alone (the owner's access in this epoch).
 const History &latest(const Histories &hs, Tid owner) {
-  if (hs.write.site && hs.write.thread == owner) return hs.write;
-  if (hs.read.site && hs.read.thread == owner) return hs.read;
-  return hs.other_read.site && hs.other_read.thread == owner ? hs.other_read : hs.write;
+  if (hs.write.stack && hs.write.thread == owner) return hs.write;
+  if (hs.read.stack && hs.read.thread == owner) return hs.read;
+  return hs.other_read.stack && hs.other_read.thread == owner ? hs.other_read : hs.write;
 }
 
 
@@ -107,11 +108,23 @@ StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
   return rt.context;
 }
 
+uint32_t RaceEngine::access_stack(ThreadState &t, RaceThread &rt, snag_site_t site) {
+  const StackId context = context_stack(t, rt);
+  // Two ways per set, the newer first: with one, two pairs a loop used in
+  // turn that met in one entry missed every time (pipeline: 1 in 12).
+  const uint64_t key = (site ^ (uint64_t(context) << 32)) * 0x9e3779b97f4a7c15ull;
+  RaceThread::SiteStack *set = &rt.site_stacks[(key >> (64 - RaceThread::kSiteStackBits)) & ~uint64_t(1)];
+  if (set[0].site == site && set[0].context == context) return set[0].stack;
+  if (set[1].site == site && set[1].context == context) return set[1].stack;
+  set[1] = set[0];
+  set[0] = {site, context, intern_access_stack(site, context)};
+  return set[0].stack;
+}
+
 History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
   Span span = clip(a, v.extent_base(), v.extent_size());
   History h{};
-  h.site = a.site ? a.site : 1;
-  h.stack = context_stack(t, rt);
+  h.stack = access_stack(t, rt, a.site ? a.site : 1);
   h.lockset = a.write ? rt.lockset_write : rt.lockset_all;
   h.thread = rt.slot;
   h.clock = rt.now;
@@ -142,8 +155,18 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
   publish_fast_path(data, data.slot);
 }
 
+void RaceEngine::access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size,
+                              snag_site_t site) {
+  if (access_needs_no_work(addr, size, true)) return;
+  RuntimeScope scope(&t);
+  Access a{addr, size, true, site};
+  a.freeing = true;
+  access_slow(t, rt, a);
+  publish_fast_path(rt, rt.slot);
+}
+
 // The common slow-path access: inside one granule whose word is a plain state
-// (not Virgin, not a block, not split) and whose page has its histories, as
+// (not Virgin, not a block, not split) and that has its histories, as
 // when the owner touches a variable again in a new epoch (a stack slot after
 // every unlock) or a lock hands it on. The same Variable the loop in
 // access_slow would build, found with the inline lookups and no reservation
@@ -164,9 +187,9 @@ bool RaceEngine::access_plain_granule(ThreadState &t, RaceThread &rt, const Acce
   const bool changes = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
   if (changes) prefetch_for_write(cell);
   ShadowPage *page = find_shadow_page(a.addr);
-  Histories *histories = page ? page->history.load(std::memory_order_acquire) : nullptr;
+  Histories *histories = page ? find_history(page, a.addr) : nullptr;
   if (!histories) return false;
-  Histories &hs = histories[cell_index(a.addr)];
+  Histories &hs = *histories;
   if (changes) {
     prefetch_for_write(a.write ? &hs.write : &hs.read);
     if (!a.write) prefetch_for_write(&hs.other_read);
@@ -241,7 +264,20 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
       Span span = clip(a, g, kGranule);
       if (skip_owner && owner_again(w, ((1u << span.size) - 1) << span.offset, a.write))
         continue;
-      Variable v{cell, shadow_history(shadow_page(g), g), g, nullptr, 1};
+      // A free's write to a granule never used before (the rest of a large
+      // fine block) is checked against an empty history and remembered
+      // nowhere: the range is cleared next, and giving each such granule
+      // histories of its own only to give them back raised the peak
+      // (lock_hash_map's 256 KiB bucket array: 32,768 granules at exit).
+      ShadowPage *page = shadow_page(g);
+      Histories unused, *histories;
+      if (a.freeing && w == 0 && !find_history(page, g)) {
+        unused = Histories{};
+        histories = &unused;
+      } else {
+        histories = shadow_history(page, g);
+      }
+      Variable v{cell, histories, g, nullptr, 1};
       redo = access_variable(t, rt, v, a) == Outcome::kRedo;
     }
     if (!redo) return;
@@ -302,7 +338,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
         previous = conflicting(hs, a.write, rt, me);
         if (!previous && (a.write || wrote(w))) previous = &latest(hs, u);
         const History &other = previous ? *previous : latest(hs, u);
-        LocksetId common = lockset_intersect(other.site ? other.lockset : kEmptyLockset, held);
+        LocksetId common = lockset_intersect(other.stack ? other.lockset : kEmptyLockset, held);
         if (k == Kind::kExclusive2) {
           if (common == kEmptyLockset && previous) {
             race_state = "Shared-Modify2";
@@ -386,9 +422,9 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     // one behind the other: lock_hash_map's CAS went from 14% to 29% of
     // access_variable's samples).
     const History &slot = history_slot(*v.history, a.write, me);
-    bool stale = slot.site == 0 || slot.thread != me || slot.clock != now;
+    bool stale = slot.stack == 0 || slot.thread != me || slot.clock != now;
     bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write)
-                        ? slot.site == 0 || (a.atomic_store && nw != w)
+                        ? slot.stack == 0 || (a.atomic_store && nw != w)
                         : nw != w || stale;
     if (remember) {
       // The history and the state word change together: the variable is
@@ -412,13 +448,13 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
 // False when another thread changed the granule first.
 bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
   const Histories &hs = *v.history;
-  const History &h = hs.write.site ? hs.write : hs.read;
+  const History &h = hs.write.stack ? hs.write : hs.read;
   auto *split = new (internal_alloc(sizeof(SplitGranule))) SplitGranule();
   Kind k = kind_of(word);
   bool exclusive = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
   uint32_t previous_bytes = 0;
   if (exclusive) previous_bytes = bytes_of(word);
-  else if (h.site) previous_bytes = ((1u << h.size) - 1) << h.offset;
+  else if (h.stack) previous_bytes = ((1u << h.size) - 1) << h.offset;
   uint64_t previous = exclusive ? (word | kBytesMask)
                                 : exclusive_word(Kind::kExclusive1, h.thread, h.clock, h.write);
   for (uint32_t b = 0; b < kGranule; ++b) {
@@ -429,7 +465,7 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
     const History *from[3] = {&hs.read, &hs.other_read, &hs.write};
     History *to[3] = {&split->history[b].read, &split->history[b].other_read, &split->history[b].write};
     for (int i = 0; i < 3; ++i)
-      if (from[i]->site && b >= from[i]->offset && b < from[i]->offset + from[i]->size) *to[i] = *from[i];
+      if (from[i]->stack && b >= from[i]->offset && b < from[i]->offset + from[i]->size) *to[i] = *from[i];
   }
   if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;
   internal_free(split);
@@ -471,16 +507,16 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
   if (v.level == 0) {
     HeapBlock *block = v.block;
     Span current = clip(a, block->start, block->size);
-    if (report_object_level_ && h.site && !overlaps(current.offset, current.size, h.offset, h.size))
+    if (report_object_level_ && h.stack && !overlaps(current.offset, current.size, h.offset, h.size))
       report(t, rt, v, h, a, "Shared-Modify1");
     // A large block is cut into chunks first: its chunks inherit what the
     // block remembers, and the access runs again on its own chunk.
     if (cut_into_chunks_first(block)) {
-      cut_block_into_chunks(block, h.site ? &h : nullptr);
+      cut_block_into_chunks(block, h.stack ? &h : nullptr);
       return true;
     }
     if (!make_block_fine(block)) return true;  // another thread refined it first
-    if (!h.site) return true;
+    if (!h.stack) return true;
     // Every access the block remembers goes down to the granules it touched,
     // the conflicting one first (it decides a granule's state). With only
     // that one carried down, an earlier access by the same thread to other
@@ -489,14 +525,14 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
     carry_down(block, h);
     const Histories &hs = block->history;
     for (const History *r : {&hs.write, &hs.read, &hs.other_read})
-      if (r->site && !(r->site == h.site && r->thread == h.thread && r->clock == h.clock &&
+      if (r->stack && !(r->stack == h.stack && r->thread == h.thread && r->clock == h.clock &&
                        r->offset == h.offset && r->write == h.write))
         carry_down(block, *r);
     return true;
   }
   if (v.level == 1) {
     Span current = clip(a, v.base, kGranule);
-    if (!h.site || overlaps(current.offset, current.size, h.offset, h.size)) return false;
+    if (!h.stack || overlaps(current.offset, current.size, h.offset, h.size)) return false;
     split_granule(v, word);
     return true;
   }

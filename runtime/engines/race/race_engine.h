@@ -54,6 +54,17 @@ struct RaceThread {
   uint32_t context_depth = ~0u;
   uintptr_t context_frame = 0;
   snag_site_t context_call = 0;
+  // The ids of the (site, context) pairs this thread remembered accesses
+  // at last (History::stack, access_stacks.h), so that a history entry is
+  // mostly written without the shared table: two-way sets (race_access.cpp,
+  // access_stack), 2 KiB.
+  struct SiteStack {
+    snag_site_t site;
+    StackId context;
+    uint32_t stack;
+  };
+  static constexpr uint32_t kSiteStackBits = 7;
+  SiteStack site_stacks[1u << kSiteStackBits] = {};
   BlockCache blocks;  // recycled heap-block records
   // With potential=1: B_t without the edges locks add (RaceTrack's own
   // clock: thread creation and join, condition variables, semaphores,
@@ -87,6 +98,9 @@ struct Access {
   // the memory shared, the history keeps it rather than the earlier read (a
   // free or plain write racing with the store is the race to report).
   bool atomic_store = false;
+  // The write a free makes over its block (access_freed): the range is
+  // cleared right after.
+  bool freeing = false;
 };
 
 // The state a potential race is reported in (race_potential.cpp).
@@ -112,6 +126,8 @@ class RaceEngine final : public Engine {
   // The access hook: a fast path for the common cases, then access_slow.
   static void on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                         snag_site_t site);
+  // The write of a free over [addr, addr + size), checked as on_access does.
+  void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site);
   Verdict on_event(ThreadState &t, const Event &e) override;
   void on_exit(int status) override;
 
@@ -125,6 +141,7 @@ class RaceEngine final : public Engine {
   static bool split_granule(const Variable &v, uint64_t word);
   static void carry_down(HeapBlock *block, const History &h);
   StackId context_stack(ThreadState &t, RaceThread &rt);
+  uint32_t access_stack(ThreadState &t, RaceThread &rt, snag_site_t site);
   History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 
   // race_events.cpp

@@ -208,7 +208,7 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   if (size == 0) return;
   // Freeing writes the whole block: it races with unordered accesses to it
   // (unless the program asked to ignore its writes around the free).
-  if (!t.ignore_writes) on_access(t, e.addr, size, kAccessWrite | kAccessRange, e.site);
+  if (!t.ignore_writes) access_freed(t, rt, e.addr, size, e.site);
   sync_forget_range(e.addr, e.addr + size);
   shadow_clear(e.addr, e.addr + size);
   if (block && block->start == e.addr) delete_heap_block(rt.blocks, block);

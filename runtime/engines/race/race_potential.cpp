@@ -52,7 +52,7 @@ void RaceEngine::lockless_acquire(RaceThread &rt, uintptr_t addr) {
 void RaceEngine::check_potential(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
   const LocksetId held = a.write ? rt.lockset_write : rt.lockset_all;
   auto only_lock_ordered = [&](const History &h) {
-    return h.site != 0 && h.thread != rt.slot && bytes_overlap(h, v.extent_base(), a) &&
+    return h.stack != 0 && h.thread != rt.slot && bytes_overlap(h, v.extent_base(), a) &&
            h.clock <= rt.clock.get(h.thread) && h.clock > rt.lockless.get(h.thread) &&
            lockset_intersect(h.lockset, held) == kEmptyLockset;
   };

@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "common/finding_text.h"
+#include "engines/race/access_stacks.h"
 #include "core/global_symbols.h"
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
@@ -40,13 +41,13 @@ void describe(char *out, size_t capacity, bool previous, bool write, uintptr_t s
                                  text::Str(address.data(), address.size()), who);
 }
 
-void previous_stack(const History &h, StackTrace *out) {
-  StackTrace context;
-  depot_get(h.stack, &context);
-  out->depth = 0;
-  out->frames[out->depth++] = h.site;
-  for (uint32_t i = 0; i < context.depth && out->depth < kMaxStackFrames; ++i)
-    out->frames[out->depth++] = context.frames[i];
+// The site of a remembered access (0: none).
+snag_site_t site_of(const History &h) {
+  if (!h.stack) return 0;
+  snag_site_t site;
+  StackId context;
+  access_stack_of(h.stack, &site, &context);
+  return site;
 }
 
 }  // namespace
@@ -97,13 +98,14 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   // later in the run is still reported.
   const bool potential = cstr_eq(state, kPotentialState);
   const snag_site_t salt = potential ? 0x5bd1e9955bd1e995ull : 0;
-  if (already_reported(a.site ^ salt, h.site ^ salt)) return;
+  const snag_site_t h_site = site_of(h);
+  if (already_reported(a.site ^ salt, h_site ^ salt)) return;
 
   Finding *f = new_finding("race", potential ? "potential-data-race" : "data-race");
   f->title = potential ? "potential data race" : "data race";
   bool field = v.level > 0;
   bool sm2 = cstr_eq(state, "Shared-Modify2");
-  f->rank = 0.6 + (field ? 0.2 : 0.0) + (sm2 ? 0.1 : 0.0) + (h.site ? 0.1 : 0.0);
+  f->rank = 0.6 + (field ? 0.2 : 0.0) + (sm2 ? 0.1 : 0.0) + (h.stack ? 0.1 : 0.0);
   // Below every real race (those rank 0.6 and up).
   if (potential) f->rank = 0.3 + (field ? 0.1 : 0.0);
 
@@ -134,7 +136,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   }
   describe(current.description, sizeof current.description, false, a.write, cur_size, cur_lo, t.tid);
 
-  if (h.site) {
+  if (h.stack) {
     FindingSide &prev = f->add_side();
     prev.role = "previous";
     prev.thread = thread_of_slot(h.thread, h.clock);
@@ -142,7 +144,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     prev.access_address = v.extent_base() + h.offset;
     prev.access_size = h.size;
     prev.access_kind = h.write ? "write" : "read";
-    previous_stack(h, &prev.stack);
+    access_stack_trace(h.stack, &prev.stack);
     const uintptr_t *locks;
     uint32_t n = lockset_members(h.lockset, &locks);
     for (uint32_t i = 0; i < n && prev.lock_count < FindingSide::kMaxLocks; ++i)
@@ -171,7 +173,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   message.add(a.write ? "write" : "read").add(" by ");
   message.add(t.tid == 0 ? "main thread" : "thread T");
   if (t.tid) message.add_u64(t.tid);
-  if (h.site) {
+  if (h.stack) {
     message.add(" races with ").add(h.write ? "write" : "read").add(" by ");
     Tid previous = thread_of_slot(h.thread, h.clock);
     message.add(previous == 0 ? "main thread" : "thread T");

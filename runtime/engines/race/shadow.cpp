@@ -14,6 +14,7 @@ namespace snag::race {
 namespace detail {
 std::atomic<ShadowPage *> *g_l1[kL1Size];
 std::atomic<uintptr_t> g_slot_offset[kSlotCount];
+Histories *g_history_chunks[kHistoryChunks];
 }  // namespace detail
 
 namespace {
@@ -46,9 +47,10 @@ constexpr uintptr_t kWorthGivingBack = uintptr_t(1) << 20;
 
 SpinLock g_grow_lock;
 
-// Page headers and history arrays come from large mappings carved in order
-// and never unmapped: memory that is freed keeps its shadow, reset to Virgin
-// (and, for large ranges, handed back to the system with madvise).
+// Page headers and their history index arrays come from large mappings
+// carved in order and never unmapped: memory that is freed keeps its
+// shadow, reset to Virgin (and, for large ranges, handed back to the system
+// with madvise).
 struct Arena {
   char *next = nullptr;
   size_t left = 0;
@@ -64,10 +66,48 @@ struct Arena {
     return p;
   }
 };
-// History arrays are carved page-aligned (48 KiB each), so that the memory
-// of a freed range's histories can be given back with madvise while the
-// array stays in place for accesses still in flight.
-Arena g_headers, g_histories;
+Arena g_headers;
+
+// The history pool (shadow.h): chunks mapped as needed and never unmapped,
+// so a thread still holding a granule's histories after its memory was
+// freed (an access racing with the free, which the free's own check
+// reports) writes into memory that stays valid; at worst into histories
+// given to another granule since. Free histories are linked through their
+// first word, and zeroed.
+using detail::g_history_chunks;
+using detail::kHistoryChunkBits;
+SpinLock g_history_lock;
+uint32_t g_free_histories;     // first free index, 0: none
+uint32_t g_next_history = 1;   // never given out yet (0 means "none")
+
+uint32_t &free_link(Histories *h) { return *reinterpret_cast<uint32_t *>(h); }
+
+uint32_t take_histories() {
+  SpinLockGuard guard(g_history_lock);
+  if (uint32_t i = g_free_histories) {
+    Histories *h = history_at(i);
+    g_free_histories = free_link(h);
+    free_link(h) = 0;
+    return i;
+  }
+  uint32_t i = g_next_history++;
+  if (i == 0) fatal("race: more than 4 billion granules with histories");
+  Histories *&chunk = g_history_chunks[i >> kHistoryChunkBits];
+  if (!chunk) chunk = static_cast<Histories *>(map_pages(sizeof(Histories) << kHistoryChunkBits));
+  return i;
+}
+
+// Gives `count` histories back to the pool (zeroed first: a thread still
+// holding one finds nothing remembered).
+void give_back_histories(const uint32_t *indices, uint32_t count) {
+  if (!count) return;
+  for (uint32_t k = 0; k < count; ++k) fill_bytes(history_at(indices[k]), 0, sizeof(Histories));
+  SpinLockGuard guard(g_history_lock);
+  for (uint32_t k = 0; k < count; ++k) {
+    free_link(history_at(indices[k])) = g_free_histories;
+    g_free_histories = indices[k];
+  }
+}
 SpinLock g_slot_lock;
 int g_slots_reserved = 0;
 
@@ -187,16 +227,23 @@ void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
 }
 
 Histories *shadow_history(ShadowPage *page, uintptr_t addr) {
-  Histories *h = page->history.load(std::memory_order_acquire);
-  if (SNAG_UNLIKELY(!h)) {
+  std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+  if (SNAG_UNLIKELY(!index)) {
     SpinLockGuard guard(g_grow_lock);
-    h = page->history.load(std::memory_order_acquire);
-    if (!h) {
-      h = static_cast<Histories *>(g_histories.take(sizeof(Histories) * kCellsPerPage));
-      page->history.store(h, std::memory_order_release);
+    index = page->history.load(std::memory_order_acquire);
+    if (!index) {
+      index = static_cast<std::atomic<uint32_t> *>(g_headers.take(sizeof(uint32_t) * kCellsPerPage));
+      page->history.store(index, std::memory_order_release);
     }
   }
-  return &h[cell_index(addr)];
+  std::atomic<uint32_t> &slot = index[cell_index(addr)];
+  uint32_t i = slot.load(std::memory_order_acquire);
+  if (SNAG_UNLIKELY(!i)) {
+    uint32_t fresh = take_histories();
+    if (slot.compare_exchange_strong(i, fresh, std::memory_order_acq_rel)) i = fresh;
+    else give_back_histories(&fresh, 1);  // another thread made the granule's first
+  }
+  return history_at(i);
 }
 
 void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
@@ -228,17 +275,17 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
 
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
   shadow_reset_cells(begin, end, memory);
-  bool give_back = memory == ShadowMemory::kGiveBack && end - begin >= kWorthGivingBack;
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
     bool whole_page = begin <= page_start && page_start + kPageSize <= end;
     if (whole_page) page->block.store(nullptr, std::memory_order_release);
-    Histories *h = page->history.load(std::memory_order_acquire);
-    if (!h) return;
-    if (whole_page && give_back)  // it reads as zero again
-      raw_syscall(SYS_madvise, reinterpret_cast<long>(h), static_cast<long>(sizeof(Histories) * kCellsPerPage),
-                  MADV_DONTNEED);
-    else
-      fill_bytes(h + lo, 0, sizeof(Histories) * (hi - lo));
+    std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+    if (!index) return;
+    uint32_t freed[kCellsPerPage];
+    uint32_t count = 0;
+    for (uint32_t c = lo; c < hi; ++c)
+      if (index[c].load(std::memory_order_relaxed))
+        if (uint32_t i = index[c].exchange(0, std::memory_order_acq_rel)) freed[count++] = i;
+    give_back_histories(freed, count);
   });
 }
 

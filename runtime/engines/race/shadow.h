@@ -13,8 +13,12 @@
 //   - a heap block that covers the whole page and is tracked coarsely: one
 //     state for the block (RaceTrack's object level); the page's state words
 //     point at the block (an Indirect word) once the fast path should see it;
-//   - a history entry per granule remembering the last accesses (for the
-//     "previous access" side of a report), made on demand.
+//   - the histories of each granule that has some (the last accesses, for
+//     the "previous access" side of a report), made on demand per granule:
+//     the page keeps a 32-bit index per granule into a pool of histories,
+//     2 KiB per page instead of all 512 granules' histories (48 KiB), which
+//     a page whose data went fine paid even when few of its granules were
+//     ever used (lock_hash_map's bucket array: mutexes and vectors).
 #pragma once
 
 #include <atomic>
@@ -32,10 +36,12 @@ constexpr uint32_t kCellsPerPage = kPageSize / kGranule;
 
 struct HeapBlock;
 
-// The last access recorded for a granule (or byte, or heap block).
+// The last access recorded for a granule (or byte, or heap block). 24 bytes:
+// the access's site and calling context are one interned id
+// (access_stacks.h) rather than an 8-byte site and a context id (a granule
+// keeps three of these, a heap block three).
 struct History {
-  snag_site_t site;     // 0: nothing recorded
-  StackId stack;        // the calling context (the site is the top frame)
+  uint32_t stack;       // intern_access_stack(site, context); 0: nothing recorded
   LocksetId lockset;    // locks held (write-mode locks for a write)
   uint32_t thread;      // logical thread id
   uint32_t clock;       // that thread's clock at the access
@@ -43,6 +49,7 @@ struct History {
   uint16_t size;        // bytes (capped at 65535)
   uint8_t write;
 };
+static_assert(sizeof(History) == 24, "a granule's histories stay small");
 
 // A variable remembers its last write and its reads separately: a read
 // conflicts only with writes, a write with both. Reads by two different
@@ -62,7 +69,7 @@ struct Histories {
 // than the first is kept).
 inline History &history_slot(Histories &hs, bool write, Tid me) {
   if (write) return hs.write;
-  return hs.read.site == 0 || hs.read.thread == me ? hs.read : hs.other_read;
+  return hs.read.stack == 0 || hs.read.thread == me ? hs.read : hs.other_read;
 }
 inline const History &history_slot(const Histories &hs, bool write, Tid me) {
   return history_slot(const_cast<Histories &>(hs), write, me);
@@ -70,7 +77,9 @@ inline const History &history_slot(const Histories &hs, bool write, Tid me) {
 
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page
-  std::atomic<Histories *> history;           // kCellsPerPage entries
+  // Per granule (kCellsPerPage entries): its histories' index in the
+  // history pool, 0 while it has none. Null until a granule needs one.
+  std::atomic<std::atomic<uint32_t> *> history;
   std::atomic<uint32_t> sync_objects;         // synchronization objects here
 };
 
@@ -83,6 +92,12 @@ extern std::atomic<ShadowPage *> *g_l1[kL1Size];
 
 constexpr int kSlotBits = 39;                  // 512 GiB of application memory
 constexpr uintptr_t kSlotCount = 1u << (47 - kSlotBits);  // the 47-bit user address space
+// The history pool: chunk i holds the histories with indices from
+// i << kHistoryChunkBits on (index 0 is never given out: "none").
+constexpr uint32_t kHistoryChunkBits = 16;
+constexpr uint32_t kHistoryChunks = 1u << (32 - kHistoryChunkBits);
+extern Histories *g_history_chunks[kHistoryChunks];
+
 // Per slot: (address of the slot's state words) - (slot's first address), so
 // that a granule's state word is at (granule address + offset); 0 while the
 // slot has no shadow.
@@ -126,6 +141,21 @@ SNAG_ALWAYS_INLINE uint32_t cell_index(uintptr_t addr) {
 // TLB shootdown per thread).
 enum class ShadowMemory { kGiveBack, kKeep };
 
+// The histories with pool index `index` (not 0).
+SNAG_ALWAYS_INLINE Histories *history_at(uint32_t index) {
+  return detail::g_history_chunks[index >> detail::kHistoryChunkBits] +
+         (index & ((1u << detail::kHistoryChunkBits) - 1));
+}
+
+// The histories of the granule at `addr` on `page`, if it has any (no
+// allocation).
+SNAG_ALWAYS_INLINE Histories *find_history(const ShadowPage *page, uintptr_t addr) {
+  const std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+  if (!index) return nullptr;
+  uint32_t i = index[cell_index(addr)].load(std::memory_order_acquire);
+  return i ? history_at(i) : nullptr;
+}
+
 // Sets the state words of the granules in [begin, end) to Virgin.
 void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);
 // The histories of the granule at `addr`, created if needed.
@@ -134,7 +164,8 @@ Histories *shadow_history(ShadowPage *page, uintptr_t addr);
 // Marks [begin, end) as heap block `block` (coarse): whole pages point at the
 // block, granules of partial pages get an Indirect word.
 void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block);
-// Makes [begin, end) start fresh (Virgin, no history, no block).
+// Makes [begin, end) start fresh (Virgin, no history, no block). The
+// granules' histories go back to the pool.
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);
 
 // Calls f(page, first_index, last_index_exclusive) for every existing shadow

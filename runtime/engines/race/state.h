@@ -79,7 +79,8 @@ struct SharedModify2Record {
   ThreadsetEntry entries[1];  // `count` entries
 };
 
-// What an Indirect word points to. Both records start with their type.
-enum class IndirectType : uint32_t { kBlock = 0x626c6b31, kSplit = 0x73706c74 };
+// What an Indirect word points to. Both records start with their type (two
+// bytes, so that a heap block's record keeps its chunk count beside it).
+enum class IndirectType : uint16_t { kBlock = 0x6b62, kSplit = 0x7073 };
 
 }  // namespace snag::race

@@ -40,7 +40,7 @@ TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   EXPECT_EQ(reused, second);
   EXPECT_EQ(reused->start, kPages + 0x40060);
   EXPECT_EQ(reused->state.load(), 0u) << "a reused record starts Virgin";
-  EXPECT_EQ(reused->history.write.site, 0u) << "with no history";
+  EXPECT_EQ(reused->history.write.stack, 0u) << "with no history";
   delete_heap_block(other, reused);
   delete_heap_block(other, first);
   release_block_cache(other);
@@ -123,7 +123,7 @@ TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem
   const uint64_t owner = exclusive_word(Kind::kExclusive0, 5, 9, /*wrote=*/true);
   b->state.store(owner);
   History write{};
-  write.site = 77;
+  write.stack = 77;
   write.thread = 5;
   write.clock = 9;
   write.offset = static_cast<uint32_t>(kChunkSize - 16 - 8);  // 8 bytes before the edge
@@ -146,10 +146,10 @@ TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem
   EXPECT_EQ(chunks[0]->history.write.size, 8u);
   EXPECT_EQ(chunks[1]->history.write.offset, 0u);
   EXPECT_EQ(chunks[1]->history.write.size, 24u);
-  EXPECT_EQ(chunks[1]->history.write.site, 77u);
+  EXPECT_EQ(chunks[1]->history.write.stack, 77u);
   // The others start Virgin, with nothing remembered.
   EXPECT_EQ(chunks[2]->state.load(), 0u);
-  EXPECT_EQ(chunks[2]->history.write.site, 0u);
+  EXPECT_EQ(chunks[2]->history.write.stack, 0u);
   // The allocation is still what is found; the chunk tracks the address.
   EXPECT_EQ(find_heap_block(start + 2 * kChunkSize), b);
   EXPECT_EQ(find_tracking_block(start + 2 * kChunkSize), chunks[2]);

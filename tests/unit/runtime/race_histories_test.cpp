@@ -11,7 +11,7 @@ namespace {
 
 History read_by(Tid thread, uint32_t clock) {
   History h{};
-  h.site = 100 + thread;
+  h.stack = 100 + thread;
   h.thread = thread;
   h.clock = clock;
   return h;

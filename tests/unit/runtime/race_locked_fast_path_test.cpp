@@ -29,7 +29,7 @@ struct FastPathOn {
 
 History access_by(Tid thread, Clock clock, bool write) {
   History h{};
-  h.site = 1234;
+  h.stack = 1234;
   h.thread = thread;
   h.clock = clock;
   h.write = write;

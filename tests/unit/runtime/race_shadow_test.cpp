@@ -77,10 +77,43 @@ TEST(Shadow, HistoriesOfAClearedRangeReadEmpty) {
   const uintptr_t base = kRegion + 0x2000000;
   ShadowPage *page = shadow_page(base);
   for (uintptr_t a = base; a < base + 300 * kPageSize; a += kPageSize)
-    shadow_history(shadow_page(a), a + 8)->write.site = 5;
+    shadow_history(shadow_page(a), a + 8)->write.stack = 5;
   shadow_clear(base, base + 300 * kPageSize);  // over 1 MiB: pages given back
-  EXPECT_EQ(shadow_history(page, base + 8)->write.site, 0u);
-  EXPECT_EQ(shadow_history(shadow_page(base + 299 * kPageSize), base + 299 * kPageSize + 8)->write.site, 0u);
+  EXPECT_EQ(shadow_history(page, base + 8)->write.stack, 0u);
+  EXPECT_EQ(shadow_history(shadow_page(base + 299 * kPageSize), base + 299 * kPageSize + 8)->write.stack, 0u);
+}
+
+TEST(Shadow, EachGranuleOfAPageGetsItsOwnHistoriesOnlyWhenAsked) {
+  const uintptr_t base = kRegion + 0x4000000;
+  ShadowPage *page = shadow_page(base);
+  EXPECT_EQ(find_history(page, base), nullptr);  // nothing made yet
+  Histories *first = shadow_history(page, base);
+  first->write.stack = 11;
+  EXPECT_EQ(find_history(page, base + 7), first);  // bytes of one granule share it
+  EXPECT_EQ(find_history(page, base + 8), nullptr) << "the neighbour has none of its own yet";
+  Histories *last = shadow_history(page, base + kPageSize - 8);
+  EXPECT_NE(last, first);
+  EXPECT_EQ(last->write.stack, 0u);
+  last->write.stack = 12;
+  EXPECT_EQ(shadow_history(page, base)->write.stack, 11u);  // kept independently
+  EXPECT_EQ(shadow_history(page, base + kPageSize - 8)->write.stack, 12u);
+}
+
+TEST(Shadow, ClearedHistoriesGoBackToThePoolAndAreReusedEmpty) {
+  const uintptr_t base = kRegion + 0x5000000;
+  ShadowPage *page = shadow_page(base);
+  Histories *h = shadow_history(page, base + 16);
+  h->read.stack = 21;
+  Histories *kept = shadow_history(page, base + 24);
+  kept->read.stack = 22;
+  shadow_clear(base + 16, base + 24);  // only the first of the two granules
+  EXPECT_EQ(find_history(page, base + 16), nullptr);
+  EXPECT_EQ(find_history(page, base + 24), kept);
+  EXPECT_EQ(kept->read.stack, 22u);
+  // The next granule to need histories gets the ones given back, empty.
+  Histories *again = shadow_history(shadow_page(base + 3 * kPageSize), base + 3 * kPageSize);
+  EXPECT_EQ(again, h);
+  EXPECT_EQ(again->read.stack, 0u);
 }
 
 }  // namespace

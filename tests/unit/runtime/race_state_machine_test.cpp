@@ -344,5 +344,25 @@ TEST_F(RaceStateMachine, RefinementGivesAGranuleOnlyTheAccessesThatTouchedIt) {
   EXPECT_EQ(tid_of(shadow_cell(heap)->load()), slot(a));
 }
 
+TEST_F(RaceStateMachine, AFreeGivesNoHistoriesToGranulesNeverUsed) {
+  // Only the first of the range's eight granules was used. The free checks
+  // and clears all eight; the pool gets back that granule's histories alone
+  // (its free list is last in, first out: the next granule to need some
+  // gets them), not histories made for the seven others just to be cleared.
+  write(*main_, 131);
+  ShadowPage *page = find_shadow_page(base_);
+  ASSERT_NE(page, nullptr);
+  Histories *used = find_history(page, base_);
+  ASSERT_NE(used, nullptr);
+  Event e{EventKind::kFree};
+  e.addr = base_;
+  e.value = 64;
+  e.site = 132;
+  engine().on_event(*main_, e);
+  for (uintptr_t g = base_; g < base_ + 64; g += kGranule) EXPECT_EQ(find_history(page, g), nullptr);
+  const uintptr_t elsewhere = reinterpret_cast<uintptr_t>(&g_memory[sizeof g_memory - 8]);
+  EXPECT_EQ(shadow_history(shadow_page(elsewhere), elsewhere), used);
+}
+
 }  // namespace
 }  // namespace snag::race
