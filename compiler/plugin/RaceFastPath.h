@@ -20,7 +20,8 @@
 namespace snag {
 
 // Which parts of the check to emit (SNAG_RACE_INLINE, for measuring; the
-// default is what bench/results/race_bench.txt §19 found best).
+// default, blocks,owner,loops, is what bench/results/race_bench.txt §19
+// found best).
 struct RaceFastPathChecks {
   bool RememberedBlocks = false; // the thread's remembered coarse blocks
   bool OwnerWord = false;        // the granule's own state word
