@@ -68,8 +68,8 @@ public:
     // access), and a zero-owner Exclusive word must not pass for this
     // thread's.
     branch(IRB.CreateICmpNE(Me, ConstantInt::get(I64, 0)), Hook);
-    // What a Shared-Read word a read needs nothing for reads as: no lock,
-    // or exactly the locks this thread holds.
+    // The Shared-Read words on which a read needs no work: with no lock,
+    // or with exactly the locks this thread holds.
     Value *SharedNoLock = nullptr, *SharedMine = nullptr;
     if (!IsWrite) {
       SharedNoLock = ConstantInt::get(I64, sharedReadWord(SNAG_RACE_EMPTY_LOCKSET));
