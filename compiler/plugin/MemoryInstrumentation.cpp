@@ -2,6 +2,7 @@
 
 #include "LoopRanges.h"
 #include "OptOut.h"
+#include "RaceFastPath.h"
 #include "RedundantAccesses.h"
 #include "RuntimeHooks.h"
 #include "snag/abi.h"
@@ -75,6 +76,8 @@ struct PlainAccess {
   // True when an earlier access covers it on every path (RedundantAccesses.h):
   // the hook runs only while __snag_every_access is set.
   bool Redundant = false;
+  // Inside a loop (RaceFastPathChecks::LoopsOnly).
+  bool InLoop = false;
 };
 
 // The libc functions whose calls are treated like the intrinsics.
@@ -121,14 +124,16 @@ class FunctionInstrumenter {
 public:
   FunctionInstrumenter(Function &F, const InstrumentKinds &Kinds,
                        RuntimeHooks &Hooks, SiteTable &Sites,
-                       const GuardSites *Guard, FunctionAnalysisManager *FAM)
+                       const GuardSites *Guard, FunctionAnalysisManager *FAM,
+                       const RaceFastPathChecks &RaceChecks)
       : F(F), DL(F.getParent()->getDataLayout()), Kinds(Kinds), Hooks(Hooks),
-        Sites(Sites), Guard(Guard), FAM(FAM) {}
+        Sites(Sites), Guard(Guard), FAM(FAM), RaceChecks(RaceChecks) {}
 
   bool run() {
     collect();
     askBeforeLoops();
     findRedundantAccesses();
+    findLoopAccesses();
     // Sites are created in instruction order within each kind, which is
     // what their ordinals count.
     uint64_t FunctionSite = Kinds.Functions
@@ -257,6 +262,27 @@ private:
     DenseSet<const Instruction *> Covered = findCoveredAccesses(F, Tracked);
     for (PlainAccess &Access : PlainAccesses)
       Access.Redundant = Covered.count(Access.Inst) != 0;
+  }
+
+  // Before any block is split: which accesses are inside a loop, for an
+  // inline race check emitted in loops only.
+  void findLoopAccesses() {
+    if (!FAM || !RaceChecks.any() || !RaceChecks.LoopsOnly || PlainAccesses.empty())
+      return;
+    LoopInfo &LI = FAM->getResult<LoopAnalysis>(F);
+    for (PlainAccess &Access : PlainAccesses)
+      Access.InLoop = LI.getLoopFor(Access.Inst->getParent()) != nullptr;
+  }
+
+  // Whether a fixed-size hook gets the race engine's inline check before it
+  // (RaceFastPath.h): not in a lean guard build (its own check), not at -O0,
+  // only for accesses of one granule at most, aligned to their size (so
+  // they stay inside one granule), and in loops if so asked.
+  bool wantsRaceCheck(const PlainAccess &Access) const {
+    if (!RaceChecks.any() || Guard || F.hasOptNone() || Access.Bytes > 8 ||
+        (RaceChecks.LoopsOnly && !Access.InLoop))
+      return false;
+    return getLoadStoreAlignment(Access.Inst).value() >= Access.Bytes;
   }
 
   std::optional<MemOp> memOp(CallBase &Call) {
@@ -445,6 +471,9 @@ private:
         emitVtablePointerWrite(cast<StoreInst>(Access.Inst), Addr, Site, Hook);
         return;
       }
+      if (wantsRaceCheck(Access))
+        IRB.SetInsertPoint(insertRaceFastPath(RaceChecks, &*IRB.GetInsertPoint(), Addr,
+                                              Access.Bytes, Access.IsWrite));
       IRB.CreateCall(Hook, {Addr, siteConstant(Site)});
       return;
     }
@@ -562,6 +591,7 @@ private:
   SiteTable &Sites;
   const GuardSites *Guard;
   FunctionAnalysisManager *FAM;
+  const RaceFastPathChecks &RaceChecks;
 
   SmallVector<PlainAccess, 32> PlainAccesses;
   SmallVector<Instruction *, 8> Atomics;
@@ -598,6 +628,7 @@ bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
     return false;
   RuntimeHooks Hooks(M);
   OptOut Exclusions(M);
+  RaceFastPathChecks RaceChecks = RaceFastPathChecks::fromEnvironment();
   // Collected first: instrumenting adds hook declarations to the function
   // list.
   SmallVector<Function *, 32> Functions;
@@ -609,7 +640,7 @@ bool instrumentMemory(Module &M, const InstrumentKinds &Kinds,
     InstrumentKinds FunctionKinds = Kinds;
     if (Ignore && Ignore->ignoresMemory(*F))
       FunctionKinds.Memory = FunctionKinds.MemOps = false;
-    if (FunctionInstrumenter(*F, FunctionKinds, Hooks, Sites, Guard, FAM).run()) {
+    if (FunctionInstrumenter(*F, FunctionKinds, Hooks, Sites, Guard, FAM, RaceChecks).run()) {
       dropMemoryAttributes(*F);
       Changed = true;
     }

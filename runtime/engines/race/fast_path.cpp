@@ -12,6 +12,8 @@
 // the answer of every call the loop would have made.
 #include "engines/race/fast_path.h"
 
+#include <stddef.h>
+
 namespace snag::race {
 
 namespace {
@@ -62,6 +64,23 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
 }  // namespace
 
 SNAG_TLS FastPathThread t_fast_path;
+
+// The compiler pass reads these through the numbers of
+// include/snag/race_fast_path.h (compiler/plugin/RaceFastPath.cpp).
+static_assert(offsetof(FastPathThread, epoch_word) == SNAG_RACE_FAST_PATH_EPOCH_OFFSET);
+static_assert(offsetof(FastPathThread, lockset_all) == SNAG_RACE_FAST_PATH_LOCKSET_ALL_OFFSET &&
+              sizeof(LocksetId) == 4 && kEmptyLockset == SNAG_RACE_EMPTY_LOCKSET);
+static_assert(offsetof(FastPathThread, remembered) == SNAG_RACE_FAST_PATH_REMEMBERED_OFFSET);
+static_assert(sizeof(FastPathThread::RememberedBlock) == SNAG_RACE_REMEMBERED_SIZE);
+static_assert(offsetof(FastPathThread::RememberedBlock, start) == SNAG_RACE_REMEMBERED_START_OFFSET);
+static_assert(offsetof(FastPathThread::RememberedBlock, end) == SNAG_RACE_REMEMBERED_END_OFFSET);
+static_assert(offsetof(FastPathThread::RememberedBlock, block) == SNAG_RACE_REMEMBERED_BLOCK_OFFSET);
+static_assert(offsetof(HeapBlock, fine) == SNAG_RACE_BLOCK_FINE_OFFSET && sizeof(HeapBlock::fine) == 1);
+static_assert(offsetof(HeapBlock, state) == SNAG_RACE_BLOCK_STATE_OFFSET);
+static_assert(offsetof(HeapBlock, start) == SNAG_RACE_BLOCK_START_OFFSET);
+static_assert(offsetof(HeapBlock, size) == SNAG_RACE_BLOCK_SIZE_OFFSET);
+static_assert(detail::kSlotBits == SNAG_RACE_SLOT_BITS && detail::kSlotCount == SNAG_RACE_SLOT_COUNT);
+static_assert(sizeof(detail::g_slot_offset[0]) == 8 && sizeof(HeapBlock::state) == 8);
 
 namespace {
 

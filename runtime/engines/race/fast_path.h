@@ -43,10 +43,13 @@ struct FastPathThread {
     uintptr_t end;
     HeapBlock *block;
   };
-  static constexpr int kRemembered = 2;
+  static constexpr int kRemembered = SNAG_RACE_REMEMBERED_COUNT;
   RememberedBlock remembered[kRemembered];
 };
-extern SNAG_TLS FastPathThread t_fast_path;
+// Named __snag_fast_path for the check the compiler pass inlines before an
+// access hook (include/snag/race_fast_path.h has this layout's offsets).
+extern __attribute__((visibility("default"))) SNAG_TLS FastPathThread t_fast_path __asm__(
+    "__snag_fast_path");
 
 // True when an access touching `touched` bytes of a variable whose state
 // word is `w` changes nothing: the Exclusive owner in its current epoch

@@ -101,7 +101,10 @@ extern Histories *g_history_chunks[kHistoryChunks];
 // Per slot: (address of the slot's state words) - (slot's first address), so
 // that a granule's state word is at (granule address + offset); 0 while the
 // slot has no shadow.
-extern std::atomic<uintptr_t> g_slot_offset[kSlotCount];
+// Named __snag_slot_offset for the check the compiler pass inlines
+// (include/snag/race_fast_path.h).
+extern __attribute__((visibility("default"))) std::atomic<uintptr_t> g_slot_offset[kSlotCount] __asm__(
+    "__snag_slot_offset");
 }  // namespace detail
 
 // The state word of the granule holding `addr`, if its slot has shadow (no

@@ -19,21 +19,22 @@
 
 #include "engines/race/lockset.h"
 #include "engines/race/vector_clock.h"
+#include "snag/race_fast_path.h"  // the layout's numbers, shared with the compiler pass
 
 namespace snag::race {
 
 enum class Kind : uint64_t {
   kVirgin = 0,
-  kExclusive0 = 1,
-  kExclusive1 = 2,
-  kSharedRead = 3,
+  kExclusive0 = SNAG_RACE_KIND_EXCLUSIVE0,
+  kExclusive1 = SNAG_RACE_KIND_EXCLUSIVE1,
+  kSharedRead = SNAG_RACE_KIND_SHARED_READ,
   kSharedModify1 = 4,
-  kExclusive2 = 5,
+  kExclusive2 = SNAG_RACE_KIND_EXCLUSIVE2,
   kSharedModify2 = 6,
   kIndirect = 7,  // the state lives elsewhere: a heap block (coarse) or a split granule
 };
 
-constexpr uint64_t kKindMask = 7;
+constexpr uint64_t kKindMask = SNAG_RACE_KIND_MASK;
 // A variable whose race was reported: no further tracking.
 constexpr uint64_t kReportedWord = (uint64_t(0xffffffff) << 32) | uint64_t(Kind::kSharedRead);
 // A variable whose history is being rewritten by one thread: others wait for
@@ -42,16 +43,16 @@ constexpr uint64_t kReportedWord = (uint64_t(0xffffffff) << 32) | uint64_t(Kind:
 constexpr uint64_t kBusyWord = (uint64_t(0xfffffffe) << 32) | uint64_t(Kind::kSharedRead);
 
 SNAG_ALWAYS_INLINE Kind kind_of(uint64_t w) { return static_cast<Kind>(w & kKindMask); }
-constexpr uint64_t kWroteBit = 8;
-constexpr uint64_t kBytesShift = 4;
-constexpr uint64_t kBytesMask = uint64_t(0xff) << kBytesShift;
+constexpr uint64_t kWroteBit = SNAG_RACE_WROTE_BIT;
+constexpr uint64_t kBytesShift = SNAG_RACE_BYTES_SHIFT;
+constexpr uint64_t kBytesMask = SNAG_RACE_BYTES_MASK;
 constexpr uint32_t kTidBits = 20;  // thread ids wrap after a million threads
 SNAG_ALWAYS_INLINE Tid tid_of(uint64_t w) { return static_cast<Tid>((w >> 12) & ((1u << kTidBits) - 1)); }
 SNAG_ALWAYS_INLINE bool wrote(uint64_t w) { return (w & kWroteBit) != 0; }
 SNAG_ALWAYS_INLINE uint32_t bytes_of(uint64_t w) { return static_cast<uint32_t>((w & kBytesMask) >> kBytesShift); }
 SNAG_ALWAYS_INLINE Tid wrap_tid(Tid t) { return t & ((1u << kTidBits) - 1); }
 SNAG_ALWAYS_INLINE Clock clock_of(uint64_t w) { return static_cast<Clock>(w >> 32); }
-SNAG_ALWAYS_INLINE LocksetId lockset_of(uint64_t w) { return static_cast<LocksetId>(w >> 32); }
+SNAG_ALWAYS_INLINE LocksetId lockset_of(uint64_t w) { return static_cast<LocksetId>(w >> SNAG_RACE_LOCKSET_SHIFT); }
 SNAG_ALWAYS_INLINE void *pointer_of(uint64_t w) { return reinterpret_cast<void *>(w & ~kKindMask); }
 
 SNAG_ALWAYS_INLINE uint64_t exclusive_word(Kind k, Tid t, Clock c, bool wrote = false,
@@ -59,7 +60,9 @@ SNAG_ALWAYS_INLINE uint64_t exclusive_word(Kind k, Tid t, Clock c, bool wrote = 
   return uint64_t(k) | (wrote ? kWroteBit : 0) | (uint64_t(bytes & 0xff) << kBytesShift) |
          (uint64_t(wrap_tid(t)) << 12) | (uint64_t(c) << 32);
 }
-SNAG_ALWAYS_INLINE uint64_t shared_word(Kind k, LocksetId l) { return uint64_t(k) | (uint64_t(l) << 32); }
+SNAG_ALWAYS_INLINE uint64_t shared_word(Kind k, LocksetId l) {
+  return uint64_t(k) | (uint64_t(l) << SNAG_RACE_LOCKSET_SHIFT);
+}
 SNAG_ALWAYS_INLINE uint64_t pointer_word(Kind k, const void *p) {
   return uint64_t(k) | reinterpret_cast<uint64_t>(p);
 }

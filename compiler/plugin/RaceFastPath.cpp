@@ -1,0 +1,247 @@
+#include "RaceFastPath.h"
+
+#include "snag/race_fast_path.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace snag {
+
+RaceFastPathChecks RaceFastPathChecks::fromEnvironment() {
+  RaceFastPathChecks Checks;
+  const char *Spec = std::getenv("SNAG_RACE_INLINE");
+  // The default, from bench/results/race_bench.txt §19: blocks first (an
+  // owner check first reads the shadow of large blocks, which has none),
+  // in loops only (the same speed, half the code).
+  if (!Spec)
+    Spec = "blocks,owner,loops";
+  SmallVector<StringRef, 4> Words;
+  StringRef(Spec).split(Words, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Word : Words) {
+    Word = Word.trim();
+    if (Word == "blocks")
+      Checks.RememberedBlocks = true;
+    else if (Word == "owner") {
+      Checks.OwnerFirst = !Checks.RememberedBlocks;
+      Checks.OwnerWord = true;
+    }
+    else if (Word == "loops")
+      Checks.LoopsOnly = true;
+    else if (Word == "none")
+      Checks = RaceFastPathChecks();
+    else if (!Word.empty())
+      report_fatal_error("snag: SNAG_RACE_INLINE: unknown word '" + Word +
+                             "' (expected a comma-separated list of blocks, "
+                             "owner, loops, none)",
+                         /*gen_crash_diag=*/false);
+  }
+  return Checks;
+}
+
+namespace {
+
+// Builds the check as a chain of blocks: each test branches to `Done` (no
+// hook needed), to the next test, or to `Hook`.
+class CheckBuilder {
+public:
+  CheckBuilder(BasicBlock *Head, BasicBlock *Done, BasicBlock *Hook,
+               const DebugLoc &Loc)
+      : M(*Head->getModule()), C(M.getContext()), IRB(Head), Done(Done),
+        Hook(Hook), I8(Type::getInt8Ty(C)), I64(Type::getInt64Ty(C)) {
+    IRB.SetCurrentDebugLocation(Loc);
+  }
+
+  void emit(const RaceFastPathChecks &Checks, Value *Addr, unsigned Bytes,
+            bool IsWrite) {
+    Value *A = IRB.CreatePtrToInt(Addr, I64, "snag.addr");
+    Value *FastPath = fastPathData();
+    Value *Me = load(I64, byteAddress(FastPath, SNAG_RACE_FAST_PATH_EPOCH_OFFSET),
+                     AtomicOrdering::NotAtomic, "snag.epoch");
+    // A zero epoch word: the fast path is off (another engine wants the
+    // access), and a zero-owner Exclusive word must not pass for this
+    // thread's.
+    branch(IRB.CreateICmpNE(Me, ConstantInt::get(I64, 0)), Hook);
+    // The Shared-Read words on which a read needs no work: with no lock,
+    // or with exactly the locks this thread holds.
+    Value *SharedNoLock = nullptr, *SharedMine = nullptr;
+    if (!IsWrite) {
+      SharedNoLock = ConstantInt::get(I64, sharedReadWord(SNAG_RACE_EMPTY_LOCKSET));
+      Value *Locks = load(Type::getInt32Ty(C),
+                          byteAddress(FastPath, SNAG_RACE_FAST_PATH_LOCKSET_ALL_OFFSET),
+                          AtomicOrdering::NotAtomic, "snag.locks");
+      SharedMine = IRB.CreateOr(IRB.CreateShl(IRB.CreateZExt(Locks, I64), SNAG_RACE_LOCKSET_SHIFT),
+                                ConstantInt::get(I64, SNAG_RACE_KIND_SHARED_READ));
+    }
+    auto NoWork = [&](Value *W, Value *Need) {
+      Value *Mine = ownedByMe(W, Me, Need, IsWrite);
+      if (IsWrite)
+        return Mine;
+      return IRB.CreateOr(Mine, IRB.CreateOr(IRB.CreateICmpEQ(W, SharedNoLock),
+                                             IRB.CreateICmpEQ(W, SharedMine)));
+    };
+    if (Checks.OwnerWord && Checks.OwnerFirst)
+      ownerWord(A, Bytes, NoWork, /*Last=*/!Checks.RememberedBlocks);
+    if (Checks.RememberedBlocks)
+      for (unsigned I = 0; I < SNAG_RACE_REMEMBERED_COUNT; ++I)
+        rememberedBlock(FastPath, I, A, Bytes, NoWork);
+    if (Checks.OwnerWord && !Checks.OwnerFirst)
+      ownerWord(A, Bytes, NoWork, /*Last=*/true);
+    else if (Checks.RememberedBlocks)
+      IRB.CreateBr(Hook);
+  }
+
+private:
+  // If `Cond` holds, go on in a new block; else to `Else`.
+  void branch(Value *Cond, BasicBlock *Else) {
+    BasicBlock *Next = BasicBlock::Create(C, "snag.check", Done->getParent(), Done);
+    IRB.CreateCondBr(Cond, Next, Else);
+    IRB.SetInsertPoint(Next);
+  }
+
+  static constexpr uint64_t sharedReadWord(uint64_t Lockset) {
+    return SNAG_RACE_KIND_SHARED_READ | (Lockset << SNAG_RACE_LOCKSET_SHIFT);
+  }
+
+  // Whether Exclusive state word `W` is this thread's in its current epoch
+  // (epoch word `Me`) with the `Need` bytes touched (a value in bits 4-11),
+  // and written already for a write: one masked compare and the kind.
+  Value *ownedByMe(Value *W, Value *Me, Value *Need, bool IsWrite) {
+    Value *Extra = IsWrite ? IRB.CreateOr(Need, ConstantInt::get(I64, SNAG_RACE_WROTE_BIT))
+                           : Need;
+    Value *Mask = IRB.CreateOr(Extra, ConstantInt::get(I64, SNAG_RACE_OWNER_MASK));
+    Value *Same = IRB.CreateICmpEQ(IRB.CreateAnd(W, Mask), IRB.CreateOr(Me, Extra));
+    constexpr uint64_t ExclusiveKinds = (1u << SNAG_RACE_KIND_EXCLUSIVE0) |
+                                        (1u << SNAG_RACE_KIND_EXCLUSIVE1) |
+                                        (1u << SNAG_RACE_KIND_EXCLUSIVE2);
+    Value *Kind = IRB.CreateAnd(W, ConstantInt::get(I64, SNAG_RACE_KIND_MASK));
+    Value *Exclusive = IRB.CreateTrunc(
+        IRB.CreateLShr(ConstantInt::get(I64, ExclusiveKinds), Kind), Type::getInt1Ty(C));
+    return IRB.CreateAnd(Same, Exclusive);
+  }
+
+  // Remembered block `I`: when [A, A + Bytes) lies in its range, its
+  // record's state decides (if the record still has that range and is not
+  // fine; records are reused); otherwise the next check.
+  template <typename NoWorkFn>
+  void rememberedBlock(Value *FastPath, unsigned I, Value *A, unsigned Bytes,
+                       NoWorkFn NoWork) {
+    uint64_t Entry = SNAG_RACE_FAST_PATH_REMEMBERED_OFFSET + I * SNAG_RACE_REMEMBERED_SIZE;
+    Value *Start = load(I64, byteAddress(FastPath, Entry + SNAG_RACE_REMEMBERED_START_OFFSET),
+                        AtomicOrdering::NotAtomic, "snag.start");
+    Value *End = load(I64, byteAddress(FastPath, Entry + SNAG_RACE_REMEMBERED_END_OFFSET),
+                      AtomicOrdering::NotAtomic, "snag.end");
+    Value *Inside = IRB.CreateAnd(
+        IRB.CreateICmpUGE(A, Start),
+        IRB.CreateICmpULE(IRB.CreateAdd(A, ConstantInt::get(I64, Bytes)), End));
+    BasicBlock *NotInside = BasicBlock::Create(C, "snag.check", Done->getParent(), Done);
+    branch(Inside, NotInside);
+    Value *Block = load(IRB.getInt8PtrTy(),
+                        byteAddress(FastPath, Entry + SNAG_RACE_REMEMBERED_BLOCK_OFFSET),
+                        AtomicOrdering::NotAtomic, "snag.block");
+    // The same order as the runtime's remembered_block_needs_no_work: the
+    // fine flag, the state (acquire), then the range.
+    Value *Fine = load(I8, byteAddress(Block, SNAG_RACE_BLOCK_FINE_OFFSET),
+                       AtomicOrdering::Monotonic, "snag.fine");
+    branch(IRB.CreateICmpEQ(Fine, ConstantInt::get(I8, 0)), Hook);
+    Value *State = load(I64, byteAddress(Block, SNAG_RACE_BLOCK_STATE_OFFSET),
+                        AtomicOrdering::Acquire, "snag.state");
+    Value *BlockStart = load(I64, byteAddress(Block, SNAG_RACE_BLOCK_START_OFFSET),
+                             AtomicOrdering::Monotonic, "snag.block.start");
+    Value *BlockSize = load(I64, byteAddress(Block, SNAG_RACE_BLOCK_SIZE_OFFSET),
+                            AtomicOrdering::Monotonic, "snag.block.size");
+    Value *SameRange = IRB.CreateAnd(IRB.CreateICmpEQ(BlockStart, Start),
+                                     IRB.CreateICmpEQ(IRB.CreateAdd(BlockStart, BlockSize), End));
+    // A block's state counts all bytes as touched.
+    Value *Free = NoWork(State, ConstantInt::get(I64, SNAG_RACE_BYTES_MASK));
+    IRB.CreateCondBr(IRB.CreateAnd(SameRange, Free), Done, Hook);
+    IRB.SetInsertPoint(NotInside);
+  }
+
+  // The granule's direct-mapped state word (none yet: the hook). When not
+  // `Last`, a word that does not answer goes on to the next check.
+  template <typename NoWorkFn>
+  void ownerWord(Value *A, unsigned Bytes, NoWorkFn NoWork, bool Last) {
+    BasicBlock *Else = Last ? Hook : BasicBlock::Create(C, "snag.check", Done->getParent(), Done);
+    Value *Slot = IRB.CreateLShr(A, SNAG_RACE_SLOT_BITS);
+    branch(IRB.CreateICmpULT(Slot, ConstantInt::get(I64, SNAG_RACE_SLOT_COUNT)), Else);
+    auto *Table = cast<GlobalVariable>(M.getOrInsertGlobal(
+        "__snag_slot_offset", ArrayType::get(I64, SNAG_RACE_SLOT_COUNT)));
+    Value *OffsetPtr = IRB.CreateInBoundsGEP(Table->getValueType(), Table,
+                                             {ConstantInt::get(I64, 0), Slot});
+    Value *Offset = load(I64, OffsetPtr, AtomicOrdering::Acquire, "snag.slot.offset");
+    branch(IRB.CreateICmpNE(Offset, ConstantInt::get(I64, 0)), Else);
+    Value *Granule = IRB.CreateAnd(A, ConstantInt::get(I64, ~uint64_t{7}));
+    Value *Cell = IRB.CreateIntToPtr(IRB.CreateAdd(Granule, Offset), I64->getPointerTo());
+    Value *W = load(I64, Cell, AtomicOrdering::Acquire, "snag.word");
+    // The bytes of the granule the access touches, in bits 4-11 (an
+    // aligned access stays inside its granule).
+    Value *Need;
+    if (Bytes == 8) {
+      Need = ConstantInt::get(I64, SNAG_RACE_BYTES_MASK);
+    } else {
+      Value *Shift = IRB.CreateAdd(IRB.CreateAnd(A, ConstantInt::get(I64, 7)),
+                                   ConstantInt::get(I64, SNAG_RACE_BYTES_SHIFT));
+      Need = IRB.CreateShl(ConstantInt::get(I64, (1u << Bytes) - 1), Shift);
+    }
+    IRB.CreateCondBr(NoWork(W, Need), Done, Else);
+    if (!Last)
+      IRB.SetInsertPoint(Else);
+  }
+
+  // `extern __thread char __snag_fast_path[]`, initial-exec: %fs-relative
+  // loads, as the runtime (a static library) defines it in the executable.
+  Value *fastPathData() {
+    auto *Data = cast<GlobalVariable>(M.getOrInsertGlobal(
+        "__snag_fast_path",
+        ArrayType::get(I64, (SNAG_RACE_FAST_PATH_REMEMBERED_OFFSET +
+                             SNAG_RACE_REMEMBERED_COUNT * SNAG_RACE_REMEMBERED_SIZE) / 8)));
+    Data->setThreadLocalMode(GlobalValue::InitialExecTLSModel);
+    return Data;
+  }
+
+  Value *byteAddress(Value *Base, uint64_t Offset) {
+    Value *Bytes = IRB.CreatePointerCast(Base, IRB.getInt8PtrTy());
+    return IRB.CreateConstInBoundsGEP1_64(I8, Bytes, Offset);
+  }
+
+  Value *load(Type *Ty, Value *BytePtr, AtomicOrdering Order, const Twine &Name) {
+    Value *Ptr = IRB.CreatePointerCast(BytePtr, Ty->getPointerTo());
+    LoadInst *L = IRB.CreateAlignedLoad(Ty, Ptr, Align(Ty == I8 ? 1 : 8), Name);
+    if (Order != AtomicOrdering::NotAtomic)
+      L->setAtomic(Order);
+    return L;
+  }
+
+  Module &M;
+  LLVMContext &C;
+  IRBuilder<> IRB;
+  BasicBlock *Done;
+  BasicBlock *Hook;
+  Type *I8;
+  IntegerType *I64;
+};
+
+} // namespace
+
+Instruction *insertRaceFastPath(const RaceFastPathChecks &Checks,
+                                Instruction *Before, Value *Addr,
+                                unsigned Bytes, bool IsWrite) {
+  BasicBlock *Head = Before->getParent();
+  BasicBlock *Done = SplitBlock(Head, Before);
+  LLVMContext &C = Head->getContext();
+  BasicBlock *Hook = BasicBlock::Create(C, "snag.hook", Head->getParent(), Done);
+  Instruction *HookEnd = BranchInst::Create(Done, Hook);
+  HookEnd->setDebugLoc(Before->getDebugLoc());
+  Head->getTerminator()->eraseFromParent();
+  CheckBuilder(Head, Done, Hook, Before->getDebugLoc()).emit(Checks, Addr, Bytes, IsWrite);
+  return HookEnd;
+}
+
+} // namespace snag

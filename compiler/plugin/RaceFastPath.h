@@ -1,0 +1,49 @@
+// The race engine's commonest "nothing to do" answers, checked inline
+// before an access hook, so that the program calls the hook only when the
+// check fails (ThreadSanitizer inlines its whole fast path the same way).
+//
+// The check is a read-only subset of the hook's own fast path
+// (runtime/engines/race/fast_path.h): an access by the Exclusive owner of
+// its variable in the owner's current epoch (having written already, for a
+// write), found either through a coarse heap block the thread remembers or
+// through the granule's direct-mapped state word; or, for a read, a
+// Shared-Read variable with no lockset or the thread's own. Everything else calls the
+// hook, which answers as before, so behaviour does not change. The thread's
+// epoch word is 0 unless the race engine is the only engine that wants
+// accesses, and the check never passes then.
+#ifndef SNAG_PLUGIN_RACE_FAST_PATH_H
+#define SNAG_PLUGIN_RACE_FAST_PATH_H
+
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Module.h"
+
+namespace snag {
+
+// Which parts of the check to emit (SNAG_RACE_INLINE, for measuring; the
+// default, blocks,owner,loops, is what bench/results/race_bench.txt §19
+// found best).
+struct RaceFastPathChecks {
+  bool RememberedBlocks = false; // the thread's remembered coarse blocks
+  bool OwnerWord = false;        // the granule's own state word
+  bool LoopsOnly = false;        // only for accesses inside loops
+  bool OwnerFirst = false;       // the state word before the blocks
+
+  bool any() const { return RememberedBlocks || OwnerWord; }
+  // Reads SNAG_RACE_INLINE: a comma-separated list of blocks, owner, loops,
+  // none (unset: the default); the checks run in the order named. Reports an unknown word with
+  // llvm::report_fatal_error.
+  static RaceFastPathChecks fromEnvironment();
+};
+
+// Emits the check before `Before` (which must not be a PHI) for an access
+// of `Bytes` bytes (1, 2, 4 or 8, at an address aligned to `Bytes`) at
+// `Addr`, and returns the instruction before which the hook call goes: in a
+// new block taken only when the check fails.
+llvm::Instruction *insertRaceFastPath(const RaceFastPathChecks &Checks,
+                                      llvm::Instruction *Before,
+                                      llvm::Value *Addr, unsigned Bytes,
+                                      bool IsWrite);
+
+} // namespace snag
+
+#endif
