@@ -49,7 +49,7 @@
 #define SNAG_RACE_REMEMBERED_BLOCK_OFFSET 16
 
 /* A heap block record: its `fine` flag (a byte), state word, start and size. */
-#define SNAG_RACE_BLOCK_FINE_OFFSET 4
+#define SNAG_RACE_BLOCK_FINE_OFFSET 2
 #define SNAG_RACE_BLOCK_STATE_OFFSET 8
 #define SNAG_RACE_BLOCK_START_OFFSET 16
 #define SNAG_RACE_BLOCK_SIZE_OFFSET 24

@@ -37,10 +37,10 @@ long sum(const long *b, long n) {
   // CHECK-NEXT: icmp uge i64 [[ADDR]], [[START]]
   // Remembered block 1 at offset 40.
   // CHECK: load i64, {{.*}}@__snag_fast_path {{.*}} i64 40)
-  // The record of block 0: fine flag (byte 4), state (acquire, byte 8),
+  // The record of block 0: fine flag (byte 2), state (acquire, byte 8),
   // start and size.
   // CHECK: [[BLOCK:%snag.block[0-9]*]] = load i8*, {{.*}}@__snag_fast_path {{.*}} i64 32)
-  // CHECK-NEXT: [[FINEP:%.*]] = getelementptr inbounds i8, i8* [[BLOCK]], i64 4
+  // CHECK-NEXT: [[FINEP:%.*]] = getelementptr inbounds i8, i8* [[BLOCK]], i64 2
   // CHECK-NEXT: load atomic i8, i8* [[FINEP]] monotonic
   // CHECK: [[STATE:%snag.state[0-9]*]] = load atomic i64, {{.*}} acquire
   // A block's state counts all 8 bytes as touched (0xff0); owner bits
