@@ -39,12 +39,14 @@ std::string snag_options_for(const Engine &engine, const Options &options, const
   return compose_snag_options(user ? user : "", ours);
 }
 
-// A crash no race explains (race_crash.cpp: detail "after_race" = "no") is
-// not a finding: it leaves the findings, and the run's note about the signal
-// says where it happened ("... at file:line:col in function, thread T1").
+// A crash of the race engine's that no race explains (race_crash.cpp: no
+// detail "after_race" = "yes") is not a finding: it leaves the findings, and
+// the run's note about the signal says where it happened ("... at
+// file:line:col in function, thread T1").
 void crash_to_note(std::vector<report::Finding> &findings, report::RunInfo &run) {
   auto unexplained = [](const report::Finding &f) {
-    return f.kind == "crash" && f.details.is_object() && f.details.value("after_race", "") == "no";
+    bool after_race = f.details.is_object() && f.details.value("after_race", "") == "yes";
+    return f.engine == "race" && f.kind == "crash" && !after_race;
   };
   auto crash = std::find_if(findings.begin(), findings.end(), unexplained);
   if (crash == findings.end()) return;

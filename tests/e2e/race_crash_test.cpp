@@ -27,6 +27,7 @@ TEST(RaceCrash, SegvAfterARaceIsAFindingAndTheExitStatus) {
   const json &crash = findings[1];
   EXPECT_EQ(crash["kind"], "crash");
   EXPECT_EQ(crash["details"]["signal"], "SIGSEGV");
+  EXPECT_EQ(crash["details"]["after_race"], "yes");
   ASSERT_GE(crash["sides"][0]["stack"].size(), 1u) << crash.dump();
   const json &top = crash["sides"][0]["stack"][0];
   EXPECT_EQ(top["function"], "main");
@@ -83,6 +84,14 @@ TEST(RaceCrash, ACrashWithoutARaceInAThreadNamesItsLineAndThread) {
   EXPECT_NE(line.find(where), std::string::npos) << line;
   EXPECT_NE(line.find(" in worker, thread T1"), std::string::npos) << line;
   EXPECT_EQ(r.out.find("WARNING: snag:"), std::string::npos) << "not a finding: " << r.out;
+}
+
+TEST(RaceCrash, ACrashWithoutARaceRunAloneIsReportedWithoutCommandLineDetails) {
+  RunResult r = run_command({program_path("crash_in_thread")}, {"SNAG_OPTIONS=engine=race"});
+  EXPECT_EQ(r.exit_status, 128 + 11) << r.err;
+  EXPECT_NE(r.err.find("WARNING: snag: crash"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("SEGV (signal 11) on address"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("after_race"), std::string::npos) << "a detail only snag race reads: " << r.err;
 }
 
 }  // namespace

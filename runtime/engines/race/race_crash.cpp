@@ -2,10 +2,10 @@
 // (SEGV, BUS, FPE, ILL, abort), the crash is written as a record of kind
 // "crash" (the signal, the address, the crashing thread's stack), so that
 // the output says the program crashed and where. After a reported race it
-// is a finding of its own, next to the race that probably caused it;
-// without one it carries detail "after_race" = "no", and `snag race` turns
-// it into the run's note (cli/run_command.cpp): a crash that no race
-// explains is not a race finding, but its line is still worth printing.
+// is a finding of its own, next to the race that probably caused it, with
+// detail "after_race" = "yes"; without one `snag race` turns it into the
+// run's note (cli/run_command.cpp): a crash that no race explains is not a
+// race finding, but its line is still worth printing.
 // The signal then takes its default action: the process still dies of it
 // (snag's exit status is 128 + signal, as a shell's).
 #include <signal.h>
@@ -47,7 +47,7 @@ void report_crash(ThreadState *t, int sig, siginfo_t *info, void *context, bool 
   b.add('\0');
   copy_text(f->message, sizeof f->message, b.data());
   f->add_detail("signal", signal_name(sig));
-  if (!after_race) f->add_detail("after_race", "no");
+  if (after_race) f->add_detail("after_race", "yes");
   if (uint64_t at = sig == SIGABRT ? 0 : executable_fault_address(context)) f->add_detail("fault_address", at);
   FindingSide &side = f->add_side();
   copy_text(side.description, sizeof side.description, f->message);
