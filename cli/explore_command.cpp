@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -271,7 +272,8 @@ std::unique_ptr<TempFile> copy_stdin() {
   for (;;) {
     ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n < 0) throw UsageError(std::string("cannot read stdin: ") + std::strerror(errno));
+    if (n == 0) break;
     out.write(buffer, n);
   }
   if (!out.flush()) throw UsageError("cannot copy stdin for the workers into " + copy->path());
