@@ -180,9 +180,13 @@ void stop_on_sigterm() {
   sigaction(SIGTERM, &sa, &g_program_sigterm);
 }
 
+// Whether the whole worker is pinned (pin_worker_to_own_cpu): its children
+// inherit that.
+bool g_worker_pinned = false;
+
 // First thing in each child.
 void enter_child() {
-  pin_schedule_to_current_cpu();
+  if (!g_worker_pinned) pin_schedule_to_current_cpu();
   sigaction(SIGTERM, &g_program_sigterm, nullptr);
   restore_program_signals();
   give_schedule_inputs();
@@ -225,6 +229,7 @@ Plan fork_schedules() {
   look_up_all_reals();
   g_silence_children = o.has("findings") || o.has("findings_fd");
   remember_new_stacks();
+  g_worker_pinned = pin_worker_to_own_cpu(shard_index, shard_count);
   Summary summary;
   summary.forked = true;
   char note[256] = {};

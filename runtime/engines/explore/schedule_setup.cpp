@@ -23,18 +23,44 @@ void warm_up_thread_library() {
     real_pthread_join()(thread, nullptr);
 }
 
+namespace {
+
+// The kernel's cpumask: as many bits as the kernel supports; 1024 CPUs
+// cover every machine this runs on (a larger CPU number is left alone).
+constexpr unsigned kCpuBits = 1024, kWordBits = 8 * sizeof(unsigned long);
+
+// Best effort: a container may forbid it, and the process runs unpinned.
+bool pin_to(unsigned cpu) {
+  if (cpu >= kCpuBits) return false;
+  unsigned long mask[kCpuBits / kWordBits] = {};
+  mask[cpu / kWordBits] = 1ul << (cpu % kWordBits);
+  return raw_syscall(SYS_sched_setaffinity, 0, static_cast<long>(sizeof mask),
+                     reinterpret_cast<long>(mask)) == 0;
+}
+
+}  // namespace
+
 void pin_schedule_to_current_cpu() {
   unsigned cpu = 0;
   if (raw_syscall(SYS_getcpu, reinterpret_cast<long>(&cpu), 0, 0) != 0) return;
-  // The kernel's cpumask: as many bits as the kernel supports; 1024 CPUs
-  // cover every machine this runs on (a larger CPU number is left alone).
-  constexpr unsigned kBits = 1024, kWordBits = 8 * sizeof(unsigned long);
-  if (cpu >= kBits) return;
-  unsigned long mask[kBits / kWordBits] = {};
-  mask[cpu / kWordBits] = 1ul << (cpu % kWordBits);
-  // Best effort: a container may forbid it, and the schedule runs unpinned.
-  raw_syscall(SYS_sched_setaffinity, 0, static_cast<long>(sizeof mask),
-              reinterpret_cast<long>(mask));
+  pin_to(cpu);
+}
+
+bool pin_worker_to_own_cpu(uint64_t worker, uint64_t workers) {
+  if (workers < 2) return false;
+  unsigned long allowed[kCpuBits / kWordBits] = {};
+  if (raw_syscall(SYS_sched_getaffinity, 0, static_cast<long>(sizeof allowed),
+                  reinterpret_cast<long>(allowed)) <= 0)
+    return false;
+  unsigned count = 0;
+  for (unsigned long word : allowed) count += unsigned(__builtin_popcountl(word));
+  if (count < 2) return false;
+  uint64_t wanted = worker % count;
+  for (unsigned cpu = 0; cpu < kCpuBits; ++cpu) {
+    if (!(allowed[cpu / kWordBits] & (1ul << (cpu % kWordBits)))) continue;
+    if (wanted-- == 0) return pin_to(cpu);
+  }
+  return false;
 }
 
 }  // namespace snag::explore

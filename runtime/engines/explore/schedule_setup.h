@@ -1,6 +1,8 @@
 // What makes each forked schedule cheap to start (docs/explore.md, "Speed").
 #pragma once
 
+#include <stdint.h>
+
 namespace snag::explore {
 
 // Once, before the first schedule (fork server and replay alike, so both
@@ -18,5 +20,13 @@ void warm_up_thread_library();
 // not interrupt other CPUs to flush their TLBs. The fork server itself stays
 // free to move between schedules.
 void pin_schedule_to_current_cpu();
+
+// With several workers (-j, shards): binds this worker's fork server, and
+// so every schedule it forks, to a CPU of its own, the `worker`-th (modulo
+// their number) of the CPUs the process may use; returns whether it did.
+// Pinning each schedule to wherever its fork server happened to run put two
+// workers' schedules on one CPU whenever the kernel had moved a server, and
+// the other CPU sat idle for that schedule (docs/explore.md, "Speed").
+bool pin_worker_to_own_cpu(uint64_t worker, uint64_t workers);
 
 }  // namespace snag::explore
