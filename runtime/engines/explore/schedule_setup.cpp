@@ -55,7 +55,10 @@ bool pin_worker_to_own_cpu(uint64_t worker, uint64_t workers) {
   unsigned count = 0;
   for (unsigned long word : allowed) count += unsigned(__builtin_popcountl(word));
   if (count < 2) return false;
-  uint64_t wanted = worker % count;
+  // The workers of one exploration share their parent, the snag command;
+  // counting from a CPU picked by its process id keeps two explorations
+  // with fewer workers than CPUs (ctest -j, say) off each other's CPUs.
+  uint64_t wanted = (uint64_t(raw_syscall(SYS_getppid)) + worker) % count;
   for (unsigned cpu = 0; cpu < kCpuBits; ++cpu) {
     if (!(allowed[cpu / kWordBits] & (1ul << (cpu % kWordBits)))) continue;
     if (wanted-- == 0) return pin_to(cpu);

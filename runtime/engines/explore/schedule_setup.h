@@ -22,8 +22,9 @@ void warm_up_thread_library();
 void pin_schedule_to_current_cpu();
 
 // With several workers (-j, shards): binds this worker's fork server, and
-// so every schedule it forks, to a CPU of its own, the `worker`-th (modulo
-// their number) of the CPUs the process may use; returns whether it did.
+// so every schedule it forks, to a CPU of its own among those the process
+// may use (the workers of one exploration on consecutive ones); returns
+// whether it did.
 // Pinning each schedule to wherever its fork server happened to run put two
 // workers' schedules on one CPU whenever the kernel had moved a server, and
 // the other CPU sat idle for that schedule (docs/explore.md, "Speed").
