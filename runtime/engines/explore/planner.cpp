@@ -66,6 +66,7 @@ Plan Planner::next(uint64_t schedule) {
   p.profile = planned_ < kProfileSchedules;
   p.access_points = preempt_on_access_ ? AccessPoints::kAll : AccessPoints::kNone;
   uint64_t nth = per_strategy_[int(p.strategy)]++;
+  last_strategy_ = p.strategy;
   switch (p.strategy) {
     case Strategy::kPct:
       plan_pct(p);
@@ -103,7 +104,8 @@ void Planner::plan_pct(Plan &p) {
 }
 
 void Planner::plan_bounded(Plan &p, int bound) {
-  uint64_t k = max_choices_seen_ ? max_choices_seen_ : 50;
+  uint64_t k = max_choices_by_strategy_[int(p.strategy)];
+  if (k == 0) k = max_choices_seen_ ? max_choices_seen_ : 50;
   p.change_count = bound > kMaxChangePoints ? kMaxChangePoints : bound;
   for (int i = 0; i < p.change_count; ++i) p.change_step[i] = random_.below(k);
 }
@@ -205,6 +207,8 @@ void Planner::choose_pctvb_set(Plan &p) {
 void Planner::learn(const ScheduleResults &r) {
   if (r.steps > max_steps_seen_) max_steps_seen_ = r.steps;
   if (r.choices > max_choices_seen_) max_choices_seen_ = r.choices;
+  uint64_t &own = max_choices_by_strategy_[int(last_strategy_)];
+  if (r.choices > own) own = r.choices;
   if (r.threads > max_threads_seen_) max_threads_seen_ = r.threads;
   // Profiling schedules count every variable; the others their plan's.
   if (r.variable_count == 0) return;

@@ -54,6 +54,9 @@ struct ControlledThread {
 
   Tid tid = 0;
   ThreadState *state = nullptr;  // set when the thread starts
+  // Its role: the stack it was created from (0: the main thread). Threads
+  // created by the same call are usually interchangeable workers.
+  StackId kind = 0;
   std::atomic<uint32_t> turn{0};
   Status status = Status::kEnabled;
 

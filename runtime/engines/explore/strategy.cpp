@@ -117,6 +117,49 @@ Tid Chooser::round_robin_after(const Tid *candidates, int n, Tid after) const {
   return candidates[0];
 }
 
+// The next candidate in round-robin order after `after` of another role
+// than it (ControlledThread::kind), or the plain next one when all share
+// it: a delay that skips one of 99 interchangeable workers would only hand
+// the turn to the next of them.
+Tid Chooser::round_robin_after_role(const Tid *candidates, int n, Tid after) const {
+  Scheduler &s = scheduler();
+  StackId role = s.thread(after)->kind;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < n; ++i)
+      if ((pass == 1 || candidates[i] > after) && s.thread(candidates[i])->kind != role)
+        return candidates[i];
+  return round_robin_after(candidates, n, after);
+}
+
+// One of `candidates` other than `except`, the roles (ControlledThread::kind)
+// weighed alike: a role drawn uniformly, then one of its threads. A bug
+// usually needs a thread of another role to run at the right moment, and
+// among 99 interchangeable workers and one reader a uniform draw picks the
+// reader once in 99 preemptions, this one about every other time.
+Tid Chooser::other_role(const Tid *candidates, int n, Tid except) {
+  Scheduler &s = scheduler();
+  auto kind = [&](int i) { return s.thread(candidates[i])->kind; };
+  // The first candidate of each role stands for it (n is small, and this
+  // runs only at a forced preemption).
+  auto first_of_role = [&](int i) {
+    for (int j = 0; j < i; ++j)
+      if (candidates[j] != except && kind(j) == kind(i)) return false;
+    return true;
+  };
+  int roles = 0;
+  for (int i = 0; i < n; ++i) roles += candidates[i] != except && first_of_role(i);
+  uint64_t role = random_.below(uint64_t(roles));
+  int chosen = 0;
+  for (int i = 0; i < n; ++i)
+    if (candidates[i] != except && first_of_role(i) && role-- == 0) chosen = i;
+  int members = 0;
+  for (int i = 0; i < n; ++i) members += candidates[i] != except && kind(i) == kind(chosen);
+  uint64_t member = random_.below(uint64_t(members));
+  for (int i = 0; i < n; ++i)
+    if (candidates[i] != except && kind(i) == kind(chosen) && member-- == 0) return candidates[i];
+  return candidates[chosen];
+}
+
 bool Chooser::is_change_point(uint64_t choice) const {
   for (int i = 0; i < plan_.change_count; ++i)
     if (plan_.change_step[i] == choice) return true;
@@ -137,17 +180,13 @@ Tid Chooser::choose(const Tid *candidates, int n, ControlledThread &me, bool me_
     case Strategy::kDelayBound: {
       // Non-preemptive round robin; a delay skips the thread it would pick.
       Tid pick = me_may_continue ? me.tid : round_robin_after(candidates, n, me.tid);
-      if (is_change_point(choice)) pick = round_robin_after(candidates, n, pick);
+      if (is_change_point(choice)) pick = round_robin_after_role(candidates, n, pick);
       return pick;
     }
     case Strategy::kPreemptBound: {
       Tid pick = me_may_continue ? me.tid : round_robin_after(candidates, n, me.tid);
-      if (is_change_point(choice)) {
-        // Force any thread but the default one.
-        uint64_t k = random_.below(uint64_t(n - 1));
-        for (int i = 0; i < n; ++i)
-          if (candidates[i] != pick && k-- == 0) return candidates[i];
-      }
+      // Force any thread but the default one.
+      if (is_change_point(choice)) return other_role(candidates, n, pick);
       return pick;
     }
     case Strategy::kReplay:

@@ -53,6 +53,8 @@ class Chooser {
  private:
   Tid highest_priority(const Tid *candidates, int n) const;
   Tid round_robin_after(const Tid *candidates, int n, Tid after) const;
+  Tid round_robin_after_role(const Tid *candidates, int n, Tid after) const;
+  Tid other_role(const Tid *candidates, int n, Tid except);
   bool is_change_point(uint64_t choice) const;
 
   Plan plan_;
