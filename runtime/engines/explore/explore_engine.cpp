@@ -535,7 +535,10 @@ class ExploreEngine final : public Engine {
         return {};
       case EventKind::kThreadCreate:
         if (!g_activated) activate(t);
-        if (scheduler().active()) scheduler().thread_created(static_cast<Tid>(e.value));
+        if (scheduler().active()) {
+          ThreadState *child = thread_by_tid(static_cast<Tid>(e.value));
+          scheduler().thread_created(static_cast<Tid>(e.value), child ? child->creation_stack : 0);
+        }
         return {};
       case EventKind::kThreadStart:
         scheduler().thread_started(t);

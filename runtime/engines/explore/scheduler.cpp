@@ -64,11 +64,11 @@ void Scheduler::activate(ThreadState &main_thread, const Plan &plan) {
   active_ = true;
 }
 
-void Scheduler::thread_created(Tid child) {
+void Scheduler::thread_created(Tid child, StackId kind) {
   if (child >= kMaxControlledThreads) fatal("explore: more than 8192 threads");
   auto *t = new (internal_alloc(sizeof(ControlledThread))) ControlledThread();
   t->tid = child;
-  if (ThreadState *record = thread_by_tid(child)) t->kind = record->creation_stack;
+  t->kind = kind;
   threads_[child] = t;
   if (child + 1 > capacity_) capacity_ = child + 1;
   chooser().thread_created(*t);

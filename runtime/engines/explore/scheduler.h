@@ -113,8 +113,8 @@ class Scheduler {
     return active_ ? thread(t.tid) : nullptr;
   }
 
-  // In the parent, before the thread exists.
-  void thread_created(Tid child);
+  // In the parent, before the thread exists; `kind`: its role (ControlledThread).
+  void thread_created(Tid child, StackId kind = 0);
   // First thing on the new thread: waits for its first turn.
   void thread_started(ThreadState &t);
   // The thread ends: wakes its joiners and hands the baton on for good.

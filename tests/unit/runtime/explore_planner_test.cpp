@@ -114,6 +114,28 @@ TEST(Planner, DelayBoundCyclesOneToThreeDelays) {
   }
 }
 
+// A portfolio's pct and random schedules may have many more choice points
+// than its bounded ones: a delay drawn over those would mostly fall past
+// the end of a round-robin schedule.
+TEST(Planner, BoundedStrategiesDrawOverTheirOwnChoicePoints) {
+  Planner p;
+  p.start(Strategy::kPortfolio, 3, 3, false);
+  auto many = schedule_results();
+  many->choices = 1000;
+  auto few = schedule_results();
+  few->choices = 10;
+  for (uint64_t s = 0; s < 6; ++s) {
+    Plan plan = p.next(s);
+    bool bounded = plan.strategy == Strategy::kDelayBound || plan.strategy == Strategy::kPreemptBound;
+    p.learn(bounded ? *few : *many);
+  }
+  for (uint64_t s = 6; s < 600; ++s) {
+    Plan plan = p.next(s);
+    if (plan.strategy != Strategy::kDelayBound && plan.strategy != Strategy::kPreemptBound) continue;
+    for (int i = 0; i < plan.change_count; ++i) EXPECT_LT(plan.change_step[i], 10u) << s;
+  }
+}
+
 TEST(Planner, PreemptBoundRaisesTheBoundIteratively) {
   Planner p;
   p.start(Strategy::kPreemptBound, 3, 3, false);

@@ -171,6 +171,47 @@ TEST_F(ChooserTest, PreemptBoundForcesAnotherThreadAtItsPoints) {
   EXPECT_EQ(chooser().choose(all_, 3, me, true, 2), forced);
 }
 
+// Threads created by the same call share a role (their creation stack);
+// a delay skips the delayed thread's whole role.
+TEST_F(ChooserTest, DelayBoundSkipsToAnotherRole) {
+  Plan plan;
+  plan.strategy = Strategy::kDelayBound;
+  plan.change_count = 1;
+  plan.change_step[0] = 0;
+  start(plan);
+  scheduler().thread_created(3);
+  thread(1).kind = thread(2).kind = 5;
+  thread(3).kind = 9;
+  const Tid four[] = {0, 1, 2, 3};
+  EXPECT_EQ(chooser().choose(four, 4, thread(1), true, 0), 3u);  // not 2: 1's role
+}
+
+// 99 workers of one role and one thread of another: a forced preemption
+// draws the role first, so the lone thread is picked about half the time
+// (a uniform draw: once in 99).
+TEST_F(ChooserTest, PreemptBoundDrawsRolesAlike) {
+  Plan plan;
+  plan.strategy = Strategy::kPreemptBound;
+  plan.change_count = 1;
+  plan.change_step[0] = 0;
+  start(plan);
+  Tid all[101];
+  for (Tid t = 0; t <= 100; ++t) all[t] = t;
+  for (Tid t = 3; t <= 100; ++t) scheduler().thread_created(t);
+  for (Tid t = 1; t < 100; ++t) thread(t).kind = 5;
+  thread(100).kind = 9;
+  int lone = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    plan.seed = seed;
+    chooser().start(plan);
+    Tid forced = chooser().choose(all, 101, thread(0), true, 0);
+    EXPECT_NE(forced, 0u);
+    lone += forced == 100;
+  }
+  EXPECT_GT(lone, 60);
+  EXPECT_LT(lone, 140);
+}
+
 TEST_F(ChooserTest, VariableBoundingChangesPriorityAtTheNthAccess) {
   Plan plan;
   plan.strategy = Strategy::kVb;
