@@ -26,6 +26,14 @@ class ChooserTest : public testing::Test {
     return *scheduler().thread(0);
   }
   ControlledThread &thread(Tid t) { return *scheduler().thread(t); }
+  // A plan of `strategy` whose first choice point is its one change point.
+  static Plan change_at_first_choice(Strategy strategy) {
+    Plan plan;
+    plan.strategy = strategy;
+    plan.change_count = 1;
+    plan.change_step[0] = 0;
+    return plan;
+  }
   ThreadState main_;
   const Tid all_[3] = {0, 1, 2};
 };
@@ -174,14 +182,9 @@ TEST_F(ChooserTest, PreemptBoundForcesAnotherThreadAtItsPoints) {
 // Threads created by the same call share a role (their creation stack);
 // a delay skips the delayed thread's whole role.
 TEST_F(ChooserTest, DelayBoundSkipsToAnotherRole) {
-  Plan plan;
-  plan.strategy = Strategy::kDelayBound;
-  plan.change_count = 1;
-  plan.change_step[0] = 0;
-  start(plan);
-  scheduler().thread_created(3);
+  start(change_at_first_choice(Strategy::kDelayBound));
   thread(1).kind = thread(2).kind = 5;
-  thread(3).kind = 9;
+  scheduler().thread_created(3, 9);
   const Tid four[] = {0, 1, 2, 3};
   EXPECT_EQ(chooser().choose(four, 4, thread(1), true, 0), 3u);  // not 2: 1's role
 }
@@ -190,16 +193,13 @@ TEST_F(ChooserTest, DelayBoundSkipsToAnotherRole) {
 // draws the role first, so the lone thread is picked about half the time
 // (a uniform draw: once in 99).
 TEST_F(ChooserTest, PreemptBoundDrawsRolesAlike) {
-  Plan plan;
-  plan.strategy = Strategy::kPreemptBound;
-  plan.change_count = 1;
-  plan.change_step[0] = 0;
+  Plan plan = change_at_first_choice(Strategy::kPreemptBound);
   start(plan);
+  thread(1).kind = thread(2).kind = 5;
+  for (Tid t = 3; t < 100; ++t) scheduler().thread_created(t, 5);
+  scheduler().thread_created(100, 9);
   Tid all[101];
   for (Tid t = 0; t <= 100; ++t) all[t] = t;
-  for (Tid t = 3; t <= 100; ++t) scheduler().thread_created(t);
-  for (Tid t = 1; t < 100; ++t) thread(t).kind = 5;
-  thread(100).kind = 9;
   int lone = 0;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     plan.seed = seed;
