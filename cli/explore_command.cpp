@@ -357,7 +357,12 @@ int run_explore(const Options &options) {
   std::unique_ptr<TempFile> bound = jobs > 1 ? failure_bound_file() : nullptr;
   // Every access is a point already with --preempt-on-access.
   RacyAccesses racy;
-  if (!options.no_race_points && !options.preempt_on_access) racy = racy_accesses({path, options.command});
+  if (!options.no_race_points && !options.preempt_on_access) {
+    // The race pass runs the program once too: not into the user's compared files.
+    std::optional<OutputPlaces> race_places;
+    if (compare) race_places.emplace(options.compare_files, options.command);
+    racy = racy_accesses({path, race_places ? race_places->command() : options.command});
+  }
   std::deque<Worker> workers(jobs);
   std::vector<RunRequest> requests;
   for (unsigned w = 0; w < jobs; ++w) {
