@@ -191,6 +191,16 @@ void enter_child() {
   output_oracle_enter_child();
 }
 
+// Forks the child of one schedule; the child (0) has entered its schedule.
+pid_t fork_schedule(const Plan &plan) {
+  set_current_plan(plan);
+  results_reset();
+  output_oracle_before_schedule();
+  pid_t pid = fork();
+  if (pid == 0) enter_child();
+  return pid;
+}
+
 // A non-zero exit status that nothing in the schedule explains (main
 // returned it: no exit() call, no finding) may not depend on the schedule at
 // all, like the garbage status of a `void main`. Such a schedule is set
@@ -250,14 +260,8 @@ Plan fork_schedules() {
     Planner fresh;
     fresh.start(strategy, run_seed(), uint32_t(o.number("pct_depth")), o.flag("preempt_on_access"));
     Plan reference = fresh.next(0);
-    set_current_plan(reference);
-    results_reset();
-    output_oracle_before_schedule();
-    pid_t pid = fork();
-    if (pid == 0) {
-      enter_child();
-      return reference;
-    }
+    pid_t pid = fork_schedule(reference);
+    if (pid == 0) return reference;
     bool timed_out = false, overtaken = false;
     int status = pid > 0 ? wait_for_schedule(pid, 0, schedule_timeout, &timed_out, &overtaken) : 1;
     learn_new_stacks();
@@ -269,14 +273,8 @@ Plan fork_schedules() {
     uint64_t index = shard_index + k * shard_count;
     if (after_failure_bound(index)) break;
     Plan plan = planner.next(index);
-    set_current_plan(plan);
-    results_reset();
-    output_oracle_before_schedule();
-    pid_t pid = fork();
-    if (pid == 0) {
-      enter_child();
-      return plan;
-    }
+    pid_t pid = fork_schedule(plan);
+    if (pid == 0) return plan;
     if (pid < 0) {
       print_error("explore: fork failed; stopping the exploration");
       break;
@@ -328,13 +326,8 @@ Plan fork_schedules() {
     b.add('\0');
     copy_text(note, sizeof note, b.data());
   } else if (!failed && set_aside && !g_stop_requested && !failure_bound_set()) {
-    set_current_plan(unexplained);
-    results_reset();
-    pid_t pid = fork();
-    if (pid == 0) {
-      enter_child();
-      return unexplained;
-    }
+    pid_t pid = fork_schedule(unexplained);
+    if (pid == 0) return unexplained;
     bool timed_out = false, overtaken = false;
     int status =
         pid > 0 ? wait_for_schedule(pid, unexplained.schedule, schedule_timeout, &timed_out, &overtaken) : 0;

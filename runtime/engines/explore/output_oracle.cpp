@@ -89,11 +89,7 @@ int copy_of(int fd) {
     long n = sys(SYS_pread64, fd, reinterpret_cast<long>(buffer), sizeof buffer, at);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    for (long done = 0; done < n;) {
-      long w = sys(SYS_write, copy, reinterpret_cast<long>(buffer + done), n - done);
-      if (w <= 0) break;
-      done += w;
-    }
+    write_all(copy, buffer, size_t(n));
     at += n;
   }
   return copy;
