@@ -272,6 +272,16 @@ def replayed(snag, replay, work):
         return False
 
 
+def output_line(replay):
+    """"output.txt line 1": the first line an output-mismatch differs in (its replay file)."""
+    try:
+        with open(replay) as f:
+            output = json.load(f)["output"]
+        return f"{output['where']} line {output['line']}"
+    except (OSError, ValueError, KeyError):
+        return ""
+
+
 def to_first_bug(report):
     failure = report.get("failure")
     return None if not failure else failure["schedule"] + 1
@@ -349,6 +359,8 @@ def main():
             replayed_count += again
             failure = report.get("failure") or {}
             where = f"{failure.get('kind', '')} {failure.get('location', '')}".strip()
+            if failure.get("kind") == "output-mismatch" and replay:
+                where += " " + output_line(replay)
             out(f"{program.label:50} {'yes' if needed else 'no':>6} {needed or '-':>7} {rate:8.0f} "
                 f"{('yes' if again else 'NO') if needed else '-':>8}  {where}")
         if comparison:
