@@ -255,6 +255,13 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
                "skip the race pass that makes racy accesses scheduling points");
   app.add_flag("--count-unreproducible", o.count_unreproducible,
                "count a failure that its replay does not reproduce as a bug (exit status)");
+  app.add_flag("--compare-output", o.compare_output,
+               "report a schedule whose standard output differs from schedule 0's");
+  app.add_option("--compare-file", o.compare_files,
+                 "also compare FILE, which the program writes (repeatable; implies "
+                 "--compare-output)")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
 }
 
 void add_check_options(CLI::App &app, Options &o, ParsedValues &v) {

@@ -45,6 +45,10 @@ struct Options {
   bool no_race_points = false;  // --no-race-points: no race pass before exploring
   // A failure whose replay does not reproduce it still counts (exit status).
   bool count_unreproducible = false;
+  // --compare-output / --compare-file: a schedule whose output differs from
+  // schedule 0's is a finding (cli/output_compare.h).
+  bool compare_output = false;
+  std::vector<std::string> compare_files;
   std::string replay_out;  // --replay-out FILE (explore, and replay --shrink)
 
   // `snag tsv` (docs/tsv.md).

@@ -23,6 +23,7 @@
 #include "explore_engine.h"
 #include "explore_records.h"
 #include "output.h"
+#include "output_compare.h"
 #include "pipeline.h"
 #include "program_check.h"
 #include "race_points.h"
@@ -87,7 +88,8 @@ std::string decimal_seconds(double seconds) {
 }
 
 std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed,
-                             const RacyAccesses &racy, const std::string &failure_bound) {
+                             const RacyAccesses &racy, const std::string &failure_bound,
+                             const std::string &compare_output) {
   OptionPairs ours =
       explore_engine_options(worker.findings.path(), worker.explore_out.path(), o.with_race);
   ours.emplace_back("strategy", o.strategy);
@@ -95,6 +97,7 @@ std::string snag_options_for(const Options &o, const Worker &worker, uint64_t se
   ours.emplace_back("seed", std::to_string(seed));
   ours.emplace_back("shard", worker.shard);
   if (!failure_bound.empty()) ours.emplace_back("failure_bound", failure_bound);
+  if (!compare_output.empty()) ours.emplace_back("compare_output", compare_output);
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
   if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
@@ -164,6 +167,7 @@ std::string strategy_counts(const std::map<std::string, uint64_t> &per_strategy)
 // scheduling, and the location of the finding it left.
 ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity &identity,
                            const Options &options, const std::vector<report::Finding> &findings,
+                           const std::optional<json> &output_record,
                            std::vector<std::string> &warnings) {
   ReplayFile replay;
   replay.program = identity;
@@ -180,6 +184,12 @@ ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity 
   replay.bug.message = failure.message;
   replay.preemptions = count_preemptions(failure.decisions);
   replay.decisions = failure.decisions;
+  if (failure.kind == "output-mismatch") {
+    if (output_record) replay.output = expected_output_from(*output_record);
+    if (!replay.output)
+      warnings.push_back("the output oracle left no record of schedule 0's output; the replay "
+                         "file cannot show the output-mismatch");
+  }
   if (failure.truncated) {
     warnings.push_back(
         "the failing schedule made more decisions than the runtime keeps; the replay file holds "
@@ -203,12 +213,21 @@ ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity 
 // file cannot show is not one to hand a user. Returns whether it reproduced.
 bool failure_reproduces(const ReplayFile &replay, const Options &options,
                         const TempFile *shared_stdin, std::vector<std::string> &warnings) {
+  // The compared files that are arguments go to a place of this check's
+  // own, as in the workers, not to the user's files.
+  std::optional<OutputPlaces> places;
+  ReplayFile moved = replay;
+  if (replay.output) {
+    places.emplace(options.compare_files, options.command);
+    moved.arguments.assign(places->command().begin() + 1, places->command().end());
+  }
   ReplayOutcome outcome = replay_once(
-      replay,
+      moved,
       {.decisions = replay.decisions,
        .lenient = false,
        .quiet = true,
-       .timeout_seconds = options.timeout_seconds.value_or(Options::kDefaultReplayTimeout)},
+       .timeout_seconds = options.timeout_seconds.value_or(Options::kDefaultReplayTimeout),
+       .output_paths = places ? places->paths() : std::vector<std::string>()},
       shared_stdin ? shared_stdin->path() : std::string());
   for (const std::string &w : outcome.warnings) warnings.push_back("replay check: " + w);
   return outcome.bug.has_value();
@@ -316,11 +335,34 @@ int run_explore(const Options &options) {
   // No worker without a schedule to run.
   unsigned jobs = static_cast<unsigned>(
       std::min<uint64_t>(options.jobs ? options.jobs : default_jobs(), options.schedules));
+  // --compare-output: each worker writes the compared files that are
+  // arguments in a place of its own; a file the program names itself would
+  // be shared by the workers, so then there is one.
+  bool compare = options.compare_output || !options.compare_files.empty();
+  std::vector<std::string> compare_notes;
+  if (compare) {
+    check_compare_files(options.compare_files);
+    for (const std::string &file : options.compare_files) {
+      if (jobs > 1 && !names_argument(options.command, file)) {
+        compare_notes.push_back(fmt::format(
+            "--compare-file {} is not one of the program's arguments, so the workers would write "
+            "the same file: explored with 1 worker instead of {}",
+            file, jobs));
+        jobs = 1;
+      }
+    }
+  }
+  std::deque<OutputPlaces> places;
   std::unique_ptr<TempFile> shared_stdin = copy_stdin();
   std::unique_ptr<TempFile> bound = jobs > 1 ? failure_bound_file() : nullptr;
   // Every access is a point already with --preempt-on-access.
   RacyAccesses racy;
-  if (!options.no_race_points && !options.preempt_on_access) racy = racy_accesses({path, options.command});
+  if (!options.no_race_points && !options.preempt_on_access) {
+    // The race pass runs the program once too: not into the user's compared files.
+    std::optional<OutputPlaces> race_places;
+    if (compare) race_places.emplace(options.compare_files, options.command);
+    racy = racy_accesses({path, race_places ? race_places->command() : options.command});
+  }
   std::deque<Worker> workers(jobs);
   std::vector<RunRequest> requests;
   for (unsigned w = 0; w < jobs; ++w) {
@@ -333,8 +375,14 @@ int run_explore(const Options &options) {
     RunRequest request;
     request.path = path;
     request.argv = options.command;
-    request.environment = explore_environment(
-        snag_options_for(options, worker, seed, racy, bound ? bound->path() : std::string()));
+    std::string compare_output;
+    if (compare) {
+      const OutputPlaces &own = places.emplace_back(options.compare_files, options.command);
+      request.argv = own.command();
+      compare_output = own.option_value();
+    }
+    request.environment = explore_environment(snag_options_for(
+        options, worker, seed, racy, bound ? bound->path() : std::string(), compare_output));
     request.timeout_seconds = options.timeout_seconds;
     request.disable_aslr = true;
     if (shared_stdin)
@@ -401,6 +449,14 @@ int run_explore(const Options &options) {
   run.warnings.insert(run.warnings.begin(), warnings.begin(), warnings.end());
   run.notes.insert(run.notes.end(), totals.notes.begin(), totals.notes.end());
   if (auto note = incomplete_note(totals, options)) run.notes.push_back(*note);
+  run.notes.insert(run.notes.end(), compare_notes.begin(), compare_notes.end());
+  // A name the program never writes compares nothing: most likely a typo.
+  for (size_t f = 0; compare && !failing && f < options.compare_files.size(); ++f) {
+    std::error_code error;
+    if (!places.empty() && !fs::exists(places.front().paths()[f], error))
+      run.warnings.push_back("--compare-file " + options.compare_files[f] +
+                             ": the program never wrote it (not the name it writes?)");
+  }
   // A program that was killed (Ctrl-C, --timeout) had no chance to write one.
   bool all_exited = std::none_of(workers.begin(), workers.end(),
                                  [](const Worker &w) { return w.result.signaled; });
@@ -413,7 +469,7 @@ int run_explore(const Options &options) {
   bool replay_written = false;
   if (failing) {
     replay = replay_file_for(*workers[*failing].records.failure, identity, options, findings,
-                             run.warnings);
+                             workers[*failing].records.output, run.warnings);
     try {
       write_replay_file(replay_path, *replay);
       replay_written = true;
@@ -472,6 +528,7 @@ int run_explore(const Options &options) {
                   {"per_strategy", totals.per_strategy},
                   {"failure", failure_json},
                   {"replay_file", replay_written ? json(replay_path) : json(nullptr)},
+                  {"compare_output", compare ? json(options.compare_files) : json(nullptr)},
                   // So that `snag merge` can tell shards of another build apart.
                   {"program_fnv1a64", identity.fnv1a64}};
   run.details = json::object({{"explore", explore}});

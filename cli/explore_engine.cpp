@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <stdexcept>
 
 #include "diagnostics.h"
+#include "output_compare.h"
 #include "pipeline.h"
 #include "temp_file.h"
 
@@ -83,6 +85,12 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
   run.null_stdin = request.quiet && stdin_path.empty();
   run.stdin_path = stdin_path;
   run.null_output = request.quiet;
+  // An output-mismatch is told by what the run printed (--compare-output).
+  std::optional<TempFile> printed;
+  if (replay.output) {
+    printed.emplace("stdout", ".txt");
+    run.stdout_path = printed->path();
+  }
 
   ReplayOutcome outcome;
   try {
@@ -105,6 +113,20 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
     f.kind = "exit-status";
     f.message = "the program exited with status " + std::to_string(r.exit_status);
     outcome.findings.push_back(std::move(f));
+  }
+  if (replay.output) {
+    std::vector<std::string> paths = request.output_paths;
+    if (paths.empty())
+      for (const ExpectedOutput::File &file : replay.output->files) paths.push_back(file.name);
+    if (!request.quiet) {
+      // The program's output still reaches the user, after the run.
+      std::ifstream in(printed->path(), std::ios::binary);
+      std::cout.flush();
+      if (in.peek() != std::ifstream::traits_type::eof()) std::cerr << in.rdbuf();
+      std::cerr.flush();
+    }
+    if (auto mismatch = output_mismatch(*replay.output, printed->path(), paths))
+      outcome.findings.push_back(std::move(*mismatch));
   }
   outcome.bug = find_bug(outcome.findings, replay.bug);
   return outcome;

@@ -45,6 +45,9 @@ struct ReplayRequest {
   bool lenient = false;  // replay_lenient=1 (shrink candidates)
   bool quiet = false;    // the program's stdin, stdout and stderr on /dev/null
   std::optional<double> timeout_seconds;
+  // With a replay file's "output": where the program writes the compared
+  // files (default: their names; explore's own check moves them).
+  std::vector<std::string> output_paths;
 };
 
 struct ReplayOutcome {

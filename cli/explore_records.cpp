@@ -101,6 +101,8 @@ ExploreRecords read_explore_records(std::istream &in, const std::string &source,
       }
     } else if (type == "schedule" && !records.schedule) {
       records.schedule = schedule_from(record);
+    } else if (type == "output" && !records.output) {
+      records.output = record;
     } else if (type == "summary" && !records.summary) {
       records.summary = summary_from(record);
     }

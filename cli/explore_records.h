@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace snag::cli {
 
 // One schedule: the failing one ("failure") or the end of an unforked run
@@ -51,6 +53,9 @@ struct ExploreRecords {
   std::optional<ScheduleRecord> failure;
   std::optional<ScheduleRecord> schedule;
   std::optional<SummaryRecord> summary;
+  // After an output-mismatch failure (--compare-output): the reference's
+  // hashes and the first difference, as the runtime wrote them.
+  std::optional<nlohmann::json> output;
 };
 
 // Lines that are not JSON objects (a half-written last line of a process

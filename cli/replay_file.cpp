@@ -147,7 +147,7 @@ ProgramIdentity identify_program(const std::string &path) {
 nlohmann::ordered_json to_json(const ReplayFile &r) {
   // The documented order, so that people reading the file find it familiar.
   using ordered = nlohmann::ordered_json;
-  return ordered{
+  ordered document{
       {"snag_replay", kReplayFormatVersion},
       {"program",
        ordered{{"path", r.program.path}, {"size", r.program.size}, {"fnv1a64", r.program.fnv1a64}}},
@@ -164,6 +164,20 @@ nlohmann::ordered_json to_json(const ReplayFile &r) {
       {"preemptions", r.preemptions},
       {"decisions", r.decisions},
   };
+  if (r.output) {
+    const ExpectedOutput &o = *r.output;
+    ordered files = ordered::array();
+    for (const ExpectedOutput::File &f : o.files)
+      files.push_back(ordered{{"name", f.name},
+                              {"fnv1a64", f.fnv1a64.empty() ? ordered(nullptr) : ordered(f.fnv1a64)}});
+    document["output"] = ordered{{"stdout_fnv1a64", o.stdout_fnv1a64},
+                                 {"files", files},
+                                 {"where", o.where},
+                                 {"line", o.line},
+                                 {"reference_line", o.reference_line},
+                                 {"schedule_line", o.schedule_line}};
+  }
+  return document;
 }
 
 void write_replay_file(const std::string &path, const ReplayFile &replay) {
@@ -214,6 +228,26 @@ ReplayFile replay_file_from_json(const json &document, const std::string &name) 
   r.bug.location = f.string("bug.location");
   r.preemptions = f.number("preemptions");
   r.decisions = f.string("decisions");
+  if (f.has("output")) {
+    ExpectedOutput o;
+    o.stdout_fnv1a64 = f.string("output.stdout_fnv1a64");
+    if (!is_hex_digest(o.stdout_fnv1a64)) f.mistyped("output.stdout_fnv1a64", "16 lowercase hex digits");
+    const json &files = document["output"].contains("files") ? document["output"]["files"] : json();
+    if (!files.is_array()) f.mistyped("output.files", "an array of {\"name\", \"fnv1a64\"} objects");
+    for (const json &file : files) {
+      auto name = file.is_object() ? file.find("name") : file.end();
+      auto hash = file.is_object() ? file.find("fnv1a64") : file.end();
+      if (!file.is_object() || name == file.end() || !name->is_string() || hash == file.end() ||
+          !(hash->is_null() || (hash->is_string() && is_hex_digest(hash->get<std::string>()))))
+        f.mistyped("output.files", "an array of {\"name\", \"fnv1a64\"} objects");
+      o.files.push_back({name->get<std::string>(), hash->is_null() ? "" : hash->get<std::string>()});
+    }
+    o.where = f.string("output.where");
+    o.line = f.number("output.line");
+    o.reference_line = f.string("output.reference_line");
+    o.schedule_line = f.string("output.schedule_line");
+    r.output = o;
+  }
   if (std::optional<std::string> bad = first_malformed_decision(r.decisions)) {
     throw UsageError(fmt::format(
         "{}: malformed decision '{}' in \"decisions\" (expected T or TpU, such as 2 or 2p1)", name,

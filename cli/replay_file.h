@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,24 @@ struct ReplayBug {
   bool operator==(const ReplayBug &) const = default;
 };
 
+// "output" (an output-mismatch found with --compare-output): what schedule 0
+// wrote, as hashes, and the first line where the failing schedule differed.
+struct ExpectedOutput {
+  struct File {
+    std::string name;     // as the user named it (--compare-file)
+    std::string fnv1a64;  // "" when schedule 0 did not write it
+    bool operator==(const File &) const = default;
+  };
+  std::string stdout_fnv1a64;
+  std::vector<File> files;
+  std::string where;  // "stdout" or a file's name
+  uint64_t line = 0;  // 0: the file was written by one and not the other
+  std::string reference_line;  // schedule 0's version of that line
+  std::string schedule_line;   // the failing schedule's
+
+  bool operator==(const ExpectedOutput &) const = default;
+};
+
 struct ReplayFile {
   ProgramIdentity program;
   std::vector<std::string> arguments;  // without argv[0]
@@ -49,6 +68,7 @@ struct ReplayFile {
   ReplayBug bug;
   uint64_t preemptions = 0;
   std::string decisions;
+  std::optional<ExpectedOutput> output;
 
   bool operator==(const ReplayFile &) const = default;
 };

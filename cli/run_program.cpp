@@ -101,6 +101,13 @@ std::vector<char *> c_strings(const std::vector<std::string> &strings) {
     }
   }
   if (request.stdout_to_stderr && !request.null_output) dup2(STDERR_FILENO, STDOUT_FILENO);
+  if (!request.stdout_path.empty()) {
+    int out = open(request.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (out >= 0 && out != STDOUT_FILENO) {
+      dup2(out, STDOUT_FILENO);
+      close(out);
+    }
+  }
   execve(request.path.c_str(), argv, envp);
   int error = errno;
   (void)!write(error_pipe, &error, sizeof error);

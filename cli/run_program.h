@@ -25,6 +25,7 @@ struct RunRequest {
   bool null_stdin = false;   // stdin from /dev/null instead of inherited
   std::string stdin_path;    // else, when set: stdin from this file
   bool null_output = false;  // stdout and stderr to /dev/null instead of inherited
+  std::string stdout_path;   // when set: stdout to this file (truncated), after null_output
   // The program's stdout goes to snag's stderr, keeping snag's stdout for a
   // machine-readable report.
   bool stdout_to_stderr = false;

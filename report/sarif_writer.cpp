@@ -35,6 +35,9 @@ constexpr KnownKind kKnownKinds[] = {
     {"assertion-failure", "An assertion failed in an interleaving of the program's threads."},
     {"crash", "The program crashed in an interleaving of its threads."},
     {"hang", "The program did not finish within the step bound."},
+    {"output-mismatch",
+     "The program's output in an interleaving of its threads differs from its output in the "
+     "first schedule explored."},
     {"atomicity-violation",
      "A thread's accesses that were always atomic in correct runs were interleaved by another "
      "thread's access."},

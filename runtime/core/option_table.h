@@ -71,6 +71,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"explore_out",         OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "file the engine appends its records to"},
   {"replay",              OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "a decisions file: run exactly this schedule, unforked"},
   {"replay_lenient",      OptionType::kFlag,    "0",      0, 0,          nullptr, "explore", "1: when a recorded decision is impossible, keep the current thread instead of failing"},
+  {"compare_output",      OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "compare each schedule's stdout with schedule 0's: 'stdout', or a file listing output files to compare too (PATH<tab>NAME lines)"},
   {"stdin_copy",          OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "file the fork server writes a piped stdin to, as it read it for the schedules"},
   {"points",              OptionType::kText,    "sync",   0, 0,          nullptr, "explore", "with replay: the scheduling points of the recorded schedule (sync, accesses, or a vb plan's variables)"},
   {"racy_sites",          OptionType::kText,    nullptr,  0, 0,          nullptr, "explore", "comma-separated hex site ids of accesses a race pass flagged: scheduling points in every schedule"},

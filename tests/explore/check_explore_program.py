@@ -8,7 +8,7 @@ NAME_buggy.c(c) or NAME_fixed.c(c). Both carry a budget line
 `// explore-budget: N` (the number of schedules, at most 10000). A buggy
 program marks the lines where the failure must be reported with trailing
 `// BUG: KIND` comments, KIND one of assertion-failure, deadlock, crash,
-exit-status or data-race (one kind per program); a fixed program has no
+exit-status, data-race or output-mismatch (one kind per program); a fixed program has no
 markers. An optional `// explore-options: ...` line adds options to every
 `snag explore` run (for example --with-race). Optional lines for what a
 program needs or must show:
@@ -19,6 +19,11 @@ program needs or must show:
   // explore-complete           no schedule stopped at the step limit or the
                                 schedule timeout (a correct spin-wait must
                                 not spin until the step limit)
+  // explore-output-line: W N   (output-mismatch) the finding names line N of
+                                output W (stdout or a --compare-file name) as
+                                the first that differs, with both versions;
+                                it replaces the location check, since an
+                                output has no stack
   // explore-min-rate: N        explore ran at least N schedules/s (a floor
                                 far below the normal rate: it catches a
                                 program that blocks until the schedule
@@ -55,7 +60,8 @@ import sys
 import tempfile
 import time
 
-KINDS = ("assertion-failure", "deadlock", "crash", "exit-status", "data-race", "hang")
+KINDS = ("assertion-failure", "deadlock", "crash", "exit-status", "data-race", "hang",
+         "output-mismatch")
 MAX_BUDGET = 10000
 SEED = 1
 REPLAYS = 20
@@ -72,6 +78,7 @@ STDIN_RE = re.compile(r"//\s*explore-stdin:\s*(.*\S)")
 NOTE_RE = re.compile(r"//\s*explore-expect-note:\s*(.*\S)")
 RATE_RE = re.compile(r"//\s*explore-min-rate:\s*(\d+)")
 COMPLETE_RE = re.compile(r"//\s*explore-(complete)\b")
+OUTPUT_LINE_RE = re.compile(r"//\s*explore-output-line:\s*(\S+\s+\d+)")
 
 
 def optional_label(source, regex):
@@ -190,9 +197,18 @@ def fmt_loc(source_name, loc):
     return f"{source_name}:{line}" + (f":{column}" if column else "")
 
 
+def output_key(finding):
+    """(output, line) that an output-mismatch names as the first difference."""
+    details = finding.get("details") if isinstance(finding.get("details"), dict) else {}
+    return (details.get("output"), str(details.get("output_line")))
+
+
 def location_key(finding, source_name):
     """What must stay the same across replays: the primary own-source frame
-    or, for a deadlock, the set of own-source frames of all sides."""
+    or, for a deadlock, the set of own-source frames of all sides (for an
+    output-mismatch, the output line it names)."""
+    if finding.get("kind") == "output-mismatch":
+        return output_key(finding)
     frames = side_frames(finding, source_name)
     if finding.get("kind") == "deadlock":
         return tuple(sorted((f for f in frames if f is not None), key=repr))
@@ -200,6 +216,8 @@ def location_key(finding, source_name):
 
 
 def describe_key(finding, key, source_name):
+    if finding.get("kind") == "output-mismatch":
+        return f"naming {key[0]} line {key[1]}"
     if finding.get("kind") == "deadlock":
         return "with sides at [" + ", ".join(fmt_loc(source_name, k) for k in key) + "]"
     return "at " + fmt_loc(source_name, key)
@@ -344,6 +362,22 @@ def check_fixed(snag, program, source_name, budget, options, runner, labels):
     print(f"{source_name}: no finding in {budget} schedules, as expected")
 
 
+def check_output_line(finding, label, source_name, want, command, result):
+    """An output-mismatch names the labelled output line, with both versions."""
+    if not label:
+        bad_labels(source_name, "an output-mismatch program needs '// explore-output-line: W N'")
+    where, line = label.split()
+    details = finding.get("details") if isinstance(finding.get("details"), dict) else {}
+    got = output_key(finding)
+    if (str(got[0]), str(got[1])) != (where, line):
+        fail(f"WRONG LOCATION: the output-mismatch in {source_name} does not name {where} line {line}",
+             want, f"{got[0]} line {got[1]}: {finding.get('message')}", command, result)
+    if details.get("reference_line") == details.get("schedule_line"):
+        fail(f"NO DIFFERENCE SHOWN: the output-mismatch in {source_name} quotes the same line twice",
+             "schedule 0's line and the failing schedule's, different", json.dumps(details),
+             command, result)
+
+
 def check_buggy(snag, program, source_name, budget, options, kind, marked, runner, labels):
     replay = os.path.join(runner.workdir, "replay.json")
     command, result, report = runner.run(
@@ -370,11 +404,13 @@ def check_buggy(snag, program, source_name, budget, options, kind, marked, runne
              describe_finding(first, source_name), command, result)
 
     frames = side_frames(first, source_name)
-    if kind == "deadlock":
+    if kind == "output-mismatch":
+        check_output_line(first, labels.get("output_line"), source_name, want, command, result)
+    elif kind == "deadlock":
         hits = [f for f in frames if f is not None and f[0] in marked]
     else:
         hits = [frames[0]] if frames and frames[0] is not None and frames[0][0] in marked else []
-    if not hits:
+    if kind != "output-mismatch" and not hits:
         scope = "any side's" if kind == "deadlock" else "the first side's"
         fail(f"WRONG LOCATION: {scope} innermost frame in {source_name} is not on a "
              f"marked line", want, describe_finding(first, source_name), command, result)
@@ -440,7 +476,8 @@ def main():
     stdin = optional_label(source, STDIN_RE)
     rate = optional_label(source, RATE_RE)
     labels = {"note": optional_label(source, NOTE_RE), "rate": int(rate) if rate else None,
-              "complete": optional_label(source, COMPLETE_RE)}
+              "complete": optional_label(source, COMPLETE_RE),
+              "output_line": optional_label(source, OUTPUT_LINE_RE)}
     source_name = os.path.basename(source)
     program = os.path.abspath(program)
     if os.sep in snag:

@@ -292,6 +292,21 @@ void report_schedule_end(const char *kind, const char *message) {
   report_one_thread(kind, nullptr, 0, b);
 }
 
+void report_output_mismatch(const char *message, const char *where, uint64_t line,
+                            const char *reference_line, const char *schedule_line) {
+  Finding *f = new_finding("explore", "output-mismatch");
+  copy_text(f->message, sizeof f->message, message);
+  FindingSide &side = f->add_side();
+  copy_text(side.description, sizeof side.description, message);
+  f->add_detail("output", where);
+  if (line) {
+    f->add_detail("output_line", line);
+    f->add_detail("reference_line", reference_line);
+    f->add_detail("schedule_line", schedule_line);
+  }
+  report(f);
+}
+
 void install_failure_signal_handlers() {
   static const int kFatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
   install_where_default(kFatal, sizeof kFatal / sizeof kFatal[0], on_failure_signal);

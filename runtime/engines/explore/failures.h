@@ -26,6 +26,10 @@ void report_exit_call(ThreadState &t, int status, snag_site_t site);
 // itself: killed after the timeout, a signal the child could not catch, or
 // main returning a non-zero status.
 void report_schedule_end(const char *kind, const char *message);
+// The output oracle's report, from the fork server: the schedule's output
+// differs from schedule 0's at line `line` of `where` (stdout or a file).
+void report_output_mismatch(const char *message, const char *where, uint64_t line,
+                            const char *reference_line, const char *schedule_line);
 // Crash signals (and SIGTERM from the fork server's timeout) report before
 // the process dies. Installed where the program has not set its own.
 void install_failure_signal_handlers();

@@ -16,6 +16,7 @@
 #include "engines/explore/failure_bound.h"
 #include "engines/explore/failures.h"
 #include "engines/explore/inputs.h"
+#include "engines/explore/output_oracle.h"
 #include "engines/explore/planner.h"
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
@@ -191,6 +192,17 @@ void enter_child() {
   restore_program_signals();
   give_schedule_inputs();
   silence_child_output();
+  output_oracle_enter_child();
+}
+
+// Forks the child of one schedule; the child (0) has entered its schedule.
+pid_t fork_schedule(const Plan &plan) {
+  set_current_plan(plan);
+  results_reset();
+  output_oracle_before_schedule();
+  pid_t pid = fork();
+  if (pid == 0) enter_child();
+  return pid;
 }
 
 // A non-zero exit status that nothing in the schedule explains (main
@@ -200,6 +212,13 @@ void enter_child() {
 // have its results.
 bool unexplained_exit(const ScheduleResults &r, int status) {
   return r.failed.load() == 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0;
+}
+
+// A schedule whose output the output oracle compares: no failure, no limit,
+// exit status 0.
+bool ended_cleanly(const ScheduleResults &r, int status, bool timed_out) {
+  return r.failed.load() == 0 && !r.incomplete[0] && !timed_out && WIFEXITED(status) &&
+         WEXITSTATUS(status) == 0;
 }
 
 }  // namespace
@@ -240,18 +259,27 @@ Plan fork_schedules() {
   int unexplained_status = 0;
   uint64_t ended_well = 0;  // schedules that ran to a clean end
   failure_bound_open();
+  // --compare-output: a worker that does not run schedule 0 runs its plan
+  // first, uncounted, for the reference output (output_oracle.h).
+  if (output_oracle_start() && shard_index != 0 && !after_failure_bound(0)) {
+    Planner fresh;
+    fresh.start(strategy, run_seed(), uint32_t(o.number("pct_depth")), o.flag("preempt_on_access"));
+    Plan reference = fresh.next(0);
+    pid_t pid = fork_schedule(reference);
+    if (pid == 0) return reference;
+    bool timed_out = false, overtaken = false;
+    int status = pid > 0 ? wait_for_schedule(pid, 0, schedule_timeout, &timed_out, &overtaken) : 1;
+    learn_new_stacks();
+    output_oracle_take_reference(pid > 0 && ended_cleanly(results(), status, timed_out),
+                                 results().failed.load() ? nullptr : note, sizeof note);
+  }
   for (uint64_t k = 0; k < budget && !failed; ++k) {
     if (g_stop_requested || (time_limit && now_ns() - started > time_limit)) break;
     uint64_t index = shard_index + k * shard_count;
     if (after_failure_bound(index)) break;
     Plan plan = planner.next(index);
-    set_current_plan(plan);
-    results_reset();
-    pid_t pid = fork();
-    if (pid == 0) {
-      enter_child();
-      return plan;
-    }
+    pid_t pid = fork_schedule(plan);
+    if (pid == 0) return plan;
     if (pid < 0) {
       print_error("explore: fork failed; stopping the exploration");
       break;
@@ -267,6 +295,13 @@ Plan fork_schedules() {
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
     learn_new_stacks();
+    if (output_oracle_active()) {
+      if (index == 0)
+        output_oracle_take_reference(ended_cleanly(r, status, timed_out),
+                                     r.failed.load() ? nullptr : note, sizeof note);
+      else if (ended_cleanly(r, status, timed_out))
+        output_oracle_differs();  // a difference fails the schedule
+    }
     bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (r.failed.load() == 0 && (r.incomplete[0] || timed_out)) {
       // Stopped at a limit, not by a bug: counted, and the exploration goes on.
@@ -281,6 +316,7 @@ Plan fork_schedules() {
     if (r.failed.load() != 0 || !clean_exit) {
       report_unreported(r, status, timed_out);
       write_schedule_record("failure", plan, r);
+      output_oracle_write_record();
       lower_failure_bound(index);
       summary.failures = 1;
       failed = true;
@@ -295,13 +331,8 @@ Plan fork_schedules() {
     b.add('\0');
     copy_text(note, sizeof note, b.data());
   } else if (!failed && set_aside && !g_stop_requested && !failure_bound_set()) {
-    set_current_plan(unexplained);
-    results_reset();
-    pid_t pid = fork();
-    if (pid == 0) {
-      enter_child();
-      return unexplained;
-    }
+    pid_t pid = fork_schedule(unexplained);
+    if (pid == 0) return unexplained;
     bool timed_out = false, overtaken = false;
     int status =
         pid > 0 ? wait_for_schedule(pid, unexplained.schedule, schedule_timeout, &timed_out, &overtaken) : 0;

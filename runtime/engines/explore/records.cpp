@@ -80,6 +80,10 @@ void write_schedule_record(const char *type, const Plan &plan, const ScheduleRes
   b.write_to(g_fd);
 }
 
+void write_record_text(const TextBuffer &b) {
+  if (g_fd >= 0) b.write_to(g_fd);
+}
+
 void write_summary(const Summary &s) {
   if (g_fd < 0) return;
   TextBuffer b;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "core/text_buffer.h"
 #include "engines/explore/plan.h"
 #include "engines/explore/results.h"
 
@@ -27,5 +28,7 @@ void records_open();
 // "failure" or "schedule", from the plan and the results of one schedule.
 void write_schedule_record(const char *type, const Plan &plan, const ScheduleResults &r);
 void write_summary(const Summary &s);
+// A record built elsewhere (one JSON line, newline included).
+void write_record_text(const TextBuffer &b);
 
 }  // namespace snag::explore

@@ -82,6 +82,30 @@ TEST_F(ReplayFileTest, RoundTrip) {
   EXPECT_EQ(read_replay_file(file_.path()), replay_);
 }
 
+TEST_F(ReplayFileTest, RoundTripWithExpectedOutput) {
+  replay_.bug = {"output-mismatch", "output differs from schedule 0's: ...", ""};
+  replay_.output = ExpectedOutput{fnv1a64_hex("total 10\n"),
+                                  {{"output.txt", fnv1a64_hex("4\n")}, {"never.txt", ""}},
+                                  "output.txt",
+                                  1,
+                                  "4",
+                                  "3"};
+  write_replay_file(file_.path(), replay_);
+  EXPECT_EQ(read_replay_file(file_.path()), replay_);
+  json document = json::parse(to_json(replay_).dump());
+  EXPECT_TRUE(document["output"]["files"][1]["fnv1a64"].is_null());
+}
+
+TEST_F(ReplayFileTest, RejectsAMalformedExpectedOutput) {
+  EXPECT_NE(error_after([](json &d) { d["output"] = {{"stdout_fnv1a64", "xyz"}}; })
+                .find("field \"output.stdout_fnv1a64\" should be 16 lowercase hex digits"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json &d) {
+              d["output"] = {{"stdout_fnv1a64", "cbf29ce484222325"}, {"files", {{{"name", 3}}}}};
+            }).find("field \"output.files\" should be"),
+            std::string::npos);
+}
+
 TEST_F(ReplayFileTest, WritesTheDocumentedShape) {
   json document = json::parse(to_json(replay_).dump());
   EXPECT_EQ(document["snag_replay"], 1);
