@@ -12,6 +12,13 @@ namespace snag {
 
 void SpinLock::yield() { raw_syscall(SYS_sched_yield); }
 
+std::atomic<uint16_t> g_fork_generation{1};
+
+void fork_generation_advance() {
+  uint16_t next = static_cast<uint16_t>(g_fork_generation.load(std::memory_order_relaxed) + 1);
+  g_fork_generation.store(next == 0 ? 1 : next, std::memory_order_relaxed);
+}
+
 namespace {
 
 // Each block is preceded by a 16-byte header that records its size class, so

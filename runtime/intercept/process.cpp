@@ -1,5 +1,6 @@
-// fork and exit. After fork only the forking thread lives in the child, so
-// the runtime's locks are taken around the fork and reset in the child.
+// fork and exit. After fork only the forking thread lives in the child: the
+// allocator's lock is taken around the fork, and every other runtime lock
+// another thread held at the fork is free in the child (core/spinlock.h).
 // exit records the status for the exit event, which the runtime's atexit
 // handler sends after the program's own handlers and static destructors have
 // run. _exit skips those handlers, so it finishes the runtime itself.
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/internal_alloc.h"
+#include "core/spinlock.h"
 #include "intercept/real.h"
 
 using namespace snag;
@@ -18,10 +20,15 @@ SNAG_REAL(void, __assert_fail, (const char *, const char *, unsigned, const char
 
 SNAG_INTERCEPTOR pid_t fork() {
   ThreadState *t = observing_thread();
-  if (!t) return real_fork()();
+  if (!t) {
+    pid_t pid = real_fork()();
+    if (pid == 0) fork_generation_advance();
+    return pid;
+  }
   emit(t, make_event(EventKind::kForkBefore));
   internal_alloc_lock_for_fork();
   pid_t pid = real_fork()();
+  if (pid == 0) fork_generation_advance();
   internal_alloc_unlock_after_fork(pid == 0);
   if (pid == 0) threads_after_fork_child();
   Event e = make_event(pid == 0 ? EventKind::kForkChild : EventKind::kForkParent);

@@ -110,8 +110,10 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
     if (h.addr != lock) continue;
     bool reader = !h.write_mode;
     // The variable found at acquire, unless the lock's memory was freed
-    // (and the variable forgotten) while it was held.
-    SyncVar *sync = h.sync->forgotten.load(std::memory_order_acquire) ? sync_var(lock, true) : h.sync;
+    // (and the variable forgotten, perhaps used again) while it was held.
+    SyncVar *sync = h.sync->forgotten.load(std::memory_order_acquire) || h.sync->addr != lock
+                        ? sync_var(lock, true)
+                        : h.sync;
     SNAG_DEBUG_ASSERT(h.depth > 0, "a held lock has been acquired at least once");
     if (--h.depth == 0) {
       rt.held[i] = rt.held[--rt.held_count];

@@ -14,8 +14,9 @@ namespace {
 
 // Buckets are chosen by granule, so the variables of a freed range are found
 // by probing its granules. Chains are read without a lock; inserts and
-// removals take the bucket's lock. Removed nodes are kept (never unmapped),
-// so a reader that still holds one reads stale but valid memory.
+// removals take the bucket's lock. Removed variables are never unmapped, so
+// a reader that still holds one reads stale but valid memory; they are used
+// again for other addresses only after a quarantine (below).
 //
 // The table is a fixed cost every program pays as soon as it has a few
 // hundred locks or atomics (each lands on its own page of the table): 16,384
@@ -26,6 +27,10 @@ constexpr uint32_t kBuckets = 1u << kBucketBits;
 
 struct Bucket {
   SpinLock lock;
+  // Bumped (under `lock`) at each removal. A reader that walked the chain
+  // without the lock and found nothing checks it: a variable removed from
+  // this chain and used again elsewhere could have led it off the chain.
+  std::atomic<uint32_t> removals;
   std::atomic<SyncVar *> head;
 };
 Bucket g_buckets[kBuckets];
@@ -71,31 +76,6 @@ RecentVar &recent_slot(uintptr_t addr) {
   return t_recent[((addr / kGranule) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentBits)];
 }
 
-// Variables are carved from page-aligned runs, 64-byte aligned (the runtime's
-// allocator aligns to 16: two variables shared lines, and a lock's
-// acquire and release paid for cache lines another lock's users wrote).
-// They are never freed (a reader may still hold one), so a run is only ever
-// carved further.
-constexpr size_t kVarsPerRun = 512;  // 64 KiB
-SpinLock g_carve_lock;
-SyncVar *g_carve_next;
-SyncVar *g_carve_end;
-
-SyncVar *new_sync_var(uintptr_t addr) {
-  SyncVar *memory;
-  {
-    SpinLockGuard guard(g_carve_lock);
-    if (g_carve_next == g_carve_end) {
-      g_carve_next = static_cast<SyncVar *>(map_pages(sizeof(SyncVar) * kVarsPerRun));
-      g_carve_end = g_carve_next + kVarsPerRun;
-    }
-    memory = g_carve_next++;
-  }
-  auto *v = new (memory) SyncVar();
-  v->addr = addr;
-  return v;
-}
-
 // Takes v->lock with an exchange first: SpinLock::lock reads the lock
 // before it exchanges, which for a variable another core used last is a
 // shared transfer and then an upgrade of the same line.
@@ -112,14 +92,84 @@ class VarLockGuard {
   SpinLock &lock_;
 };
 
-SyncVar *remember(RecentVar &recent, SyncVar *v) {
-  recent = {v->addr, v};
-  return v;
-}
-
 // Called under v->lock after its clock changed.
 void bump_version(SyncVar *v) {
   v->version.store(v->version.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+}
+
+// Variables are carved from page-aligned runs, 64-byte aligned (the runtime's
+// allocator aligns to 16: two variables shared lines, and a lock's
+// acquire and release paid for cache lines another lock's users wrote).
+// They are never unmapped (a reader may still hold one).
+constexpr size_t kVarsPerRun = 512;  // 64 KiB
+SpinLock g_carve_lock;
+SyncVar *g_carve_next;
+SyncVar *g_carve_end;
+size_t g_carved;  // under g_carve_lock
+
+// A variable whose memory was freed is used again, so that a program that
+// makes and frees objects holding mutexes keeps a table proportional to the
+// mutexes alive, not to all it ever made. It first waits in this FIFO while
+// kQuarantine others are freed after it: a thread that found it just before
+// it was forgotten (a lookup between its bucket's head and its address, a
+// remembered pointer) has long finished with it when it is used again.
+// After the quarantine it joins a free list linked through `next`.
+constexpr size_t kQuarantine = 1024;
+SyncVar *g_quarantine[kQuarantine];  // under g_carve_lock
+size_t g_quarantined;                // how many were ever put there
+SyncVar *g_free;                     // under g_carve_lock
+
+void quarantine(SyncVar *v) {
+  SpinLockGuard guard(g_carve_lock);
+  SyncVar *&slot = g_quarantine[g_quarantined++ % kQuarantine];
+  if (SyncVar *released = slot) {
+    released->next.store(g_free, std::memory_order_relaxed);
+    g_free = released;
+  }
+  slot = v;
+}
+
+// Takes the variable's lock: a thread still holding the old one (a lock
+// freed while held, which the program should not do) finishes its update
+// before the variable starts afresh. Its version goes on counting, so that
+// no thread's AcquireCache entry for the old variable matches the new one.
+void reuse(SyncVar *v, uintptr_t addr) {
+  VarLockGuard guard(v);
+  v->addr = addr;
+  v->readers_released.store(false, std::memory_order_relaxed);
+  v->clock.assign(VectorClock());
+  v->read_clock.assign(VectorClock());
+  v->alone.store(kEmptyLockset, std::memory_order_relaxed);
+  bump_version(v);
+  v->forgotten.store(false, std::memory_order_release);
+}
+
+SyncVar *new_sync_var(uintptr_t addr) {
+  SyncVar *memory;
+  {
+    SpinLockGuard guard(g_carve_lock);
+    if (g_free) {
+      memory = g_free;
+      g_free = memory->next.load(std::memory_order_relaxed);
+    } else {
+      if (g_carve_next == g_carve_end) {
+        g_carve_next = static_cast<SyncVar *>(map_pages(sizeof(SyncVar) * kVarsPerRun));
+        g_carve_end = g_carve_next + kVarsPerRun;
+      }
+      memory = g_carve_next++;
+      ++g_carved;
+      auto *v = new (memory) SyncVar();
+      v->addr = addr;
+      return v;
+    }
+  }
+  reuse(memory, addr);
+  return memory;
+}
+
+SyncVar *remember(RecentVar &recent, SyncVar *v) {
+  recent = {v->addr, v};
+  return v;
 }
 
 void count_in_page(uintptr_t addr, int delta) {
@@ -135,17 +185,22 @@ SyncVar *sync_var(uintptr_t addr, bool create) {
     // A variable made or found with `create` is written next (a lock, an
     // unlock, a release): fetched for writing, its line moves once.
     if (create) prefetch_for_write(recent.var);
-    if (!recent.var->forgotten.load(std::memory_order_acquire)) return recent.var;
+    // Forgotten, or forgotten and used again for another address.
+    if (!recent.var->forgotten.load(std::memory_order_acquire) && recent.var->addr == addr)
+      return recent.var;
   }
   const uint32_t index = bucket_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
   Bucket &b = g_buckets[index];
+  const uint32_t removals = b.removals.load(std::memory_order_acquire);
   for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
     if (v->addr == addr) return remember(recent, v);
-  if (!create) return nullptr;
+  // Not found: certainly so unless a removal could have led the walk astray.
+  if (!create && b.removals.load(std::memory_order_acquire) == removals) return nullptr;
   SpinLockGuard guard(b.lock);
   for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
     if (v->addr == addr) return remember(recent, v);
+  if (!create) return nullptr;
   SyncVar *v = new_sync_var(addr);
   v->next.store(b.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
   mark_bucket(index, true);
@@ -238,6 +293,11 @@ void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
                     "an acquire takes everything released at the address");
 }
 
+size_t sync_vars_carved() {
+  SpinLockGuard guard(g_carve_lock);
+  return g_carved;
+}
+
 void sync_forget_range(uintptr_t begin, uintptr_t end) {
   // Probe granule by granule, skipping pages that hold no variables.
   for (uintptr_t g = begin & ~(kGranule - 1); g < end; g += kGranule) {
@@ -254,9 +314,10 @@ void sync_forget_range(uintptr_t begin, uintptr_t end) {
       SyncVar *next = v->next.load(std::memory_order_relaxed);
       if (v->addr >= begin && v->addr < end) {
         link->store(next, std::memory_order_release);
+        b.removals.store(b.removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
         v->forgotten.store(true, std::memory_order_release);
         count_in_page(v->addr, -1);
-        // Not freed: a lock-free reader may still be looking at it.
+        quarantine(v);  // a lock-free reader may still be looking at it
       } else {
         link = &v->next;
       }

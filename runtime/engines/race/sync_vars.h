@@ -52,8 +52,9 @@ static_assert(offsetof(SyncVar, next) == 64, "what a lock and an unlock write is
 // atomic path: a spin loop's acquire loads, and a consumer polling an index
 // that did not move, read the same published clock again and again, and each
 // merge took the variable's lock (a cache line every spinning thread
-// writes). Direct-mapped by variable; a variable is never freed (nor its
-// address reused for another one), so a stale entry only misses.
+// writes). Direct-mapped by variable; a variable used again for another
+// address keeps counting versions from where it was, so a stale entry only
+// misses.
 class AcquireCache {
  public:
   // True when `into_clock` (the thread's own clock) or, when !into_clock,
@@ -117,7 +118,11 @@ void sync_store_atomic(uintptr_t addr, const VectorClock *from, AcquireCache &se
 // was published there unless `seen` says this version was taken already.
 void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, AcquireCache &seen);
 
-// Forgets every variable in [begin, end) (the memory was freed).
+// Forgets every variable in [begin, end) (the memory was freed); each is
+// used again for another address after a quarantine.
 void sync_forget_range(uintptr_t begin, uintptr_t end);
+
+// How many variables were ever carved (their memory is never unmapped).
+size_t sync_vars_carved();
 
 }  // namespace snag::race

@@ -189,6 +189,56 @@ TEST(SyncVars, AForgottenAddressIsFoundAgainWhenReused) {
   EXPECT_EQ(into.get(3), 2u);
 }
 
+// A program that makes and frees objects holding mutexes: the table stays
+// proportional to the variables alive, not to all that were ever made.
+TEST(SyncVars, FreedVariablesAreUsedAgain) {
+  const uintptr_t base = kBase + 0x100000;
+  VectorClock c;
+  c.set(1, 1);
+  sync_release(base, c);  // the carved count below starts after a first variable
+  const size_t carved_before = sync_vars_carved();
+  for (uintptr_t i = 1; i <= 20000; ++i) {
+    const uintptr_t a = base + i * 64;
+    sync_release(a, c);
+    sync_forget_range(a, a + 8);
+  }
+  // The quarantine (1,024) and one run of 512 at most.
+  EXPECT_LE(sync_vars_carved() - carved_before, 1024u + 512u);
+}
+
+// A variable used again for another address starts fresh, and nothing that
+// still remembers it under its old address (a thread's recent lookups, its
+// AcquireCache) takes it for the old one.
+TEST(SyncVars, AVariableUsedAgainStartsFreshUnderItsNewAddress) {
+  const uintptr_t old_addr = kBase + 0x200000, base = kBase + 0x300000;
+  VectorClock c;
+  c.set(2, 8);
+  AcquireCache seen;
+  sync_store_atomic(old_addr, &c, seen);
+  SyncVar *v = sync_var(old_addr, false);
+  ASSERT_NE(v, nullptr);
+  const uint32_t old_version = v->version.load();
+  EXPECT_TRUE(seen.has(v, old_version, true));
+  // More variables than the quarantine holds, freed after it: it comes out
+  // of the quarantine. Then make variables until it is used again.
+  for (uintptr_t i = 0; i < 1100; ++i) sync_release(base + i * 64, c);
+  sync_forget_range(old_addr, old_addr + 8);
+  sync_forget_range(base, base + 1100 * 64);
+  uintptr_t new_addr = 0;
+  for (uintptr_t i = 0; i < 4096 && !new_addr; ++i)
+    if (sync_var(base + 0x80000 + i * 64, true) == v) new_addr = base + 0x80000 + i * 64;
+  ASSERT_NE(new_addr, 0u) << "the freed variable was not used again";
+  EXPECT_EQ(v->addr, new_addr);
+  EXPECT_EQ(v->clock.get(2), 0u);
+  EXPECT_FALSE(v->forgotten.load());
+  EXPECT_FALSE(seen.has(v, v->version.load(), true));
+  EXPECT_EQ(sync_var(old_addr, false), nullptr);
+  VectorClock into;
+  sync_acquire(old_addr, into);
+  EXPECT_EQ(into.get(2), 0u);
+  EXPECT_EQ(sync_var(new_addr, false), v);
+}
+
 // The layout the lock path relies on: variables never share a cache line,
 // and what a lock and an unlock write sits in one line.
 TEST(SyncVars, EachVariableHasItsOwnCacheLines) {
