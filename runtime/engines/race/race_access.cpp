@@ -216,12 +216,16 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
   } else {
     Kind k = kind_of(word);
     if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return false;
+    prefetch_for_write(cell);  // as in access_plain_granule: it changes
     ShadowPage *page = find_shadow_page(a.addr);
     Histories *histories = page ? find_history(page, a.addr) : nullptr;
     if (!histories) return false;
     v = Variable{cell, histories, a.addr & ~(kGranule - 1), nullptr, 1};
     touched = ((1u << a.size) - 1) << (a.addr & (kGranule - 1));
   }
+  // The history slot this access fills: after a hand-off another core wrote
+  // it last (access_plain_granule).
+  prefetch_for_write(a.write ? &v.history->write : &v.history->read);
   const uint64_t w = v.state->load(std::memory_order_acquire);
   uint64_t nw;
   if (!still_exclusive(rt, w, touched, a.write, &nw)) return false;
