@@ -200,10 +200,13 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
   uint32_t touched = 0xff;  // a block counts whole
   if (word == 0) {
     // A granule of a coarse block's page, untouched: from now on its word
-    // points at the block, as access_slow would make it.
+    // points at the block, as access_slow would make it. Not for a block of
+    // 1 MiB or more, whose granules keep no words while its state needs no
+    // work (untouched_granule_needs_no_work: no shadow for a huge buffer).
     ShadowPage *page = find_shadow_page(a.addr);
     HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;
-    if (!block || block->fine.load(std::memory_order_acquire)) return false;
+    if (!block || block->size >= kWordsWrittenBelow || block->fine.load(std::memory_order_acquire))
+      return false;
     const uint64_t coarse = pointer_word(Kind::kIndirect, block);
     if (!cell->compare_exchange_strong(word, coarse) && word != coarse) return false;
     word = coarse;
