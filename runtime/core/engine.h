@@ -15,6 +15,7 @@ namespace snag {
 enum AccessFlags : uint32_t {
   kAccessWrite = 1 << 0,
   kAccessRange = 1 << 1,  // from memcpy/memset/memmove or an odd-sized access
+  kAccessQuickAsked = 1 << 2,  // the compiler hooks asked the race fast path's inlined half
 };
 
 // What an interceptor does after an event was delivered. An engine that

@@ -29,7 +29,7 @@ __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size
   ThreadState *t = current_thread();
   if (SNAG_UNLIKELY(t->in_runtime | ((flags & kAccessWrite) ? t->ignore_writes : t->ignore_reads)))
     return;
-  hook(*t, reinterpret_cast<uintptr_t>(addr), size, flags, site);
+  hook(*t, reinterpret_cast<uintptr_t>(addr), size, flags | kAccessQuickAsked, site);
 }
 
 SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {

@@ -196,10 +196,6 @@ bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   return true;
 }
 
-// Blocks below this size get a state word per granule touched (one word
-// per 8 bytes at most, given back at free); larger ones keep none.
-constexpr uintptr_t kWordsWrittenBelow = uintptr_t(1) << 20;
-
 bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   ShadowPage *page = find_shadow_page(addr);
   HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;

@@ -74,6 +74,9 @@ SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool w
 // shadow); a smaller one gets the block's word written here the first
 // time, so that later accesses find the block without this lookup.
 bool untouched_granule_needs_no_work(uintptr_t addr, bool write);
+// Blocks below this size get a state word per granule touched (one word
+// per 8 bytes at most, given back at free); larger ones keep none.
+constexpr uintptr_t kWordsWrittenBelow = uintptr_t(1) << 20;
 
 // True when an access to a Shared-Modify1 variable (state word `w`,
 // histories `hs`) changes nothing: the thread holds exactly the variable's

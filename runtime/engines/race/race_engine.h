@@ -136,6 +136,10 @@ class RaceEngine final : public Engine {
   void access_slow(ThreadState &t, RaceThread &rt, const Access &a);
   bool access_plain_granule(ThreadState &t, RaceThread &rt, const Access &a);
   Outcome access_variable(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
+  bool access_exclusive_again(ThreadState &t, RaceThread &rt, const Access &a);
+  bool range_owner_again(const Access &a) const;
+  bool settle(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a, uint64_t w,
+              uint64_t nw);
   bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,
               const History &previous, const Access &a);
   static bool split_granule(const Variable &v, uint64_t word);

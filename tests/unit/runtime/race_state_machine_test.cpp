@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/runtime.h"
+#include "engines/race/access_stacks.h"
 #include "engines/race/fast_path.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/shadow.h"
@@ -362,6 +363,124 @@ TEST_F(RaceStateMachine, AFreeGivesNoHistoriesToGranulesNeverUsed) {
   for (uintptr_t g = base_; g < base_ + 64; g += kGranule) EXPECT_EQ(find_history(page, g), nullptr);
   const uintptr_t elsewhere = reinterpret_cast<uintptr_t>(&g_memory[sizeof g_memory - 8]);
   EXPECT_EQ(shadow_history(shadow_page(elsewhere), elsewhere), used);
+}
+
+
+// The same state machine with the fast path on (fast_path.h), as in a real
+// run where the race engine is the only engine: on_access then answers the
+// commonest Exclusive transitions, and a range access its owner repeats, with
+// its shortcuts (race_access.cpp: access_exclusive_again, range_owner_again).
+// The test's threads share one real thread, so each access first publishes
+// its own thread's epoch and locks, as that thread's last event would have.
+class RaceShortcuts : public RaceStateMachine {
+ protected:
+  void TearDown() override {
+    g_access_hook = nullptr;
+    t_fast_path = FastPathThread{};
+  }
+  static void become(ThreadState &t) {
+    g_access_hook = &RaceEngine::on_access;
+    const auto *rt = static_cast<const RaceThread *>(t.engine_data[kRaceSlot]);
+    t_fast_path = FastPathThread{};
+    t_fast_path.epoch_word = exclusive_word(Kind::kVirgin, rt->slot, rt->now, false, 0);
+    t_fast_path.lockset_all = rt->lockset_all;
+    t_fast_path.lockset_write = rt->lockset_write;
+  }
+  static Clock now(const ThreadState &t) { return static_cast<const RaceThread *>(t.engine_data[kRaceSlot])->now; }
+  void write_range(ThreadState &t, uintptr_t size, snag_site_t site) {
+    become(t);
+    RaceEngine::on_access(t, base_, size, kAccessWrite | kAccessRange, site);
+  }
+  void write_at(ThreadState &t, uintptr_t addr, snag_site_t site) {
+    become(t);
+    access(t, addr, true, site);
+  }
+  // The site of the write remembered for the granule at `addr`.
+  static snag_site_t remembered_write(uintptr_t addr) {
+    Histories *h = find_history(find_shadow_page(addr), addr);
+    if (!h || !h->write.stack) return 0;
+    snag_site_t site;
+    StackId context;
+    access_stack_of(h->write.stack, &site, &context);
+    return site;
+  }
+};
+
+TEST_F(RaceShortcuts, TheOwnerInANewEpochRemembersItsNewAccess) {
+  // main writes, releases a lock (a new epoch), writes again; a takes the
+  // lock: it is ordered after the first write, not after the second.
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  write_at(*main_, base_, 141);
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  write_at(*main_, base_, 142);
+  EXPECT_EQ(clock_of(word()), now(*main_)) << "the word takes the new epoch";
+  EXPECT_EQ(tid_of(word()), slot(main_));
+  EXPECT_EQ(remembered_write(base_), 142u) << "the race's previous access is the second write";
+  lock(*a, m1_);
+  write_at(*a, base_, 143);
+  EXPECT_EQ(word(), kReportedWord);
+  EXPECT_EQ(races_reported(), before + 1) << "a's write races with main's second write";
+}
+
+TEST_F(RaceShortcuts, AHandOffThroughALockChangesTheOwnerWithoutARace) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  lock(*main_, m1_);
+  write_at(*main_, base_, 151);
+  unlock(*main_, m1_);
+  lock(*a, m1_);
+  write_at(*a, base_, 152);
+  unlock(*a, m1_);
+  EXPECT_EQ(kind(), Kind::kExclusive1);
+  EXPECT_EQ(tid_of(word()), slot(a));
+  EXPECT_EQ(remembered_write(base_), 152u);
+  // Not ordered after a's write: main's next one is a race.
+  write_at(*main_, base_, 153);
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+TEST_F(RaceShortcuts, ARangeTheOwnerWroteInAnEarlierEpochIsCheckedAgain) {
+  // Two granules written as one range, twice in one epoch (the second is
+  // skipped), then in a new epoch: that one must renew both granules, or a
+  // thread ordered only after the first epoch misses the race.
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  write_range(*main_, 16, 161);
+  const uint64_t first = word();
+  write_range(*main_, 16, 162);
+  EXPECT_EQ(word(), first) << "the owner again in the same epoch changes nothing";
+  EXPECT_EQ(remembered_write(base_), 161u);
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  write_range(*main_, 16, 163);
+  EXPECT_EQ(clock_of(word()), now(*main_));
+  EXPECT_EQ(clock_of(shadow_cell(base_ + 8)->load()), now(*main_));
+  EXPECT_EQ(remembered_write(base_ + 8), 163u);
+  lock(*a, m1_);
+  write_at(*a, base_ + 8, 164);
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+TEST_F(RaceShortcuts, ANewBlocksFirstAccessMakesItExclusive) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 60]);
+  auto [a, b] = block_for_two_threads(heap, 64);
+  write_at(*a, heap + 8, 171);
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  EXPECT_FALSE(block->fine.load());
+  const uint64_t w = block->state.load();
+  EXPECT_EQ(kind_of(w), Kind::kExclusive0);
+  EXPECT_EQ(tid_of(w), slot(a));
+  ASSERT_NE(block->history.write.stack, 0u);
+  snag_site_t site;
+  StackId context;
+  access_stack_of(block->history.write.stack, &site, &context);
+  EXPECT_EQ(site, 171u);
+  write_at(*b, heap + 8, 172);  // a and b are not ordered
+  EXPECT_EQ(races_reported(), before + 1);
 }
 
 }  // namespace
