@@ -1,7 +1,6 @@
 #include "engines/race/heap_blocks.h"
 
 #include <new>
-#include <string.h>
 
 #include "core/internal_alloc.h"
 #include "core/platform.h"
@@ -21,11 +20,11 @@ HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
 constexpr size_t kFreeLinkOffset = offsetof(HeapBlock, alloc_stack);
 HeapBlock *next_free(const HeapBlock *record) {
   HeapBlock *next;
-  memcpy(&next, reinterpret_cast<const char *>(record) + kFreeLinkOffset, sizeof next);
+  __builtin_memcpy(&next, reinterpret_cast<const char *>(record) + kFreeLinkOffset, sizeof next);
   return next;
 }
 void set_next_free(HeapBlock *record, HeapBlock *next) {
-  memcpy(reinterpret_cast<char *>(record) + kFreeLinkOffset, &next, sizeof next);
+  __builtin_memcpy(reinterpret_cast<char *>(record) + kFreeLinkOffset, &next, sizeof next);
 }
 
 // Block records come from slabs of their own, packed at their exact size:
