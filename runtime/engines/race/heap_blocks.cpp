@@ -16,13 +16,23 @@ namespace {
 SpinLock g_fine_lock;
 HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
 
+// A free record's link (heap_blocks.h: in alloc_stack and refinement).
+constexpr size_t kFreeLinkOffset = offsetof(HeapBlock, alloc_stack);
+HeapBlock *next_free(const HeapBlock *record) {
+  HeapBlock *next;
+  __builtin_memcpy(&next, reinterpret_cast<const char *>(record) + kFreeLinkOffset, sizeof next);
+  return next;
+}
+void set_next_free(HeapBlock *record, HeapBlock *next) {
+  __builtin_memcpy(reinterpret_cast<char *>(record) + kFreeLinkOffset, &next, sizeof next);
+}
+
 // Block records come from slabs of their own, packed at their exact size:
 // a program keeps one record per live heap block, and through the runtime
 // allocator (a 16-byte header, then the next size class) each took 192
 // bytes instead of 168 -- 1.7 MB of thread_local_heavy's 70,000 records.
 // Records are never unmapped: the fast path may read one while a racing
-// thread frees its block. A free record is linked through next_fine, which
-// no reader of a dead record looks at.
+// thread frees its block.
 constexpr size_t kRecordSlab = size_t(1) << 20;
 SpinLock g_record_lock;
 HeapBlock *g_free_records;
@@ -32,7 +42,7 @@ char *g_slab_end;
 void *take_record() {
   SpinLockGuard guard(g_record_lock);
   if (HeapBlock *record = g_free_records) {
-    g_free_records = record->next_fine;
+    g_free_records = next_free(record);
     return record;
   }
   if (size_t(g_slab_end - g_slab_next) < sizeof(HeapBlock)) {
@@ -46,8 +56,54 @@ void *take_record() {
 
 void give_back_record(HeapBlock *record) {
   SpinLockGuard guard(g_record_lock);
-  record->next_fine = g_free_records;
+  set_next_free(record, g_free_records);
   g_free_records = record;
+}
+
+// The refinement table: chunk i holds the refinements with indices from
+// i << kRefinementChunkBits on (index 0 is never given out: "none").
+// Chunks are never unmapped (a racing reader may still hold an index); a
+// free refinement is linked through next_fine. Under g_fine_lock.
+constexpr uint32_t kRefinementChunkBits = 10;
+constexpr uint32_t kRefinementChunks = 1u << 14;  // 16 million refinements
+std::atomic<BlockRefinement *> g_refinement_chunks[kRefinementChunks];
+uint32_t g_next_refinement = 1;
+BlockRefinement *g_free_refinements;
+
+// A new refinement for `block` (under g_fine_lock).
+BlockRefinement *give_refinement(HeapBlock *block) {
+  uint32_t index;
+  BlockRefinement *r;
+  if ((r = g_free_refinements)) {
+    g_free_refinements = reinterpret_cast<BlockRefinement *>(r->next_fine);
+    index = r->chunk_count;  // kept there while free
+  } else {
+    index = g_next_refinement++;
+    if ((index >> kRefinementChunkBits) >= kRefinementChunks) fatal("race: too many refined heap blocks");
+    std::atomic<BlockRefinement *> &chunk = g_refinement_chunks[index >> kRefinementChunkBits];
+    BlockRefinement *memory = chunk.load(std::memory_order_relaxed);
+    if (!memory) {
+      memory = static_cast<BlockRefinement *>(map_pages(sizeof(BlockRefinement) << kRefinementChunkBits));
+      chunk.store(memory, std::memory_order_release);
+    }
+    r = memory + (index & ((1u << kRefinementChunkBits) - 1));
+  }
+  new (r) BlockRefinement();
+  __atomic_store_n(&block->refinement, index, __ATOMIC_RELEASE);
+  return r;
+}
+
+// Gives `block`'s refinement back (under g_fine_lock).
+void drop_refinement(HeapBlock *block) {
+  uint32_t index = block->refinement;
+  BlockRefinement *r = refinement_at(index);
+  __atomic_store_n(&block->refinement, 0u, __ATOMIC_RELEASE);
+  if (!r) return;
+  r->chunks.store(nullptr, std::memory_order_relaxed);
+  r->parent = nullptr;
+  r->chunk_count = index;  // the free refinement's own index, for give_refinement
+  r->next_fine = reinterpret_cast<HeapBlock *>(g_free_refinements);
+  g_free_refinements = r;
 }
 
 // The part of `block`'s remembered access `h` that falls inside `chunk`,
@@ -95,11 +151,17 @@ void inherit(HeapBlock &chunk, const HeapBlock &block, uint64_t block_word, cons
 
 }  // namespace
 
+BlockRefinement *refinement_at(uint32_t index) {
+  if (index == 0 || (index >> kRefinementChunkBits) >= kRefinementChunks) return nullptr;
+  BlockRefinement *chunk = g_refinement_chunks[index >> kRefinementChunkBits].load(std::memory_order_acquire);
+  return chunk ? chunk + (index & ((1u << kRefinementChunkBits) - 1)) : nullptr;
+}
+
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
                           Tid thread) {
   void *memory;
   if (HeapBlock *cached = cache.head) {
-    cache.head = cached->next_fine;
+    cache.head = next_free(cached);
     --cache.count;
     memory = cached;
   } else {
@@ -117,9 +179,11 @@ bool make_block_fine(HeapBlock *block) {
   {
     SpinLockGuard guard(g_fine_lock);
     if (block->fine.load(std::memory_order_acquire)) return false;
+    BlockRefinement *r = refinement_of(block);  // a chunk has one already
+    if (!r) r = give_refinement(block);
     block->fine.store(true, std::memory_order_release);
-    if (!block->parent) {  // a chunk is found through its block
-      block->next_fine = g_fine_blocks;
+    if (!block->is_chunk) {  // a chunk is found through its block
+      r->next_fine = g_fine_blocks;
       g_fine_blocks = block;
     }
   }
@@ -136,7 +200,7 @@ bool make_block_fine(HeapBlock *block) {
 }
 
 bool cut_into_chunks_first(const HeapBlock *block) {
-  return !block->parent && block->size > kChunkSize;
+  return !block->is_chunk && block->size > kChunkSize;
 }
 
 bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
@@ -163,13 +227,15 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
     chunk->size = hi - lo;
     chunk->alloc_stack = block->alloc_stack;
     chunk->alloc_thread = block->alloc_thread;
-    chunk->parent = block;
+    chunk->is_chunk = true;
+    give_refinement(chunk)->parent = block;
     inherit(*chunk, *block, word, conflicting);
   }
-  block->chunk_count = count;
-  block->chunks.store(chunks, std::memory_order_release);
+  BlockRefinement *r = give_refinement(block);
+  r->chunk_count = count;
+  r->chunks.store(chunks, std::memory_order_release);
   block->fine.store(true, std::memory_order_release);
-  block->next_fine = g_fine_blocks;
+  r->next_fine = g_fine_blocks;
   g_fine_blocks = block;
   block->state.store(pointer_word(Kind::kIndirect, chunks[0]), std::memory_order_release);
   // Whole pages point at their chunk (chunks are page-aligned); the
@@ -190,7 +256,7 @@ HeapBlock *find_heap_block(uintptr_t addr) {
     if (HeapBlock *b = block_of_word(cell->load(std::memory_order_acquire))) return allocation_of(b);
   }
   SpinLockGuard guard(g_fine_lock);
-  for (HeapBlock *b = g_fine_blocks; b; b = b->next_fine)
+  for (HeapBlock *b = g_fine_blocks; b; b = refinement_of(b)->next_fine)
     if (addr >= b->start && addr < b->start + b->size) return b;
   return nullptr;
 }
@@ -201,23 +267,42 @@ HeapBlock *find_tracking_block(uintptr_t addr) {
 }
 
 void delete_heap_block(BlockCache &cache, HeapBlock *block) {
-  if (block->fine.load()) {
-    SpinLockGuard guard(g_fine_lock);
-    for (HeapBlock **link = &g_fine_blocks; *link; link = &(*link)->next_fine)
-      if (*link == block) {
-        *link = block->next_fine;
-        break;
+  if (block->refinement) {  // went fine or was cut: only such blocks have one
+    HeapBlock **chunks = nullptr;
+    uint32_t count = 0;
+    {
+      SpinLockGuard guard(g_fine_lock);
+      BlockRefinement *r = refinement_of(block);
+      if (r && block->fine.load()) {
+        for (HeapBlock **link = &g_fine_blocks; *link; link = &refinement_of(*link)->next_fine)
+          if (*link == block) {
+            *link = r->next_fine;
+            break;
+          }
       }
+      if (r) {
+        chunks = r->chunks.exchange(nullptr);
+        count = r->chunk_count;
+      }
+      for (uint32_t i = 0; chunks && i < count; ++i) {
+        chunks[i]->fine.store(false, std::memory_order_relaxed);
+        chunks[i]->is_chunk = false;
+        drop_refinement(chunks[i]);
+      }
+      drop_refinement(block);
+    }
+    if (chunks) {
+      for (uint32_t i = 0; i < count; ++i) give_back_record(chunks[i]);
+      internal_free(chunks);
+    }
   }
-  if (HeapBlock **chunks = block->chunks.exchange(nullptr)) {
-    for (uint32_t i = 0; i < block->chunk_count; ++i) give_back_record(chunks[i]);
-    internal_free(chunks);
-  }
-  block->chunk_count = 0;
+  // A dead record is not fine: no reader of it asks for a refinement.
+  block->fine.store(false, std::memory_order_relaxed);
+  block->is_chunk = false;
   block->type = IndirectType::kBlock;
   block->start = block->size = 0;
   if (cache.count < BlockCache::kCapacity) {
-    block->next_fine = cache.head;  // the link doubles as the cache's
+    set_next_free(block, cache.head);  // the cache's link is the free list's
     cache.head = block;
     ++cache.count;
   } else {
@@ -227,7 +312,7 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
 
 void release_block_cache(BlockCache &cache) {
   while (HeapBlock *block = cache.head) {
-    cache.head = block->next_fine;
+    cache.head = next_free(block);
     give_back_record(block);
   }
   cache.count = 0;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engines/race/shadow.h"
@@ -24,17 +25,40 @@
 namespace snag::race {
 
 struct HeapBlock {
-  // The fast path reads these five together (fast_path.h): keep them in
+  // The fast path reads these four together (fast_path.h, and the check
+  // the compiler pass inlines: include/snag/race_fast_path.h): keep them in
   // the first bytes, in one cache line.
   IndirectType type = IndirectType::kBlock;
   std::atomic<bool> fine{false};
-  uint32_t chunk_count = 0;  // see `chunks` (here, in what would be padding)
+  bool is_chunk = false;  // a piece of a larger block (its refinement names the block)
+  Tid alloc_thread = 0;   // here, in what would be padding
   std::atomic<uint64_t> state{0};
   uintptr_t start = 0;
   uintptr_t size = 0;
   Histories history{};
   StackId alloc_stack = 0;
-  Tid alloc_thread = 0;
+  // What only a block that went fine or was cut into chunks needs (its link
+  // in the list of fine blocks, its chunks, a chunk's block), kept in a side
+  // table (heap_blocks.cpp), so that the record every live heap block pays
+  // for does not carry three pointers almost none of them uses. An index,
+  // not a pointer, so that it fits beside alloc_stack; 0 while the block has
+  // none. Set (under the refinement lock) before `fine` is published.
+  uint32_t refinement = 0;
+  // A free record (in the shared free list or a thread's BlockCache) is
+  // linked through the 8 bytes of alloc_stack and refinement: a dead
+  // record's allocation stack is never reported, and its `fine` is reset, so
+  // no reader of a dead record asks for its refinement (one that raced with
+  // the free finds an index the table checks).
+};
+// One record per live heap block (thread_local_heavy: 90,000 of them at
+// its peak, each for a 16-48 byte node).
+static_assert(sizeof(HeapBlock) == 112, "a block record stays small");
+static_assert(offsetof(HeapBlock, refinement) == offsetof(HeapBlock, alloc_stack) + 4 &&
+                  offsetof(HeapBlock, alloc_stack) % alignof(HeapBlock *) == 0,
+              "a free record's link fills alloc_stack and refinement");
+
+// The side record of a block that went fine or was cut (or of a chunk).
+struct BlockRefinement {
   HeapBlock *next_fine = nullptr;  // in the list of fine blocks
   HeapBlock *parent = nullptr;     // for a chunk: the block it was cut from
   // Once the block is cut (set before `fine`): its chunks, kChunkSize-aligned
@@ -44,9 +68,24 @@ struct HeapBlock {
   // fast path may read one while its block is being freed by a racing
   // thread.
   std::atomic<HeapBlock **> chunks{nullptr};
+  uint32_t chunk_count = 0;
 };
-// One record per live heap block (thread_local_heavy: 80,000 of them).
-static_assert(sizeof(HeapBlock) == 136, "a block record stays small");
+
+// The refinement with index `index`; null for 0 or an index the table never
+// gave out (a dead record's).
+BlockRefinement *refinement_at(uint32_t index);
+SNAG_ALWAYS_INLINE BlockRefinement *refinement_of(const HeapBlock *block) {
+  return refinement_at(__atomic_load_n(&block->refinement, __ATOMIC_ACQUIRE));
+}
+// A cut block's chunks and their number (null and 0 otherwise).
+SNAG_ALWAYS_INLINE HeapBlock **block_chunks(const HeapBlock *block) {
+  const BlockRefinement *r = refinement_of(block);
+  return r ? r->chunks.load(std::memory_order_acquire) : nullptr;
+}
+SNAG_ALWAYS_INLINE uint32_t block_chunk_count(const HeapBlock *block) {
+  const BlockRefinement *r = refinement_of(block);
+  return r && r->chunks.load(std::memory_order_acquire) ? r->chunk_count : 0;
+}
 
 constexpr uintptr_t kChunkSize = uintptr_t(64) << 10;
 SNAG_ALWAYS_INLINE uintptr_t chunk_base(const HeapBlock *b) { return b->start & ~(kChunkSize - 1); }
@@ -82,14 +121,16 @@ SNAG_ALWAYS_INLINE HeapBlock *block_of_granule(uint64_t w, uintptr_t g) {
 // block was cut into chunks, else the block itself.
 SNAG_ALWAYS_INLINE HeapBlock *chunk_of(HeapBlock *block, uintptr_t addr) {
   if (!block->fine.load(std::memory_order_acquire)) return block;
-  HeapBlock **chunks = block->chunks.load(std::memory_order_acquire);
+  HeapBlock **chunks = block_chunks(block);
   if (!chunks || addr < block->start || addr >= block->start + block->size) return block;
   return chunks[(addr - chunk_base(block)) / kChunkSize];
 }
 
 // The allocation a record belongs to (a chunk's block).
 SNAG_ALWAYS_INLINE HeapBlock *allocation_of(HeapBlock *block) {
-  return block->parent ? block->parent : block;
+  if (!block->is_chunk) return block;
+  const BlockRefinement *r = refinement_of(block);
+  return r && r->parent ? r->parent : block;
 }
 
 // A thread's cache of block records, so that malloc/free pairs do not all

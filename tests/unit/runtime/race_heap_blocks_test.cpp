@@ -133,8 +133,8 @@ TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem
   EXPECT_TRUE(cut_block_into_chunks(b, &write));
   EXPECT_FALSE(cut_block_into_chunks(b, &write));  // once
   EXPECT_FALSE(make_block_fine(b));
-  ASSERT_EQ(b->chunk_count, 4u);
-  HeapBlock **chunks = b->chunks.load();
+  ASSERT_EQ(block_chunk_count(b), 4u);
+  HeapBlock **chunks = block_chunks(b);
   EXPECT_EQ(chunks[0]->start, start);
   EXPECT_EQ(chunks[0]->size, kChunkSize - 16);
   EXPECT_EQ(chunks[1]->start, (start & ~(kChunkSize - 1)) + kChunkSize);
@@ -160,8 +160,66 @@ TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem
   EXPECT_EQ(find_heap_block(start + 2 * kChunkSize + 8), b);
   shadow_clear(start, start + size);
   delete_heap_block(cache, b);
-  EXPECT_EQ(b->chunks.load(), nullptr);
+  EXPECT_EQ(block_chunks(b), nullptr);
   EXPECT_EQ(find_heap_block(start + 8), nullptr);
+}
+
+// A record keeps only what every live block needs; what a refined block
+// needs (its place in the fine list, its chunks, a chunk's block) lives in
+// a side record. A report names the allocation from the record (bounds,
+// allocating thread and stack, race_report.cpp): none of that may be lost
+// when the block goes fine, when it is cut, or when its record is reused
+// (a free record's link overlays alloc_stack).
+TEST(HeapBlocks, ARefinedBlockKeepsItsBoundsAndAllocationStack) {
+  BlockCache cache;
+  const uintptr_t start = kPages + 0x60010;
+  HeapBlock *b = new_heap_block(cache, start, 40, /*stack=*/1234, /*thread=*/6);
+  shadow_mark_block(start, start + 40, b);
+  EXPECT_EQ(b->refinement, 0u) << "a coarse block has no side record";
+  ASSERT_TRUE(make_block_fine(b));
+  EXPECT_NE(refinement_of(b), nullptr);
+  HeapBlock *found = find_heap_block(start + 32);
+  ASSERT_EQ(found, b);
+  EXPECT_EQ(allocation_of(found), b);
+  EXPECT_EQ(found->start, start);
+  EXPECT_EQ(found->size, 40u);
+  EXPECT_EQ(found->alloc_stack, 1234u);
+  EXPECT_EQ(found->alloc_thread, 6u);
+  shadow_clear(start, start + 40);
+  delete_heap_block(cache, b);
+  EXPECT_FALSE(b->fine.load()) << "a dead record is not fine";
+  // Another block on the same record: its own stack, no side record.
+  HeapBlock *again = new_heap_block(cache, start + 0x100, 24, 4321, 7);
+  ASSERT_EQ(again, b);
+  EXPECT_EQ(again->alloc_stack, 4321u);
+  EXPECT_EQ(again->refinement, 0u);
+  EXPECT_EQ(refinement_of(again), nullptr);
+  delete_heap_block(cache, again);
+  release_block_cache(cache);
+}
+
+TEST(HeapBlocks, AChunkReportsItsAllocationsBoundsAndStack) {
+  BlockCache cache;
+  const uintptr_t start = kPages + 0x800000 + 32, size = 2 * kChunkSize;
+  HeapBlock *b = new_heap_block(cache, start, size, /*stack=*/555, /*thread=*/4);
+  shadow_mark_block(start, start + size, b);
+  ASSERT_TRUE(cut_block_into_chunks(b, nullptr));
+  HeapBlock *chunk = find_tracking_block(start + kChunkSize + 64);
+  ASSERT_NE(chunk, nullptr);
+  ASSERT_NE(chunk, b);
+  EXPECT_TRUE(chunk->is_chunk);
+  HeapBlock *allocation = allocation_of(chunk);
+  ASSERT_EQ(allocation, b);
+  EXPECT_EQ(allocation->start, start);
+  EXPECT_EQ(allocation->size, size);
+  EXPECT_EQ(allocation->alloc_stack, 555u);
+  EXPECT_EQ(allocation->alloc_thread, 4u);
+  EXPECT_EQ(chunk->alloc_stack, 555u);
+  shadow_clear(start, start + size);
+  delete_heap_block(cache, b);
+  EXPECT_EQ(find_heap_block(start + 8), nullptr);
+  EXPECT_FALSE(chunk->is_chunk) << "a chunk given back is a plain free record";
+  release_block_cache(cache);
 }
 
 TEST(HeapBlocks, TheCacheIsBounded) {

@@ -286,9 +286,9 @@ TEST_F(RaceStateMachine, ThreadsInDisjointHalvesOfALargeBlockKeepOneCoarseChunkE
   HeapBlock *block = find_heap_block(heap + 2 * kChunkSize);
   ASSERT_NE(block, nullptr);
   EXPECT_EQ(block->start, heap) << "the allocation, not a chunk";
-  HeapBlock **chunks = block->chunks.load();
+  HeapBlock **chunks = block_chunks(block);
   ASSERT_NE(chunks, nullptr) << "cut into chunks, not made fine";
-  ASSERT_EQ(block->chunk_count, 4u);
+  ASSERT_EQ(block_chunk_count(block), 4u);
   for (uint32_t i = 0; i < 4; ++i) {
     EXPECT_FALSE(chunks[i]->fine.load()) << "chunk " << i;
     EXPECT_EQ(tid_of(chunks[i]->state.load()), slot(i < 2 ? a : b)) << "chunk " << i;
