@@ -300,12 +300,13 @@ std::unique_ptr<TempFile> copy_stdin() {
 }
 
 // The file the workers share their lowest failing schedule index through
-// (runtime/engines/explore/failure_bound.h): all ones, no failure yet.
-std::unique_ptr<TempFile> failure_bound_file() {
+// (runtime/engines/explore/failure_bound.h): all ones (no failure yet), the
+// number of workers, and how many reached their fork point (none yet).
+std::unique_ptr<TempFile> failure_bound_file(uint64_t workers) {
   auto file = std::make_unique<TempFile>("bound", ".bin");
-  const uint64_t none = ~uint64_t(0);
+  const uint64_t words[3] = {~uint64_t(0), workers, 0};
   std::ofstream out(file->path(), std::ios::binary | std::ios::trunc);
-  if (!out.write(reinterpret_cast<const char *>(&none), sizeof none).flush())
+  if (!out.write(reinterpret_cast<const char *>(words), sizeof words).flush())
     throw UsageError("cannot write " + file->path());
   return file;
 }
@@ -354,7 +355,7 @@ int run_explore(const Options &options) {
   }
   std::deque<OutputPlaces> places;
   std::unique_ptr<TempFile> shared_stdin = copy_stdin();
-  std::unique_ptr<TempFile> bound = jobs > 1 ? failure_bound_file() : nullptr;
+  std::unique_ptr<TempFile> bound = jobs > 1 ? failure_bound_file(jobs) : nullptr;
   // Every access is a point already with --preempt-on-access.
   RacyAccesses racy;
   if (!options.no_race_points && !options.preempt_on_access) {

@@ -259,6 +259,8 @@ Plan fork_schedules() {
   int unexplained_status = 0;
   uint64_t ended_well = 0;  // schedules that ran to a clean end
   failure_bound_open();
+  wait_for_all_workers();
+  started = now_ns();  // the wait is not the exploration's time
   // --compare-output: a worker that does not run schedule 0 runs its plan
   // first, uncounted, for the reference output (output_oracle.h).
   if (output_oracle_start() && shard_index != 0 && !after_failure_bound(0)) {
