@@ -3,6 +3,8 @@
 // count the records outside the mutex with a separate read and write of a plain counter, so
 // one count can be lost. Every schedule writes and reads the file at the same offsets.
 // explore-budget: 2000
+// explore-options: -j 1
+// (one worker: schedules of two workers side by side would share this file; docs/explore.md)
 #include <assert.h>
 #include <fcntl.h>
 #include <pthread.h>

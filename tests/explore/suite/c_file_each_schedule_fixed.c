@@ -3,6 +3,8 @@
 // a mutex, and main reads the file back. Every schedule must write and read at the same
 // offsets, not where the previous schedule left the shared file offset.
 // explore-budget: 2000
+// explore-options: -j 1
+// (one worker: schedules of two workers side by side would share this file; docs/explore.md)
 #include <assert.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -3,6 +3,8 @@
 // exclude each other) and count under flock(LOCK_EX), but a thread writes its update back
 // after LOCK_UN: the other can read the old value in between and an update is lost.
 // explore-budget: 2000
+// explore-options: -j 1
+// (one worker: schedules of two workers side by side would share this file; docs/explore.md)
 // explore-min-rate: 5
 #include <assert.h>
 #include <fcntl.h>

@@ -3,6 +3,8 @@
 // exclude each other) and count under flock(LOCK_EX). A thread waiting for the lock the other
 // holds must let the holder run (not a hang).
 // explore-budget: 2000
+// explore-options: -j 1
+// (one worker: schedules of two workers side by side would share this file; docs/explore.md)
 // explore-min-rate: 5
 // explore-complete
 #include <assert.h>
