@@ -159,9 +159,6 @@ void *internal_realloc(void *ptr, size_t size) {
 
 void internal_alloc_lock_for_fork() { g_lock.lock(); }
 
-void internal_alloc_unlock_after_fork(bool child) {
-  if (child) g_lock.reset_after_fork();
-  else g_lock.unlock();
-}
+void internal_alloc_unlock_after_fork() { g_lock.unlock(); }
 
 }  // namespace snag

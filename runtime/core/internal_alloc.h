@@ -17,10 +17,10 @@ void *internal_realloc(void *ptr, size_t size);
 void *map_pages(size_t size);               // zero-filled, page-rounded
 void unmap_pages(void *ptr, size_t size);
 
-// Fork support: the allocator's lock is taken before fork and released (or
-// reset) on both sides after it.
+// Fork support: the allocator's lock is taken before fork and released on
+// both sides after it (in the child it is free anyway: core/spinlock.h).
 void internal_alloc_lock_for_fork();
-void internal_alloc_unlock_after_fork(bool child);
+void internal_alloc_unlock_after_fork();
 
 // Typed helpers.
 template <typename T>

@@ -46,8 +46,6 @@ class SpinLock {
            state_.compare_exchange_strong(held, mine, std::memory_order_acquire, std::memory_order_relaxed);
   }
   void unlock() { state_.store(0, std::memory_order_release); }
-  // After fork only the forking thread survives; whoever held the lock is gone.
-  void reset_after_fork() { state_.store(0, std::memory_order_relaxed); }
 
  private:
   static void yield();

@@ -136,8 +136,6 @@ ThreadState *thread_by_handle(pthread_t handle) {
 Tid thread_count() { return g_next_tid.load(std::memory_order_acquire); }
 
 void threads_after_fork_child() {
-  g_lock.reset_after_fork();
-  g_retire_lock.reset_after_fork();
   for (Tid tid = 0; tid < thread_count(); ++tid) {
     ThreadState *t = thread_by_tid(tid);
     if (t && t != t_current) t->running.store(false, std::memory_order_relaxed);

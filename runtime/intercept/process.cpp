@@ -20,16 +20,15 @@ SNAG_REAL(void, __assert_fail, (const char *, const char *, unsigned, const char
 
 SNAG_INTERCEPTOR pid_t fork() {
   ThreadState *t = observing_thread();
-  if (!t) {
-    pid_t pid = real_fork()();
-    if (pid == 0) fork_generation_advance();
-    return pid;
+  if (t) {
+    emit(t, make_event(EventKind::kForkBefore));
+    // Held across the fork so the child's allocator is not caught mid-refill.
+    internal_alloc_lock_for_fork();
   }
-  emit(t, make_event(EventKind::kForkBefore));
-  internal_alloc_lock_for_fork();
   pid_t pid = real_fork()();
   if (pid == 0) fork_generation_advance();
-  internal_alloc_unlock_after_fork(pid == 0);
+  if (!t) return pid;
+  internal_alloc_unlock_after_fork();
   if (pid == 0) threads_after_fork_child();
   Event e = make_event(pid == 0 ? EventKind::kForkChild : EventKind::kForkParent);
   e.value = static_cast<uint64_t>(pid < 0 ? 0 : pid);
