@@ -17,47 +17,66 @@ constexpr size_t kPage = 4096;
 // outside its control (after the exit point) may still create and join.
 SpinLock g_lock;
 
+// glibc's guard is a whole number of pages, at least one here.
+size_t round_guard(size_t guard_size) {
+  return guard_size < kPage ? kPage : (guard_size + kPage - 1) & ~(kPage - 1);
+}
+
 StackPool g_pool;
 
 }  // namespace
 
-uint32_t StackPool::reserve(uint32_t stacks, size_t stack_size, size_t guard_size) {
-  if (stack_size == 0 || stack_size % kPage != 0) return count_;
-  guard_size = guard_size < kPage ? kPage : (guard_size + kPage - 1) & ~(kPage - 1);
-  if (count_ == 0) {
-    stack_size_ = stack_size;
-    guard_size_ = guard_size;
-  } else if (stack_size != stack_size_ || guard_size != guard_size_) {
-    return count_;  // the program changed its default attributes: glibc's stacks from here
-  }
-  if (stacks > kMaxStacks) stacks = kMaxStacks;
-  if (stacks <= count_) return count_;
-  uint32_t added = stacks - count_;
-  size_t slot = guard_size_ + stack_size_;
-  // Never touched here: fork copies no page table entry of it, and each
-  // schedule's first touches are zero-fill faults, as with a fresh stack.
+bool StackPool::init(uintptr_t at, size_t stack_size, size_t guard_size) {
+  if (region_ || stack_size == 0 || stack_size % kPage != 0) return region_ != nullptr;
+  guard_size = round_guard(guard_size);
+  size_t bytes = size_t(kMaxStacks) * (guard_size + stack_size);
+  // Address space only: inaccessible, nothing committed, one mapping.
   // Raw system calls: the runtime intercepts mmap.
-  long p = raw_syscall(SYS_mmap, 0, static_cast<long>(slot * added), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-  if (p < 0 && p > -4096) return count_;
-  char *region = reinterpret_cast<char *>(p);
-  for (uint32_t i = 0; i < added; ++i) {
-    char *guard = region + i * slot;
-    raw_syscall(SYS_mprotect, reinterpret_cast<long>(guard), static_cast<long>(guard_size_), PROT_NONE);
-    stacks_[count_++] = guard + guard_size_;
+  long flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (at ? MAP_FIXED_NOREPLACE : 0);
+  long p = raw_syscall(SYS_mmap, static_cast<long>(at), static_cast<long>(bytes), PROT_NONE, flags, -1, 0);
+  if (p < 0 && p > -4096) return false;
+  if (at && uintptr_t(p) != at) {  // a kernel without MAP_FIXED_NOREPLACE took it as a hint
+    raw_syscall(SYS_munmap, p, static_cast<long>(bytes));
+    return false;
   }
-  return count_;
+  region_ = reinterpret_cast<char *>(p);
+  stack_size_ = stack_size;
+  guard_size_ = guard_size;
+  return true;
+}
+
+bool StackPool::fits(size_t stack_size, size_t guard_size) const {
+  return stack_size == stack_size_ && round_guard(guard_size) == guard_size_;
+}
+
+bool StackPool::make_usable(uint32_t stacks) {
+  if (!region_ || stacks > kMaxStacks) return false;
+  for (; usable_ < stacks; ++usable_) {
+    // Each stack's guard stays inaccessible. Never touched by the fork
+    // server: fork copies no page table entry of it, and a schedule's first
+    // touches are zero-fill faults, as with a fresh glibc stack.
+    if (raw_syscall(SYS_mprotect, reinterpret_cast<long>(stack(usable_)),
+                    static_cast<long>(stack_size_), PROT_READ | PROT_WRITE) != 0)
+      return false;
+  }
+  return true;
+}
+
+uint32_t StackPool::reserve(uint32_t stacks) {
+  SpinLockGuard guard(g_lock);
+  make_usable(stacks < kMaxStacks ? stacks : kMaxStacks);
+  return usable_;
 }
 
 bool StackPool::lend(Tid tid, void **base, size_t *size) {
-  if (count_ == 0 || tid >= kMaxTid) return false;
+  if (!region_ || tid >= kMaxTid) return false;
   SpinLockGuard guard(g_lock);
   uint32_t slot;
   if (free_count_ > 0) slot = free_[--free_count_];
-  else if (next_fresh_ < count_) slot = next_fresh_++;
+  else if (make_usable(next_fresh_ + 1)) slot = next_fresh_++;
   else return false;
   slot_of_[tid] = static_cast<uint16_t>(slot + 1);
-  *base = stacks_[slot];
+  *base = stack(slot);
   *size = stack_size_;
   return true;
 }
@@ -72,25 +91,35 @@ void StackPool::give_back(Tid tid) {
 
 StackPool &stack_pool() { return g_pool; }
 
-void reserve_thread_stacks(uint32_t threads) {
-  if (threads <= stack_pool().size()) return;
-  pthread_attr_t defaults;
-  if (pthread_getattr_default_np(&defaults) != 0) return;
-  size_t stack_size = 0, guard_size = 0;
-  pthread_attr_getstacksize(&defaults, &stack_size);
-  pthread_attr_getguardsize(&defaults, &guard_size);
-  pthread_attr_destroy(&defaults);
-  stack_pool().reserve(threads, stack_size, guard_size);
-}
+void reserve_thread_stacks(uint32_t threads) { stack_pool().reserve(threads); }
 
 namespace {
 
-bool lend(Tid child, void **base, size_t *size) { return stack_pool().lend(child, base, size); }
+// The defaults glibc would give a thread now: a program may change them
+// (pthread_setattr_default_np), and its threads then get glibc's stacks.
+bool default_stack(size_t *stack_size, size_t *guard_size) {
+  pthread_attr_t defaults;
+  if (pthread_getattr_default_np(&defaults) != 0) return false;
+  pthread_attr_getstacksize(&defaults, stack_size);
+  pthread_attr_getguardsize(&defaults, guard_size);
+  pthread_attr_destroy(&defaults);
+  return true;
+}
+
+bool lend(Tid child, void **base, size_t *size) {
+  size_t stack_size, guard_size;
+  if (!default_stack(&stack_size, &guard_size) || !stack_pool().fits(stack_size, guard_size)) return false;
+  return stack_pool().lend(child, base, size);
+}
 void give_back(Tid child) { stack_pool().give_back(child); }
 const ThreadStackLender g_lender = {lend, give_back};
 
 }  // namespace
 
-void lend_thread_stacks() { g_thread_stack_lender = &g_lender; }
+void lend_thread_stacks() {
+  size_t stack_size, guard_size;
+  if (default_stack(&stack_size, &guard_size) && stack_pool().init(kPoolAddress, stack_size, guard_size))
+    g_thread_stack_lender = &g_lender;
+}
 
 }  // namespace snag::explore

@@ -1,6 +1,6 @@
 // The stacks a forked schedule lends to its threads (thread_stacks.h):
-// distinct, of the size asked, below a guard page, lent again once given
-// back, and a real thread started on one runs on it.
+// distinct, of the pool's size, above a guard page, lent again once given
+// back, at the address asked, and a real thread started on one runs on it.
 #include "engines/explore/thread_stacks.h"
 
 #include <pthread.h>
@@ -19,11 +19,17 @@ namespace {
 
 constexpr size_t kStack = 64 * 1024;
 
-TEST(ThreadStacksTest, LendsDistinctStacksUntilThePoolIsEmpty) {
+std::unique_ptr<StackPool> new_pool() {
   auto pool = std::make_unique<StackPool>();
-  EXPECT_EQ(pool->reserve(3, kStack, 4096), 3u);
+  EXPECT_TRUE(pool->init(0, kStack, 4096));
+  return pool;
+}
+
+TEST(ThreadStacksTest, LendsDistinctStacksAndMakesMoreUsableOnDemand) {
+  auto pool = new_pool();
+  EXPECT_EQ(pool->reserve(3), 3u);
   std::set<char *> bases;
-  for (Tid tid = 1; tid <= 3; ++tid) {
+  for (Tid tid = 1; tid <= 5; ++tid) {
     void *base = nullptr;
     size_t size = 0;
     ASSERT_TRUE(pool->lend(tid, &base, &size));
@@ -33,42 +39,64 @@ TEST(ThreadStacksTest, LendsDistinctStacksUntilThePoolIsEmpty) {
     bases.insert(b);
     b[0] = b[kStack - 1] = 1;  // the whole range is writable
   }
-  void *base;
-  size_t size;
-  EXPECT_FALSE(pool->lend(4, &base, &size));
+  EXPECT_EQ(pool->size(), 5u);
 }
 
-TEST(ThreadStacksTest, AJoinedThreadsStackIsLentAgain) {
-  auto pool = std::make_unique<StackPool>();
-  pool->reserve(2, kStack, 4096);
+TEST(ThreadStacksTest, AJoinedThreadsStackIsLentAgainFirst) {
+  auto pool = new_pool();
   void *first, *second, *again;
   size_t size;
   ASSERT_TRUE(pool->lend(1, &first, &size));
   ASSERT_TRUE(pool->lend(2, &second, &size));
   pool->give_back(7);  // never lent one: nothing happens
-  EXPECT_FALSE(pool->lend(3, &again, &size));
   pool->give_back(1);
   ASSERT_TRUE(pool->lend(3, &again, &size));
   EXPECT_EQ(again, first);
   pool->give_back(1);  // given back already: not twice in the free list
-  EXPECT_FALSE(pool->lend(4, &again, &size));
+  ASSERT_TRUE(pool->lend(4, &again, &size));
+  EXPECT_NE(again, first);
+  EXPECT_NE(again, second);
 }
 
-TEST(ThreadStacksTest, GrowsButKeepsItsStackSize) {
-  auto pool = std::make_unique<StackPool>();
-  EXPECT_EQ(pool->reserve(1, kStack, 4096), 1u);
-  EXPECT_EQ(pool->reserve(4, kStack, 4096), 4u);
-  EXPECT_EQ(pool->reserve(2, kStack, 4096), 4u);
-  EXPECT_EQ(pool->reserve(8, 2 * kStack, 4096), 4u);  // another size: not mixed in
-  EXPECT_EQ(pool->reserve(StackPool::kMaxStacks + 5, kStack, 4096), StackPool::kMaxStacks);
+TEST(ThreadStacksTest, ReservesUpToTheMaximumAndLendsNoMore) {
+  auto pool = new_pool();
+  EXPECT_EQ(pool->reserve(1), 1u);
+  EXPECT_EQ(pool->reserve(4), 4u);
+  EXPECT_EQ(pool->reserve(2), 4u);
+  EXPECT_EQ(pool->reserve(StackPool::kMaxStacks + 5), StackPool::kMaxStacks);
+  void *base;
+  size_t size;
+  for (Tid tid = 0; tid < StackPool::kMaxStacks; ++tid) ASSERT_TRUE(pool->lend(tid, &base, &size));
+  EXPECT_FALSE(pool->lend(StackPool::kMaxStacks, &base, &size));
+}
+
+TEST(ThreadStacksTest, FitsOnlyItsOwnSizeAndGuard) {
+  auto pool = new_pool();
+  EXPECT_TRUE(pool->fits(kStack, 4096));
+  EXPECT_TRUE(pool->fits(kStack, 0));  // glibc's guard, rounded up to a page here too
+  EXPECT_FALSE(pool->fits(2 * kStack, 4096));
+  EXPECT_FALSE(pool->fits(kStack, 8192));
+}
+
+TEST(ThreadStacksTest, AFixedAddressIsTakenOnlyOnce) {
+  auto probe = new_pool();  // somewhere free: a fixed address for the two below
+  void *base;
+  size_t size;
+  ASSERT_TRUE(probe->lend(1, &base, &size));
+  uintptr_t at = (reinterpret_cast<uintptr_t>(base) - (uintptr_t(1) << 40)) & ~((uintptr_t(1) << 30) - 1);
+  StackPool first, second;
+  ASSERT_TRUE(first.init(at, kStack, 4096));
+  ASSERT_TRUE(first.lend(1, &base, &size));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(base), at + 4096);  // above the first guard
+  EXPECT_FALSE(second.init(at, kStack, 4096));
+  EXPECT_FALSE(second.lend(1, &base, &size));
 }
 
 sigjmp_buf g_fault_jump;
 void on_fault(int) { siglongjmp(g_fault_jump, 1); }
 
 TEST(ThreadStacksTest, BelowEachStackIsAGuardPage) {
-  auto pool = std::make_unique<StackPool>();
-  pool->reserve(2, kStack, 4096);
+  auto pool = new_pool();
   void *base;
   size_t size;
   ASSERT_TRUE(pool->lend(1, &base, &size));
@@ -88,8 +116,7 @@ TEST(ThreadStacksTest, BelowEachStackIsAGuardPage) {
 void *where_am_i(void *) { return __builtin_frame_address(0); }
 
 TEST(ThreadStacksTest, AThreadRunsOnTheStackItWasLent) {
-  auto pool = std::make_unique<StackPool>();
-  pool->reserve(1, kStack, 4096);
+  auto pool = new_pool();
   void *base;
   size_t size;
   ASSERT_TRUE(pool->lend(1, &base, &size));
