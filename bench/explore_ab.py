@@ -26,34 +26,8 @@ import sys
 import tempfile
 import time
 
-# Like explore_speed.py's floor, with a CPU to pin to.
-FLOOR_PROGRAM = r"""
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
-static void *nothing(void *arg) { return arg; }
-int main(int argc, char **argv) {
-  int schedules = atoi(argv[1]), threads = atoi(argv[2]);
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  CPU_SET(atoi(argv[3]), &cpus);
-  sched_setaffinity(0, sizeof cpus, &cpus);
-  pthread_t *t = malloc(sizeof(pthread_t) * threads);
-  for (int s = 0; s < schedules; s++) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      for (int i = 0; i < threads; i++) pthread_create(&t[i], 0, nothing, 0);
-      for (int i = 0; i < threads; i++) pthread_join(t[i], 0);
-      _exit(0);
-    }
-    waitpid(pid, 0, 0);
-  }
-  return 0;
-}
-"""
+from explore_speed import FLOOR_PROGRAM  # the floor loop; its third argument pins it
+
 STACK_CACHE = "glibc.pthread.stack_cache_size=1073741824"
 
 
