@@ -38,15 +38,24 @@ PROGRAMS = [
 ]
 
 # One child per schedule, which starts `threads` threads and joins them: the
-# least any fork-per-schedule explorer can do.
+# least any fork-per-schedule explorer can do. An optional third argument pins
+# the loop to that CPU, like a snag worker (explore_ab.py).
 FLOOR_PROGRAM = r"""
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 static void *nothing(void *arg) { return arg; }
 int main(int argc, char **argv) {
   int schedules = atoi(argv[1]), threads = atoi(argv[2]);
+  if (argc > 3) {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(atoi(argv[3]), &cpus);
+    sched_setaffinity(0, sizeof cpus, &cpus);
+  }
   pthread_t *t = malloc(sizeof(pthread_t) * threads);
   for (int s = 0; s < schedules; s++) {
     pid_t pid = fork();

@@ -6,9 +6,12 @@
 #include <sys/syscall.h>
 
 #include "core/internal_alloc.h"
+#include "core/thread_stack_lender.h"
 #include "intercept/real.h"
 
 using namespace snag;
+
+const ThreadStackLender *snag::g_thread_stack_lender = nullptr;
 
 SNAG_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
 SNAG_REAL(int, pthread_join, (pthread_t, void **))
@@ -58,6 +61,19 @@ void *thread_start(void *p) {
   return result;
 }
 
+// Attributes with a stack the lender lends to thread `tid`; false: none.
+bool lend_stack(Tid tid, pthread_attr_t *attr) {
+  void *stack;
+  size_t size;
+  if (!g_thread_stack_lender->lend(tid, &stack, &size)) return false;
+  if (pthread_attr_init(attr) == 0) {
+    if (pthread_attr_setstack(attr, stack, size) == 0) return true;
+    pthread_attr_destroy(attr);
+  }
+  g_thread_stack_lender->give_back(tid);
+  return false;
+}
+
 // Joins through `join` and reports the join when it succeeded.
 template <typename Join>
 int observed_join(pthread_t thread, uint32_t flags, Join join) {
@@ -80,6 +96,7 @@ int observed_join(pthread_t thread, uint32_t flags, Join join) {
     e.site = site;
     e.value = child->tid;
     emit(t, e);
+    if (g_thread_stack_lender) g_thread_stack_lender->give_back(child->tid);
     thread_retire(child);  // memory for live threads, not every thread ever joined
   }
   return rc;
@@ -103,8 +120,15 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   sigfillset(&all);
   set_signal_mask(&all, &creator_mask);
   *args = {start, arg, child, creator_mask};
-  int rc = real_pthread_create()(thread, attr, thread_start, args);
+  // A stack lent by an engine, for a thread with default attributes.
+  pthread_attr_t lent;
+  bool lending = !attr && g_thread_stack_lender && lend_stack(child->tid, &lent);
+  int rc = real_pthread_create()(thread, lending ? &lent : attr, thread_start, args);
   set_signal_mask(&creator_mask, nullptr);  // args may be gone: the child frees them
+  if (lending) {
+    pthread_attr_destroy(&lent);
+    if (rc != 0) g_thread_stack_lender->give_back(child->tid);
+  }
   if (rc == 0) {
     child->handle.store(*thread, std::memory_order_release);
   } else {

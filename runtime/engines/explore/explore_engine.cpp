@@ -26,6 +26,7 @@
 #include "engines/explore/signal_delivery.h"
 #include "engines/explore/strategy.h"
 #include "engines/explore/sync_objects.h"
+#include "engines/explore/thread_stacks.h"
 #include "engines/explore/variables.h"
 
 namespace snag {
@@ -127,6 +128,7 @@ void activate(ThreadState &t) {
     parse_points(g_plan);
     if (!replay_log().load(path, options().flag("replay_lenient")))
       raw_syscall(SYS_exit_group, 2);
+    lend_thread_stacks();  // the replayed schedule's threads ran on them
   } else {
     racy_sites_parse(options().text("racy_sites"));
     racy_addresses_parse(options().text("racy_addresses"));

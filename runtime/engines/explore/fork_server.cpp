@@ -21,6 +21,7 @@
 #include "engines/explore/records.h"
 #include "engines/explore/results.h"
 #include "engines/explore/schedule_setup.h"
+#include "engines/explore/thread_stacks.h"
 #include "intercept/real.h"
 
 namespace snag::explore {
@@ -249,6 +250,7 @@ Plan fork_schedules() {
   g_silence_children = o.has("findings") || o.has("findings_fd");
   remember_new_stacks();
   g_worker_pinned = pin_worker_to_own_cpu(shard_index, shard_count);
+  lend_thread_stacks();
   Summary summary;
   summary.forked = true;
   char note[256] = {};
@@ -297,6 +299,7 @@ Plan fork_schedules() {
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
     learn_new_stacks();
+    reserve_thread_stacks(r.threads);  // the next schedules' threads take no stack from glibc
     if (output_oracle_active()) {
       if (index == 0)
         output_oracle_take_reference(ended_cleanly(r, status, timed_out),

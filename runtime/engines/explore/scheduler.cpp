@@ -35,6 +35,7 @@ void futex_wake(std::atomic<uint32_t> *word) {
 
 // Only the baton holder builds candidate lists, so one buffer serves all.
 Tid g_candidates[kMaxControlledThreads];
+Tid g_live[kMaxControlledThreads];
 
 }  // namespace
 
@@ -46,6 +47,7 @@ struct Scheduler::Candidates {
 void Scheduler::activate(ThreadState &main_thread, const Plan &plan) {
   if (!threads_) {
     threads_ = internal_new_array<ControlledThread *>(kMaxControlledThreads);
+    live_ = g_live;
   }
   max_steps_ = options().number("max_steps");
   // A schedule counts from zero (unit tests activate more than once per process).
@@ -60,6 +62,8 @@ void Scheduler::activate(ThreadState &main_thread, const Plan &plan) {
   main->state = &main_thread;
   main->turn.store(1);
   threads_[main->tid] = main;
+  live_[0] = main->tid;
+  live_count_ = 1;
   chooser().thread_created(*main);
   active_ = true;
 }
@@ -71,6 +75,14 @@ void Scheduler::thread_created(Tid child, StackId kind) {
   t->kind = kind;
   threads_[child] = t;
   if (child + 1 > capacity_) capacity_ = child + 1;
+  // Thread ids only grow in a process; kept sorted all the same.
+  Tid at = live_count_;
+  while (at > 0 && live_[at - 1] >= child) --at;
+  if (at == live_count_ || live_[at] != child) {
+    for (Tid i = live_count_; i > at; --i) live_[i] = live_[i - 1];
+    live_[at] = child;
+    ++live_count_;
+  }
   chooser().thread_created(*t);
   progress(running()->tid);
 }
@@ -90,7 +102,7 @@ void Scheduler::thread_ended(ControlledThread &me) {
   point(me, PointKind::kThreadEnd);
 }
 
-void Scheduler::collect(Candidates &out) const {
+void Scheduler::collect(Candidates &out) {
   // Preferred: runnable threads that are not spinning, and waits that may
   // end now by timeout or spurious wake-up. Then spinning threads. Last,
   // timeouts that already happened once in a row: time passes when nothing
@@ -99,9 +111,12 @@ void Scheduler::collect(Candidates &out) const {
   // waits for a signal that never comes hangs in practice.
   bool runnable = false;
   for (int pass = 0; pass < 3 && out.n == 0; ++pass) {
-    for (Tid tid = 0; tid < capacity_; ++tid) {
+    Tid kept = 0;
+    for (Tid i = 0; i < live_count_; ++i) {
+      Tid tid = live_[i];
       ControlledThread *t = threads_[tid];
-      if (!t) continue;
+      if (!t || t->status == Status::kFinished) continue;  // never a candidate again
+      live_[kept++] = tid;
       bool spinning = t->spinning && t->spin_epoch == progress_epoch_;
       bool take = false;
       if (t->status == Status::kEnabled) {
@@ -118,6 +133,7 @@ void Scheduler::collect(Candidates &out) const {
       }
       if (take) out.tids[out.n++] = tid;
     }
+    live_count_ = kept;
   }
   if (runnable) return;
   // Only waits are left: drop the spurious wake-ups.
@@ -249,9 +265,10 @@ bool Scheduler::block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool 
   return !me.woke_unforced;
 }
 
+// Only threads that have not finished wait: live_ holds them all.
 void Scheduler::wake_all(WaitKind kind, uintptr_t addr) {
-  for (Tid tid = 0; tid < capacity_; ++tid) {
-    ControlledThread *t = threads_[tid];
+  for (Tid i = 0; i < live_count_; ++i) {
+    ControlledThread *t = threads_[live_[i]];
     if (t && t->status == Status::kBlocked && t->wait == kind && t->wait_addr == addr) {
       t->status = Status::kEnabled;
       t->wait = WaitKind::kNone;
@@ -261,8 +278,8 @@ void Scheduler::wake_all(WaitKind kind, uintptr_t addr) {
 
 bool Scheduler::wake_one(WaitKind kind, uintptr_t addr) {
   ControlledThread *first = nullptr;
-  for (Tid tid = 0; tid < capacity_; ++tid) {
-    ControlledThread *t = threads_[tid];
+  for (Tid i = 0; i < live_count_; ++i) {
+    ControlledThread *t = threads_[live_[i]];
     if (t && t->status == Status::kBlocked && t->wait == kind && t->wait_addr == addr &&
         (!first || t->wait_order < first->wait_order))
       first = t;

@@ -97,6 +97,34 @@ TEST_F(SchedulerTest, WakeOneWakesTheLongestWaiter) {
   EXPECT_EQ(t(1).status, Status::kEnabled);
 }
 
+// The scan skips threads seen finished from then on (live_); the others,
+// blocked ones too, are still woken and offered, and so is a thread
+// created after that.
+TEST_F(SchedulerTest, FinishedThreadsLeaveTheScanButNoOtherThreadDoes) {
+  s().thread_created(3);
+  s().thread_created(4);
+  t(1).status = Status::kFinished;
+  t(3).status = Status::kFinished;
+  s().point(t(0), PointKind::kSync);  // 0, 2 and 4: a choice
+  EXPECT_EQ(s().choice_points(), 1u);
+  for (Tid tid : {2u, 4u}) {
+    t(tid).status = Status::kBlocked;
+    t(tid).wait = WaitKind::kCond;
+    t(tid).wait_addr = 0x2000;
+  }
+  s().point(t(0), PointKind::kSync);  // only 0
+  EXPECT_EQ(s().choice_points(), 1u);
+  s().wake_all(WaitKind::kCond, 0x2000);
+  EXPECT_EQ(t(2).status, Status::kEnabled);
+  EXPECT_EQ(t(4).status, Status::kEnabled);
+  t(2).status = t(4).status = Status::kFinished;
+  s().point(t(0), PointKind::kSync);  // only 0
+  EXPECT_EQ(s().choice_points(), 1u);
+  s().thread_created(5);
+  s().point(t(0), PointKind::kSync);  // 0 and 5
+  EXPECT_EQ(s().choice_points(), 2u);
+}
+
 TEST_F(SchedulerTest, HeldLocksKeepTheirOrder) {
   s().lock_taken(t(1), 0xa, false);
   s().lock_taken(t(1), 0xb, true);

@@ -7,9 +7,13 @@
 
 #include "engines/explore/engine_state.h"
 #include "engines/explore/failures.h"
+#include "core/thread_stack_lender.h"
 #include "snag/abi.h"
 
 __thread snag_site_t __snag_call_site;
+
+// Defined by the pthread_create interceptor (intercept/thread.cpp).
+const snag::ThreadStackLender *snag::g_thread_stack_lender = nullptr;
 
 namespace snag::explore {
 

@@ -1,0 +1,25 @@
+// An engine may lend stacks of its own to the threads a program creates
+// with default attributes (explore's forked schedules: no mmap, mprotect and
+// madvise per thread; engines/explore/thread_stacks.h). pthread_create asks
+// the lender, and pthread_join gives the stack back.
+#pragma once
+
+#include <stddef.h>
+
+#include "core/thread_state.h"
+
+namespace snag {
+
+struct ThreadStackLender {
+  // A stack for new thread `child` (lowest address and size); false: glibc
+  // allocates one as usual.
+  bool (*lend)(Tid child, void **base, size_t *size);
+  // `child` was joined, so it has left the kernel: its stack may be lent
+  // again. (The stack of a thread that was never joined is never reused.)
+  void (*give_back)(Tid child);
+};
+
+// Null unless an engine lends stacks.
+extern const ThreadStackLender *g_thread_stack_lender;
+
+}  // namespace snag

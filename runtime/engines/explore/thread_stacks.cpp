@@ -1,0 +1,125 @@
+#include "engines/explore/thread_stacks.h"
+
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "core/platform.h"
+#include "core/spinlock.h"
+#include "core/thread_stack_lender.h"
+
+namespace snag::explore {
+
+namespace {
+
+constexpr size_t kPage = 4096;
+
+// A program's threads run one at a time under the scheduler, but threads
+// outside its control (after the exit point) may still create and join.
+SpinLock g_lock;
+
+// glibc's guard is a whole number of pages, at least one here.
+size_t round_guard(size_t guard_size) {
+  return guard_size < kPage ? kPage : (guard_size + kPage - 1) & ~(kPage - 1);
+}
+
+StackPool g_pool;
+
+}  // namespace
+
+bool StackPool::init(uintptr_t at, size_t stack_size, size_t guard_size) {
+  if (region_ || stack_size == 0 || stack_size % kPage != 0) return region_ != nullptr;
+  guard_size = round_guard(guard_size);
+  size_t bytes = size_t(kMaxStacks) * (guard_size + stack_size);
+  // Address space only: inaccessible, nothing committed, one mapping.
+  // Raw system calls: the runtime intercepts mmap.
+  long flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (at ? MAP_FIXED_NOREPLACE : 0);
+  long p = raw_syscall(SYS_mmap, static_cast<long>(at), static_cast<long>(bytes), PROT_NONE, flags, -1, 0);
+  if (p < 0 && p > -4096) return false;
+  if (at && uintptr_t(p) != at) {  // a kernel without MAP_FIXED_NOREPLACE took it as a hint
+    raw_syscall(SYS_munmap, p, static_cast<long>(bytes));
+    return false;
+  }
+  region_ = reinterpret_cast<char *>(p);
+  stack_size_ = stack_size;
+  guard_size_ = guard_size;
+  return true;
+}
+
+bool StackPool::fits(size_t stack_size, size_t guard_size) const {
+  return stack_size == stack_size_ && round_guard(guard_size) == guard_size_;
+}
+
+bool StackPool::make_usable(uint32_t stacks) {
+  if (!region_ || stacks > kMaxStacks) return false;
+  for (; usable_ < stacks; ++usable_) {
+    // Each stack's guard stays inaccessible. Never touched by the fork
+    // server: fork copies no page table entry of it, and a schedule's first
+    // touches are zero-fill faults, as with a fresh glibc stack.
+    if (raw_syscall(SYS_mprotect, reinterpret_cast<long>(stack(usable_)),
+                    static_cast<long>(stack_size_), PROT_READ | PROT_WRITE) != 0)
+      return false;
+  }
+  return true;
+}
+
+uint32_t StackPool::reserve(uint32_t stacks) {
+  SpinLockGuard guard(g_lock);
+  make_usable(stacks < kMaxStacks ? stacks : kMaxStacks);
+  return usable_;
+}
+
+bool StackPool::lend(Tid tid, void **base, size_t *size) {
+  if (!region_ || tid >= kMaxTid) return false;
+  SpinLockGuard guard(g_lock);
+  uint32_t slot;
+  if (free_count_ > 0) slot = free_[--free_count_];
+  else if (make_usable(next_fresh_ + 1)) slot = next_fresh_++;
+  else return false;
+  slot_of_[tid] = static_cast<uint16_t>(slot + 1);
+  *base = stack(slot);
+  *size = stack_size_;
+  return true;
+}
+
+void StackPool::give_back(Tid tid) {
+  if (tid >= kMaxTid) return;
+  SpinLockGuard guard(g_lock);
+  if (slot_of_[tid] == 0) return;
+  free_[free_count_++] = slot_of_[tid] - 1u;
+  slot_of_[tid] = 0;
+}
+
+StackPool &stack_pool() { return g_pool; }
+
+void reserve_thread_stacks(uint32_t threads) { stack_pool().reserve(threads); }
+
+namespace {
+
+// The defaults glibc would give a thread now: a program may change them
+// (pthread_setattr_default_np), and its threads then get glibc's stacks.
+bool default_stack(size_t *stack_size, size_t *guard_size) {
+  pthread_attr_t defaults;
+  if (pthread_getattr_default_np(&defaults) != 0) return false;
+  pthread_attr_getstacksize(&defaults, stack_size);
+  pthread_attr_getguardsize(&defaults, guard_size);
+  pthread_attr_destroy(&defaults);
+  return true;
+}
+
+bool lend(Tid child, void **base, size_t *size) {
+  size_t stack_size, guard_size;
+  if (!default_stack(&stack_size, &guard_size) || !stack_pool().fits(stack_size, guard_size)) return false;
+  return stack_pool().lend(child, base, size);
+}
+void give_back(Tid child) { stack_pool().give_back(child); }
+const ThreadStackLender g_lender = {lend, give_back};
+
+}  // namespace
+
+void lend_thread_stacks() {
+  size_t stack_size, guard_size;
+  if (default_stack(&stack_size, &guard_size) && stack_pool().init(kPoolAddress, stack_size, guard_size))
+    g_thread_stack_lender = &g_lender;
+}
+
+}  // namespace snag::explore
