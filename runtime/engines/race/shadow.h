@@ -16,7 +16,7 @@
 //   - the histories of each granule that has some (the last accesses, for
 //     the "previous access" side of a report), made on demand per granule:
 //     the page keeps a 32-bit index per granule into a pool of histories,
-//     2 KiB per page instead of all 512 granules' histories (48 KiB), which
+//     2 KiB per page instead of all 512 granules' histories (24 KiB), which
 //     a page whose data went fine paid even when few of its granules were
 //     ever used (lock_hash_map's bucket array: mutexes and vectors).
 #pragma once
@@ -38,8 +38,10 @@ struct HeapBlock;
 
 // The last access recorded for a granule (or byte, or heap block). 24 bytes:
 // the access's site and calling context are one interned id
-// (access_stacks.h) rather than an 8-byte site and a context id (a granule
-// keeps three of these, a heap block three).
+// (access_stacks.h) rather than an 8-byte site and a context id. This is
+// the form the state machine and reports read, and a large block keeps;
+// granules, bytes and blocks of at most 64 bytes keep it packed in 16
+// (PackedHistory, below).
 struct History {
   uint32_t stack;       // intern_access_stack(site, context); 0: nothing recorded
   LocksetId lockset;    // locks held (write-mode locks for a write)
