@@ -27,6 +27,9 @@ Tid my_slot() { return tid_of(t_fast_path.epoch_word); }
 bool mine_this_epoch(const History &h) {
   return h.stack && wrap_tid(h.thread) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
 }
+bool mine_this_epoch(const PackedHistory &h) {
+  return h.stack && slot_thread(h) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
+}
 
 // A loop about to run over [lo, hi) inside coarse block `block`, whose state
 // `word` says the calling thread owns it in its current epoch: the thread's
@@ -41,8 +44,11 @@ bool mine_this_epoch(const History &h) {
 void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_t hi, bool write) {
   const Kind k = kind_of(word);
   if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return;
-  Histories &hs = block->history;
-  History *slot = write ? &hs.write : mine_this_epoch(hs.read) ? &hs.read : &hs.other_read;
+  const Histories hs = block_histories(block);
+  History Histories::*const which = write                       ? &Histories::write
+                                    : mine_this_epoch(hs.read) ? &Histories::read
+                                                               : &Histories::other_read;
+  const History *slot = &(hs.*which);
   if (!mine_this_epoch(*slot)) return;  // this epoch's access was of the other kind
   const uintptr_t block_end = block->start + block->size;
   if (lo < block->start) lo = block->start;
@@ -54,9 +60,11 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
   if (to - from > 0xffff) to = from + 0xffff;  // History::size's limit
   // Histories change only while their variable is claimed (race_access.cpp).
   if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
-  if (mine_this_epoch(*slot)) {  // not replaced by another thread's read meanwhile
-    slot->offset = static_cast<uint32_t>(from);
-    slot->size = static_cast<uint16_t>(to - from);
+  History now_there = block_histories(block).*which;
+  if (mine_this_epoch(now_there)) {  // not replaced by another thread's read meanwhile
+    now_there.offset = static_cast<uint32_t>(from);
+    now_there.size = static_cast<uint16_t>(to - from);
+    set_block_history(block, which, now_there);
   }
   block->state.store(word, std::memory_order_release);
 }
@@ -126,20 +134,31 @@ SNAG_TLS LastNo t_last_no;
 
 }  // namespace
 
-bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
-                                 const Histories &hs, bool write) {
+namespace {
+template <typename HistoriesT>
+bool locked_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w, const HistoriesT &hs, bool write) {
   if (lockset_of(w) != (write ? t_fast_path.lockset_write : t_fast_path.lockset_all)) return false;
   // The slot access_variable would remember this access in.
   if (!mine_this_epoch(history_slot(hs, write, my_slot()))) return false;
   // Still the same state: no thread was rewriting the history meanwhile.
   return state.load(std::memory_order_acquire) == w;
 }
+}  // namespace
+
+bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
+                                 const Histories &hs, bool write) {
+  return locked_needs_no_work(state, w, hs, write);
+}
+bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
+                                 const PackedHistories &hs, bool write) {
+  return locked_needs_no_work(state, w, hs, write);
+}
 
 bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w, uintptr_t addr,
                                   bool write) {
   ShadowPage *page = find_shadow_page(addr);
   if (!page) return false;
-  Histories *histories = find_history(page, addr);
+  PackedHistories *histories = find_history(page, addr);
   return histories && locked_access_needs_no_work(state, w, *histories, write);
 }
 
@@ -160,7 +179,9 @@ bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (HeapBlock *block = block_of_word(w)) {
     if (block->fine.load(std::memory_order_relaxed)) return false;
     w = block->state.load(std::memory_order_acquire);
-    return kind_of(w) == Kind::kSharedModify1 && locked_access_needs_no_work(block->state, w, block->history, write);
+    if (kind_of(w) != Kind::kSharedModify1) return false;
+    if (const Histories *wide = wide_histories(block)) return locked_access_needs_no_work(block->state, w, *wide, write);
+    return locked_access_needs_no_work(block->state, w, block->packed_history, write);
   }
   if (kind_of(w) == Kind::kSharedModify1) return locked_granule_needs_no_work(*cell, w, addr, write);
   if (kind_of(w) == Kind::kIndirect) return split_granule_needs_no_work(w, addr, size, write);

@@ -87,6 +87,8 @@ constexpr uintptr_t kWordsWrittenBelow = uintptr_t(1) << 20;
 // its first access. Out of line: only Shared-Modify1 words come here.
 bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
                                  const Histories &hs, bool write);
+bool locked_access_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w,
+                                 const PackedHistories &hs, bool write);
 // The same, for the granule state word `w` of `addr` (its histories are
 // found through the shadow page).
 bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w, uintptr_t addr,

@@ -31,33 +31,53 @@ void set_next_free(HeapBlock *record, HeapBlock *next) {
 // a program keeps one record per live heap block, and through the runtime
 // allocator (a 16-byte header, then the next size class) each took 192
 // bytes instead of 168 -- 1.7 MB of thread_local_heavy's 70,000 records.
-// Records are never unmapped: the fast path may read one while a racing
-// thread frees its block.
+// Two kinds of slab, one per record size (packed, 88 bytes; wide, 112), so
+// that a record keeps its size (and its `wide`) for good, whatever a racing
+// reader of a dead record believes. Records are never unmapped: the fast
+// path may read one while a racing thread frees its block.
 constexpr size_t kRecordSlab = size_t(1) << 20;
+struct RecordSlabs {
+  HeapBlock *free_records = nullptr;
+  char *next = nullptr;
+  char *end = nullptr;
+};
 SpinLock g_record_lock;
-HeapBlock *g_free_records;
-char *g_slab_next;
-char *g_slab_end;
+RecordSlabs g_slabs[2];  // [0] packed records, [1] wide records
 
-void *take_record() {
+size_t record_bytes(bool wide) { return wide ? kWideHeapBlockBytes : sizeof(HeapBlock); }
+
+void *take_record(bool wide) {
   SpinLockGuard guard(g_record_lock);
-  if (HeapBlock *record = g_free_records) {
-    g_free_records = next_free(record);
+  RecordSlabs &slabs = g_slabs[wide];
+  if (HeapBlock *record = slabs.free_records) {
+    slabs.free_records = next_free(record);
     return record;
   }
-  if (size_t(g_slab_end - g_slab_next) < sizeof(HeapBlock)) {
-    g_slab_next = static_cast<char *>(map_pages(kRecordSlab));
-    g_slab_end = g_slab_next + kRecordSlab;
+  if (size_t(slabs.end - slabs.next) < record_bytes(wide)) {
+    slabs.next = static_cast<char *>(map_pages(kRecordSlab));
+    slabs.end = slabs.next + kRecordSlab;
   }
-  void *record = g_slab_next;
-  g_slab_next += sizeof(HeapBlock);
+  void *record = slabs.next;
+  slabs.next += record_bytes(wide);
   return record;
 }
 
 void give_back_record(HeapBlock *record) {
   SpinLockGuard guard(g_record_lock);
-  set_next_free(record, g_free_records);
-  g_free_records = record;
+  RecordSlabs &slabs = g_slabs[record->wide];
+  set_next_free(record, slabs.free_records);
+  slabs.free_records = record;
+}
+
+// A fresh record for a block (or chunk) of `size` bytes in `memory` (from
+// take_record or a cache, of the size wide_record_for(size) asks for), its
+// histories empty.
+HeapBlock *make_record(void *memory, uintptr_t size) {
+  auto *b = new (memory) HeapBlock();
+  b->wide = wide_record_for(size);
+  if (Histories *wide = wide_histories(b)) new (wide) Histories{};
+  b->size = size;
+  return b;
 }
 
 // The refinement table: chunk i holds the refinements with indices from
@@ -127,15 +147,17 @@ bool clip_to_chunk(const History &h, const HeapBlock &block, const HeapBlock &ch
 // the block owner's access in its current epoch (the owner's word stays),
 // the write, the reads. Chunks no remembered access touched start Virgin.
 void inherit(HeapBlock &chunk, const HeapBlock &block, uint64_t block_word, const History *first) {
-  const History *from[3] = {&block.history.write, &block.history.read, &block.history.other_read};
-  History *to[3] = {&chunk.history.write, &chunk.history.read, &chunk.history.other_read};
+  const Histories remembered = block_histories(&block);
+  History Histories::*const slots[3] = {&Histories::write, &Histories::read, &Histories::other_read};
   const Kind k = kind_of(block_word);
   const bool exclusive = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
   const History *chosen = nullptr;
   int rank = 4;  // of `chosen`: 0 `first`, 1 the owner's, 2 any
-  for (int i = 0; i < 3; ++i) {
-    if (!clip_to_chunk(*from[i], block, chunk, to[i])) continue;
-    const History &h = *from[i];
+  for (History Histories::*slot : slots) {
+    History clipped;
+    if (!clip_to_chunk(remembered.*slot, block, chunk, &clipped)) continue;
+    set_block_history(&chunk, slot, clipped);
+    const History &h = remembered.*slot;
     bool is_first = first && h.stack == first->stack && h.thread == first->thread &&
                     h.clock == first->clock && h.offset == first->offset && h.write == first->write;
     bool owners = exclusive && tid_of(block_word) == wrap_tid(h.thread) && clock_of(block_word) == h.clock;
@@ -159,17 +181,18 @@ BlockRefinement *refinement_at(uint32_t index) {
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
                           Tid thread) {
+  const bool wide = wide_record_for(size);
+  HeapBlock *&head = wide ? cache.wide_head : cache.head;
   void *memory;
-  if (HeapBlock *cached = cache.head) {
-    cache.head = next_free(cached);
-    --cache.count;
+  if (HeapBlock *cached = head) {
+    head = next_free(cached);
+    --(wide ? cache.wide_count : cache.count);
     memory = cached;
   } else {
-    memory = take_record();
+    memory = take_record(wide);
   }
-  auto *b = new (memory) HeapBlock();
+  HeapBlock *b = make_record(memory, size);
   b->start = start;
-  b->size = size;
   b->alloc_stack = stack;
   b->alloc_thread = thread;
   return b;
@@ -222,9 +245,8 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
     uintptr_t lo = base + uintptr_t(i) * kChunkSize, hi = lo + kChunkSize;
     if (lo < block->start) lo = block->start;
     if (hi > end) hi = end;
-    HeapBlock *chunk = chunks[i] = new (take_record()) HeapBlock();
+    HeapBlock *chunk = chunks[i] = make_record(take_record(wide_record_for(hi - lo)), hi - lo);
     chunk->start = lo;
-    chunk->size = hi - lo;
     chunk->alloc_stack = block->alloc_stack;
     chunk->alloc_thread = block->alloc_thread;
     chunk->is_chunk = true;
@@ -301,21 +323,24 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
   block->is_chunk = false;
   block->type = IndirectType::kBlock;
   block->start = block->size = 0;
-  if (cache.count < BlockCache::kCapacity) {
-    set_next_free(block, cache.head);  // the cache's link is the free list's
-    cache.head = block;
-    ++cache.count;
+  HeapBlock *&head = block->wide ? cache.wide_head : cache.head;
+  uint32_t &count = block->wide ? cache.wide_count : cache.count;
+  if (count < BlockCache::kCapacity) {
+    set_next_free(block, head);  // the cache's link is the free list's
+    head = block;
+    ++count;
   } else {
     give_back_record(block);
   }
 }
 
 void release_block_cache(BlockCache &cache) {
-  while (HeapBlock *block = cache.head) {
-    cache.head = next_free(block);
-    give_back_record(block);
-  }
-  cache.count = 0;
+  for (HeapBlock **head : {&cache.head, &cache.wide_head})
+    while (HeapBlock *block = *head) {
+      *head = next_free(block);
+      give_back_record(block);
+    }
+  cache.count = cache.wide_count = 0;
 }
 
 }  // namespace snag::race

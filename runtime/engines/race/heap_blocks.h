@@ -29,13 +29,16 @@ struct HeapBlock {
   // the compiler pass inlines: include/snag/race_fast_path.h): keep them in
   // the first bytes, in one cache line.
   IndirectType type = IndirectType::kBlock;
+  // How this record keeps its histories, fixed for the record's life (its
+  // slab holds records of one size): packed for a block or chunk of at most
+  // kPackedVariableBytes, the record 88 bytes; wide, 112 bytes, otherwise.
+  bool wide = false;
   std::atomic<bool> fine{false};
   bool is_chunk = false;  // a piece of a larger block (its refinement names the block)
   Tid alloc_thread = 0;   // here, in what would be padding
   std::atomic<uint64_t> state{0};
   uintptr_t start = 0;
   uintptr_t size = 0;
-  Histories history{};
   StackId alloc_stack = 0;
   // What only a block that went fine or was cut into chunks needs (its link
   // in the list of fine blocks, its chunks, a chunk's block), kept in a side
@@ -49,13 +52,50 @@ struct HeapBlock {
   // record's allocation stack is never reported, and its `fine` is reset, so
   // no reader of a dead record asks for its refinement (one that raced with
   // the free finds an index the table checks).
+  //
+  // The histories follow: PackedHistories in a packed record, Histories (72
+  // bytes, past the end of this struct) in a wide one. Most live blocks are
+  // small (thread_local_heavy: about 80,000 map and unordered_map nodes of
+  // 16-48 bytes at its peak), so the common record is the packed one.
+  PackedHistories packed_history{};
 };
-// One record per live heap block (thread_local_heavy: 90,000 of them at
-// its peak, each for a 16-48 byte node).
-static_assert(sizeof(HeapBlock) == 112, "a block record stays small");
+static_assert(sizeof(HeapBlock) == 88, "a small block's record stays small");
+constexpr size_t kWideHeapBlockBytes = sizeof(HeapBlock) - sizeof(PackedHistories) + sizeof(Histories);
+static_assert(kWideHeapBlockBytes == 112 && offsetof(HeapBlock, packed_history) % 8 == 0, "a wide record");
 static_assert(offsetof(HeapBlock, refinement) == offsetof(HeapBlock, alloc_stack) + 4 &&
                   offsetof(HeapBlock, alloc_stack) % alignof(HeapBlock *) == 0,
               "a free record's link fills alloc_stack and refinement");
+
+// Whether a record of a block (or chunk) of `size` bytes keeps wide histories.
+SNAG_ALWAYS_INLINE bool wide_record_for(uintptr_t size) { return size > kPackedVariableBytes; }
+// A wide record's histories; null for a packed record.
+SNAG_ALWAYS_INLINE Histories *wide_histories(HeapBlock *block) {
+  return block->wide ? reinterpret_cast<Histories *>(&block->packed_history) : nullptr;
+}
+// A packed record's histories; null for a wide record.
+SNAG_ALWAYS_INLINE PackedHistories *packed_histories(HeapBlock *block) {
+  return block->wide ? nullptr : &block->packed_history;
+}
+// A copy of a block's histories, unpacked.
+SNAG_ALWAYS_INLINE Histories block_histories(const HeapBlock *block) {
+  HeapBlock *b = const_cast<HeapBlock *>(block);
+  if (Histories *wide = wide_histories(b)) return *wide;
+  Histories out;
+  unpack_histories(b->packed_history, &out);
+  return out;
+}
+// Writes `h` into a block's history slot `slot` (&Histories::read,
+// ::other_read or ::write), packing it for a packed record.
+SNAG_ALWAYS_INLINE void set_block_history(HeapBlock *block, History Histories::*slot, const History &h) {
+  if (Histories *wide = wide_histories(block)) {
+    wide->*slot = h;
+    return;
+  }
+  PackedHistory p = pack_history(h);
+  if (slot == &Histories::write) block->packed_history.write = p;
+  else if (slot == &Histories::read) block->packed_history.read = p;
+  else block->packed_history.other_read = p;
+}
 
 // The side record of a block that went fine or was cut (or of a chunk).
 struct BlockRefinement {
@@ -93,7 +133,7 @@ SNAG_ALWAYS_INLINE uintptr_t chunk_base(const HeapBlock *b) { return b->start & 
 struct SplitGranule {
   IndirectType type = IndirectType::kSplit;
   std::atomic<uint64_t> state[kGranule];
-  Histories history[kGranule];
+  PackedHistories history[kGranule];
 };
 
 SNAG_ALWAYS_INLINE IndirectType indirect_type(uint64_t word) {
@@ -137,8 +177,10 @@ SNAG_ALWAYS_INLINE HeapBlock *allocation_of(HeapBlock *block) {
 // meet at the runtime allocator's lock.
 struct BlockCache {
   static constexpr uint32_t kCapacity = 256;
-  HeapBlock *head = nullptr;
+  HeapBlock *head = nullptr;       // packed records
+  HeapBlock *wide_head = nullptr;  // wide records
   uint32_t count = 0;
+  uint32_t wide_count = 0;
 };
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,

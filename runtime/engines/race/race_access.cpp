@@ -197,6 +197,7 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
   if (!cell) return false;
   uint64_t word = cell->load(std::memory_order_acquire);
   Variable v;
+  Histories copy;           // v's histories when packed (settle reads them packed)
   uint32_t touched = 0xff;  // a block counts whole
   if (word == 0) {
     // A granule of a coarse block's page, untouched: from now on its word
@@ -215,20 +216,21 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
     if (block->fine.load(std::memory_order_acquire) || a.addr < block->start ||
         a.addr + a.size > block->start + block->size)
       return false;
-    v = Variable{&block->state, &block->history, block->start, block, 0};
+    v = block_variable(block, &copy);
   } else {
     Kind k = kind_of(word);
     if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return false;
     prefetch_for_write(cell);  // as in access_plain_granule: it changes
     ShadowPage *page = find_shadow_page(a.addr);
-    Histories *histories = page ? find_history(page, a.addr) : nullptr;
+    PackedHistories *histories = page ? find_history(page, a.addr) : nullptr;
     if (!histories) return false;
-    v = Variable{cell, histories, a.addr & ~(kGranule - 1), nullptr, 1};
+    v = small_variable(cell, histories, &copy, a.addr & ~(kGranule - 1), 1);
     touched = ((1u << a.size) - 1) << (a.addr & (kGranule - 1));
   }
   // The history slot this access fills: after a hand-off another core wrote
   // it last (access_plain_granule).
-  prefetch_for_write(a.write ? &v.history->write : &v.history->read);
+  if (v.packed) prefetch_for_write(a.write ? &v.packed->write : &v.packed->read);
+  else prefetch_for_write(a.write ? &v.history->write : &v.history->read);
   const uint64_t w = v.state->load(std::memory_order_acquire);
   uint64_t nw;
   if (!still_exclusive(rt, w, touched, a.write, &nw)) return false;
@@ -298,14 +300,15 @@ bool RaceEngine::access_plain_granule(ThreadState &t, RaceThread &rt, const Acce
   const bool changes = k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2;
   if (changes) prefetch_for_write(cell);
   ShadowPage *page = find_shadow_page(a.addr);
-  Histories *histories = page ? find_history(page, a.addr) : nullptr;
+  PackedHistories *histories = page ? find_history(page, a.addr) : nullptr;
   if (!histories) return false;
-  Histories &hs = *histories;
+  PackedHistories &hs = *histories;
   if (changes) {
     prefetch_for_write(a.write ? &hs.write : &hs.read);
     if (!a.write) prefetch_for_write(&hs.other_read);
   }
-  Variable v{cell, &hs, a.addr & ~(kGranule - 1), nullptr, 1};
+  Histories copy;
+  Variable v = small_variable(cell, &hs, &copy, a.addr & ~(kGranule - 1), 1);
   return access_variable(t, rt, v, a) == Outcome::kDone;
 }
 
@@ -340,7 +343,8 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
         if (block != previous_block) {
           previous_block = block;
           if (!(skip_owner && owner_again(block->state.load(std::memory_order_acquire), 0xff, a.write))) {
-            Variable v{&block->state, &block->history, block->start, block, 0};
+            Histories copy;
+            Variable v = block_variable(block, &copy);
             redo = access_variable(t, rt, v, a) == Outcome::kRedo;
           }
         }
@@ -364,7 +368,8 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
           if (byte < a.addr || byte >= end) continue;
           // As for a whole granule below: a byte its owner touches again.
           if (skip_owner && owner_again(split->state[b].load(std::memory_order_acquire), 0xff, a.write)) continue;
-          Variable v{&split->state[b], &split->history[b], byte, nullptr, 2};
+          Histories copy;
+          Variable v = small_variable(&split->state[b], &split->history[b], &copy, byte, 2);
           access_variable(t, rt, v, a);
         }
         continue;
@@ -381,14 +386,14 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
       // histories of its own only to give them back raised the peak
       // (lock_hash_map's 256 KiB bucket array: 32,768 granules at exit).
       ShadowPage *page = shadow_page(g);
-      Histories unused, *histories;
+      PackedHistories unused{}, *histories;
       if (a.freeing && w == 0 && !find_history(page, g)) {
-        unused = Histories{};
         histories = &unused;
       } else {
         histories = shadow_history(page, g);
       }
-      Variable v{cell, histories, g, nullptr, 1};
+      Histories copy;
+      Variable v = small_variable(cell, histories, &copy, g, 1);
       redo = access_variable(t, rt, v, a) == Outcome::kRedo;
     }
     if (!redo) return;
@@ -417,10 +422,20 @@ bool RaceEngine::settle(ThreadState &t, RaceThread &rt, const Variable &v, const
   // when the load comes first (read after the CAS, the two misses queued
   // one behind the other: lock_hash_map's CAS went from 14% to 29% of
   // access_variable's samples).
-  const History &slot = history_slot(*v.history, a.write, me);
-  bool stale = slot.stack == 0 || slot.thread != me || slot.clock != now;
+  // A packed variable's slot is read where it is kept (the caller's copy
+  // may not be filled: access_exclusive_again).
+  bool empty, stale;
+  if (v.packed) {
+    const PackedHistory &slot = history_slot(*v.packed, a.write, me);
+    empty = slot.stack == 0;
+    stale = empty || slot_thread(slot) != (me & kPackedThreadMask) || slot.clock != now;
+  } else {
+    const History &slot = history_slot(*v.history, a.write, me);
+    empty = slot.stack == 0;
+    stale = empty || slot.thread != me || slot.clock != now;
+  }
   bool remember = (kind_of(nw) == Kind::kSharedRead && !a.write)
-                      ? slot.stack == 0 || (a.atomic_store && nw != w)
+                      ? empty || (a.atomic_store && nw != w)
                       : nw != w || stale;
   if (remember) {
     // The history and the state word change together: the variable is
@@ -430,7 +445,8 @@ bool RaceEngine::settle(ThreadState &t, RaceThread &rt, const Variable &v, const
     // winning thread's access, and a later split or report lost that side.
     History entry = history_of(t, rt, v, a);
     if (!v.state->compare_exchange_strong(w, kBusyWord)) return false;
-    history_slot(*v.history, a.write, me) = entry;
+    if (v.packed) history_slot(*v.packed, a.write, me) = pack_history(entry);
+    else history_slot(*v.history, a.write, me) = entry;
     v.state->store(nw, std::memory_order_release);
     return true;
   }
@@ -456,6 +472,8 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
       yield_while_busy(*v.state);
       continue;
     }
+    // Read after the state word, as the histories would be read in place.
+    if (v.packed) unpack_histories(*v.packed, v.history);
     uint64_t nw = w;
     const char *race_state = nullptr;     // set when this access completes a race
     const History *previous = nullptr;    // ... with this remembered access
@@ -578,9 +596,10 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
     // Each remembered access goes to the bytes it touched (its offset and
     // size stay relative to the granule, Variable::extent_base).
     const History *from[3] = {&hs.read, &hs.other_read, &hs.write};
-    History *to[3] = {&split->history[b].read, &split->history[b].other_read, &split->history[b].write};
+    PackedHistory *to[3] = {&split->history[b].read, &split->history[b].other_read, &split->history[b].write};
     for (int i = 0; i < 3; ++i)
-      if (from[i]->stack && b >= from[i]->offset && b < from[i]->offset + from[i]->size) *to[i] = *from[i];
+      if (from[i]->stack && b >= from[i]->offset && b < from[i]->offset + from[i]->size)
+        *to[i] = pack_history(*from[i]);
   }
   if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;
   internal_free(split);
@@ -606,10 +625,10 @@ void RaceEngine::carry_down(HeapBlock *block, const History &h) {
     } else if (kind_of(w) == Kind::kExclusive1 && tid_of(w) == wrap_tid(h.thread) && clock_of(w) == h.clock) {
       cell->store(w | (mine & (kWroteBit | kBytesMask)), std::memory_order_release);
     }
-    History &slot = history_slot(*shadow_history(page, g), h.write, h.thread);
-    slot = h;
-    slot.offset = span.offset;
-    slot.size = static_cast<uint16_t>(span.size);
+    History entry = h;
+    entry.offset = span.offset;
+    entry.size = static_cast<uint16_t>(span.size);
+    history_slot(*shadow_history(page, g), h.write, h.thread) = pack_history(entry);
   }
 }
 
@@ -638,7 +657,7 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
     // bytes (a read of one field before a write of the next) was lost, and
     // the race with it missed.
     carry_down(block, h);
-    const Histories &hs = block->history;
+    const Histories hs = block_histories(block);
     for (const History *r : {&hs.write, &hs.read, &hs.other_read})
       if (r->stack && !(r->stack == h.stack && r->thread == h.thread && r->clock == h.clock &&
                        r->offset == h.offset && r->write == h.write))

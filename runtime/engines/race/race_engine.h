@@ -76,16 +76,36 @@ struct RaceThread {
 // One variable for the state machine: its state word and its history.
 struct Variable {
   std::atomic<uint64_t> *state;
+  // The histories the state machine reads: the variable's own (a large
+  // block's, kept wide), or for a variable whose histories are packed
+  // (`packed`: granules, bytes, small blocks) a copy the caller owns,
+  // unpacked by access_variable each time it reads the state word (so that
+  // the copy is as fresh as reading them in place); settle writes a slot
+  // back packed.
   Histories *history;
   uintptr_t base;       // address of the variable's first byte
   HeapBlock *block;     // the heap block, when the variable is a whole block
   uint8_t level;        // 0 block, 1 granule, 2 byte
+  PackedHistories *packed = nullptr;
 
   // What histories and reports measure accesses against: a byte of a split
   // granule counts as its granule, so that an int access reads as 4 bytes.
   uintptr_t extent_base() const { return level == 2 ? base & ~(kGranule - 1) : base; }
   uintptr_t extent_size() const { return level == 0 ? block->size : kGranule; }
 };
+
+// The Variable of a whole block (or chunk): its histories are the record's
+// own when wide, else `copy` (filled by access_variable) stands for them.
+inline Variable block_variable(HeapBlock *block, Histories *copy) {
+  if (Histories *wide = wide_histories(block)) return Variable{&block->state, wide, block->start, block, 0};
+  return Variable{&block->state, copy, block->start, block, 0, &block->packed_history};
+}
+// The Variable of a granule (level 1) or byte (level 2) at `base`, whose
+// histories are always packed.
+inline Variable small_variable(std::atomic<uint64_t> *state, PackedHistories *packed, Histories *copy,
+                               uintptr_t base, uint8_t level) {
+  return Variable{state, copy, base, nullptr, level, packed};
+}
 
 enum class Outcome { kDone, kRedo };  // kRedo: the granularity changed, run the access again
 

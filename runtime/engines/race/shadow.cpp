@@ -14,7 +14,7 @@ namespace snag::race {
 namespace detail {
 std::atomic<ShadowPage *> *g_l1[kL1Size];
 std::atomic<uintptr_t> g_slot_offset[kSlotCount];
-Histories *g_history_chunks[kHistoryChunks];
+PackedHistories *g_history_chunks[kHistoryChunks];
 }  // namespace detail
 
 namespace {
@@ -80,20 +80,20 @@ SpinLock g_history_lock;
 uint32_t g_free_histories;     // first free index, 0: none
 uint32_t g_next_history = 1;   // never given out yet (0 means "none")
 
-uint32_t &free_link(Histories *h) { return *reinterpret_cast<uint32_t *>(h); }
+uint32_t &free_link(PackedHistories *h) { return *reinterpret_cast<uint32_t *>(h); }
 
 uint32_t take_histories() {
   SpinLockGuard guard(g_history_lock);
   if (uint32_t i = g_free_histories) {
-    Histories *h = history_at(i);
+    PackedHistories *h = history_at(i);
     g_free_histories = free_link(h);
     free_link(h) = 0;
     return i;
   }
   uint32_t i = g_next_history++;
   if (i == 0) fatal("race: more than 4 billion granules with histories");
-  Histories *&chunk = g_history_chunks[i >> kHistoryChunkBits];
-  if (!chunk) chunk = static_cast<Histories *>(map_pages(sizeof(Histories) << kHistoryChunkBits));
+  PackedHistories *&chunk = g_history_chunks[i >> kHistoryChunkBits];
+  if (!chunk) chunk = static_cast<PackedHistories *>(map_pages(sizeof(PackedHistories) << kHistoryChunkBits));
   return i;
 }
 
@@ -101,7 +101,7 @@ uint32_t take_histories() {
 // holding one finds nothing remembered).
 void give_back_histories(const uint32_t *indices, uint32_t count) {
   if (!count) return;
-  for (uint32_t k = 0; k < count; ++k) fill_bytes(history_at(indices[k]), 0, sizeof(Histories));
+  for (uint32_t k = 0; k < count; ++k) fill_bytes(history_at(indices[k]), 0, sizeof(PackedHistories));
   SpinLockGuard guard(g_history_lock);
   for (uint32_t k = 0; k < count; ++k) {
     free_link(history_at(indices[k])) = g_free_histories;
@@ -226,7 +226,7 @@ void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
   }
 }
 
-Histories *shadow_history(ShadowPage *page, uintptr_t addr) {
+PackedHistories *shadow_history(ShadowPage *page, uintptr_t addr) {
   std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
   if (SNAG_UNLIKELY(!index)) {
     SpinLockGuard guard(g_grow_lock);

@@ -16,7 +16,7 @@
 //   - the histories of each granule that has some (the last accesses, for
 //     the "previous access" side of a report), made on demand per granule:
 //     the page keeps a 32-bit index per granule into a pool of histories,
-//     2 KiB per page instead of all 512 granules' histories (48 KiB), which
+//     2 KiB per page instead of all 512 granules' histories (24 KiB), which
 //     a page whose data went fine paid even when few of its granules were
 //     ever used (lock_hash_map's bucket array: mutexes and vectors).
 #pragma once
@@ -38,8 +38,10 @@ struct HeapBlock;
 
 // The last access recorded for a granule (or byte, or heap block). 24 bytes:
 // the access's site and calling context are one interned id
-// (access_stacks.h) rather than an 8-byte site and a context id (a granule
-// keeps three of these, a heap block three).
+// (access_stacks.h) rather than an 8-byte site and a context id. This is
+// the form the state machine and reports read, and a large block keeps;
+// granules, bytes and blocks of at most 64 bytes keep it packed in 16
+// (PackedHistory, below).
 struct History {
   uint32_t stack;       // intern_access_stack(site, context); 0: nothing recorded
   LocksetId lockset;    // locks held (write-mode locks for a write)
@@ -75,6 +77,62 @@ inline const History &history_slot(const Histories &hs, bool write, Tid me) {
   return history_slot(const_cast<Histories &>(hs), write, me);
 }
 
+// How histories are kept for a variable of at most 64 bytes (a granule, a
+// byte of a split granule, a small heap block): 16 bytes each, 48 for the
+// three, not 24 and 72. Offset and size within such a variable fit 6 bits
+// each, the thread its 20 bits (as in a state word: ids wrap after a
+// million threads), and the write bit is the slot's: a write is only ever
+// remembered in `write`, a read in `read` or `other_read`. The state
+// machine reads them unpacked (Variable's copy, race_engine.h); they are
+// packed again when a slot is written.
+constexpr uintptr_t kPackedVariableBytes = 64;
+constexpr uint32_t kPackedThreadMask = (1u << 20) - 1;
+struct PackedHistory {
+  uint32_t stack;     // as History::stack; 0: nothing recorded
+  LocksetId lockset;
+  uint32_t clock;
+  uint32_t where;     // thread (bits 0-19), offset (20-25), size - 1 (26-31)
+};
+static_assert(sizeof(PackedHistory) == 16, "a small variable's history stays small");
+struct PackedHistories {
+  PackedHistory read;
+  PackedHistory other_read;
+  PackedHistory write;
+};
+
+inline PackedHistory pack_history(const History &h) {
+  uint32_t size = h.size == 0 ? 1 : h.size > kPackedVariableBytes ? kPackedVariableBytes : h.size;
+  uint32_t offset = h.offset < kPackedVariableBytes ? h.offset : kPackedVariableBytes - 1;
+  return PackedHistory{h.stack, h.lockset, h.clock,
+                       (h.thread & kPackedThreadMask) | (offset << 20) | ((size - 1) << 26)};
+}
+inline History unpack_history(const PackedHistory &p, bool write) {
+  History h{};
+  h.stack = p.stack;
+  h.lockset = p.lockset;
+  h.thread = p.where & kPackedThreadMask;
+  h.clock = p.clock;
+  h.offset = (p.where >> 20) & 63;
+  h.size = static_cast<uint16_t>((p.where >> 26) + 1);
+  h.write = write;
+  return h;
+}
+// An empty slot unpacks as all zero (History{}), as a wide one reads.
+inline void unpack_histories(const PackedHistories &p, Histories *out) {
+  out->read = p.read.stack ? unpack_history(p.read, false) : History{};
+  out->other_read = p.other_read.stack ? unpack_history(p.other_read, false) : History{};
+  out->write = p.write.stack ? unpack_history(p.write, true) : History{};
+}
+inline uint32_t slot_thread(const PackedHistory &p) { return p.where & kPackedThreadMask; }
+// history_slot for packed histories.
+inline PackedHistory &history_slot(PackedHistories &hs, bool write, Tid me) {
+  if (write) return hs.write;
+  return hs.read.stack == 0 || slot_thread(hs.read) == (me & kPackedThreadMask) ? hs.read : hs.other_read;
+}
+inline const PackedHistory &history_slot(const PackedHistories &hs, bool write, Tid me) {
+  return history_slot(const_cast<PackedHistories &>(hs), write, me);
+}
+
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page
   // Per granule (kCellsPerPage entries): its histories' index in the
@@ -96,7 +154,7 @@ constexpr uintptr_t kSlotCount = 1u << (47 - kSlotBits);  // the 47-bit user add
 // i << kHistoryChunkBits on (index 0 is never given out: "none").
 constexpr uint32_t kHistoryChunkBits = 16;
 constexpr uint32_t kHistoryChunks = 1u << (32 - kHistoryChunkBits);
-extern Histories *g_history_chunks[kHistoryChunks];
+extern PackedHistories *g_history_chunks[kHistoryChunks];
 
 // Per slot: (address of the slot's state words) - (slot's first address), so
 // that a granule's state word is at (granule address + offset); 0 while the
@@ -145,14 +203,14 @@ SNAG_ALWAYS_INLINE uint32_t cell_index(uintptr_t addr) {
 enum class ShadowMemory { kGiveBack, kKeep };
 
 // The histories with pool index `index` (not 0).
-SNAG_ALWAYS_INLINE Histories *history_at(uint32_t index) {
+SNAG_ALWAYS_INLINE PackedHistories *history_at(uint32_t index) {
   return detail::g_history_chunks[index >> detail::kHistoryChunkBits] +
          (index & ((1u << detail::kHistoryChunkBits) - 1));
 }
 
 // The histories of the granule at `addr` on `page`, if it has any (no
 // allocation).
-SNAG_ALWAYS_INLINE Histories *find_history(const ShadowPage *page, uintptr_t addr) {
+SNAG_ALWAYS_INLINE PackedHistories *find_history(const ShadowPage *page, uintptr_t addr) {
   const std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
   if (!index) return nullptr;
   uint32_t i = index[cell_index(addr)].load(std::memory_order_acquire);
@@ -162,7 +220,7 @@ SNAG_ALWAYS_INLINE Histories *find_history(const ShadowPage *page, uintptr_t add
 // Sets the state words of the granules in [begin, end) to Virgin.
 void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);
 // The histories of the granule at `addr`, created if needed.
-Histories *shadow_history(ShadowPage *page, uintptr_t addr);
+PackedHistories *shadow_history(ShadowPage *page, uintptr_t addr);
 
 // Marks [begin, end) as heap block `block` (coarse): whole pages point at the
 // block, granules of partial pages get an Indirect word.

@@ -82,8 +82,8 @@ struct SharedModify2Record {
   ThreadsetEntry entries[1];  // `count` entries
 };
 
-// What an Indirect word points to. Both records start with their type (two
-// bytes, so that a heap block's record keeps its chunk count beside it).
-enum class IndirectType : uint16_t { kBlock = 0x6b62, kSplit = 0x7073 };
+// What an Indirect word points to. Both records start with their type (one
+// byte: a heap block's record keeps its history form beside it).
+enum class IndirectType : uint8_t { kBlock = 0x62, kSplit = 0x73 };
 
 }  // namespace snag::race

@@ -59,5 +59,59 @@ TEST(Histories, AThirdThreadsReadReplacesTheOtherRead) {
   EXPECT_EQ(hs.other_read.thread, 3u);  // the latest read by a thread other than the first
 }
 
+// A variable of at most 64 bytes keeps its histories packed, 16 bytes each
+// (shadow.h): every field a report or the state machine reads comes back,
+// at the limits of its bits, and the write bit is the slot's.
+TEST(PackedHistories, AHistoryRoundTripsThroughItsPackedForm) {
+  History h{};
+  h.stack = 0xdeadbeef;
+  h.lockset = 0x12345678;
+  h.thread = (1u << 20) - 1;
+  h.clock = 0xfffffffe;
+  h.offset = 63;
+  h.size = 1;
+  h.write = 1;
+  History back = unpack_history(pack_history(h), /*write=*/true);
+  EXPECT_EQ(back.stack, h.stack);
+  EXPECT_EQ(back.lockset, h.lockset);
+  EXPECT_EQ(back.thread, h.thread);
+  EXPECT_EQ(back.clock, h.clock);
+  EXPECT_EQ(back.offset, 63u);
+  EXPECT_EQ(back.size, 1u);
+  EXPECT_EQ(back.write, 1u);
+  h.thread = 3;
+  h.offset = 0;
+  h.size = 64;  // a whole 64-byte block
+  h.write = 0;
+  back = unpack_history(pack_history(h), /*write=*/false);
+  EXPECT_EQ(back.thread, 3u);
+  EXPECT_EQ(back.offset, 0u);
+  EXPECT_EQ(back.size, 64u);
+  EXPECT_EQ(back.write, 0u);
+}
+
+TEST(PackedHistories, EmptySlotsUnpackAsNothingRecorded) {
+  PackedHistories packed{};
+  packed.write = pack_history(read_by(4, 9));
+  Histories hs;
+  unpack_histories(packed, &hs);
+  EXPECT_EQ(hs.read.stack, 0u);
+  EXPECT_EQ(hs.read.size, 0u);
+  EXPECT_EQ(hs.other_read.stack, 0u);
+  EXPECT_EQ(hs.write.stack, 104u);
+  EXPECT_EQ(hs.write.thread, 4u);
+  EXPECT_EQ(hs.write.write, 1u) << "the write slot's access is a write";
+}
+
+TEST(PackedHistories, ReadsGoToTheSameSlotsAsInWideHistories) {
+  PackedHistories hs{};
+  history_slot(hs, false, 1) = pack_history(read_by(1, 5));
+  EXPECT_EQ(&history_slot(hs, false, 1), &hs.read) << "its own read again";
+  EXPECT_EQ(&history_slot(hs, false, 2), &hs.other_read) << "another thread's read";
+  EXPECT_EQ(&history_slot(hs, true, 2), &hs.write);
+  // Thread ids are compared in the 20 bits a packed history keeps.
+  EXPECT_EQ(&history_slot(hs, false, 1 + (1u << 20)), &hs.read);
+}
+
 }  // namespace
 }  // namespace snag::race

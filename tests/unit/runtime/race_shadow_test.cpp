@@ -87,11 +87,11 @@ TEST(Shadow, EachGranuleOfAPageGetsItsOwnHistoriesOnlyWhenAsked) {
   const uintptr_t base = kRegion + 0x4000000;
   ShadowPage *page = shadow_page(base);
   EXPECT_EQ(find_history(page, base), nullptr);  // nothing made yet
-  Histories *first = shadow_history(page, base);
+  PackedHistories *first = shadow_history(page, base);
   first->write.stack = 11;
   EXPECT_EQ(find_history(page, base + 7), first);  // bytes of one granule share it
   EXPECT_EQ(find_history(page, base + 8), nullptr) << "the neighbour has none of its own yet";
-  Histories *last = shadow_history(page, base + kPageSize - 8);
+  PackedHistories *last = shadow_history(page, base + kPageSize - 8);
   EXPECT_NE(last, first);
   EXPECT_EQ(last->write.stack, 0u);
   last->write.stack = 12;
@@ -102,16 +102,16 @@ TEST(Shadow, EachGranuleOfAPageGetsItsOwnHistoriesOnlyWhenAsked) {
 TEST(Shadow, ClearedHistoriesGoBackToThePoolAndAreReusedEmpty) {
   const uintptr_t base = kRegion + 0x5000000;
   ShadowPage *page = shadow_page(base);
-  Histories *h = shadow_history(page, base + 16);
+  PackedHistories *h = shadow_history(page, base + 16);
   h->read.stack = 21;
-  Histories *kept = shadow_history(page, base + 24);
+  PackedHistories *kept = shadow_history(page, base + 24);
   kept->read.stack = 22;
   shadow_clear(base + 16, base + 24);  // only the first of the two granules
   EXPECT_EQ(find_history(page, base + 16), nullptr);
   EXPECT_EQ(find_history(page, base + 24), kept);
   EXPECT_EQ(kept->read.stack, 22u);
   // The next granule to need histories gets the ones given back, empty.
-  Histories *again = shadow_history(shadow_page(base + 3 * kPageSize), base + 3 * kPageSize);
+  PackedHistories *again = shadow_history(shadow_page(base + 3 * kPageSize), base + 3 * kPageSize);
   EXPECT_EQ(again, h);
   EXPECT_EQ(again->read.stack, 0u);
 }

@@ -324,8 +324,8 @@ TEST_F(RaceStateMachine, AGranuleMadeByRefinementKeepsTheBlocksLoopRead) {
   t_fast_path = {exclusive_word(Kind::kVirgin, slot(a), clock_of(block->state.load()), false, 0), kEmptyLockset};
   EXPECT_TRUE(range_needs_no_work(heap, 256, /*write=*/false));
   t_fast_path = {};
-  EXPECT_EQ(block->history.read.offset, 0u);
-  EXPECT_EQ(block->history.read.size, 256u);
+  EXPECT_EQ(block_histories(block).read.offset, 0u);
+  EXPECT_EQ(block_histories(block).read.size, 256u);
   access(*b, heap + 128, true, 112);
   EXPECT_EQ(races_reported(), before + 1);
   EXPECT_EQ(shadow_cell(heap + 128)->load(), kReportedWord);
@@ -353,7 +353,7 @@ TEST_F(RaceStateMachine, AFreeGivesNoHistoriesToGranulesNeverUsed) {
   write(*main_, 131);
   ShadowPage *page = find_shadow_page(base_);
   ASSERT_NE(page, nullptr);
-  Histories *used = find_history(page, base_);
+  PackedHistories *used = find_history(page, base_);
   ASSERT_NE(used, nullptr);
   Event e{EventKind::kFree};
   e.addr = base_;
@@ -397,7 +397,7 @@ class RaceShortcuts : public RaceStateMachine {
   }
   // The site of the write remembered for the granule at `addr`.
   static snag_site_t remembered_write(uintptr_t addr) {
-    Histories *h = find_history(find_shadow_page(addr), addr);
+    PackedHistories *h = find_history(find_shadow_page(addr), addr);
     if (!h || !h->write.stack) return 0;
     snag_site_t site;
     StackId context;
@@ -474,13 +474,29 @@ TEST_F(RaceShortcuts, ANewBlocksFirstAccessMakesItExclusive) {
   const uint64_t w = block->state.load();
   EXPECT_EQ(kind_of(w), Kind::kExclusive0);
   EXPECT_EQ(tid_of(w), slot(a));
-  ASSERT_NE(block->history.write.stack, 0u);
+  ASSERT_NE(block_histories(block).write.stack, 0u);
   snag_site_t site;
   StackId context;
-  access_stack_of(block->history.write.stack, &site, &context);
+  access_stack_of(block_histories(block).write.stack, &site, &context);
   EXPECT_EQ(site, 171u);
   write_at(*b, heap + 8, 172);  // a and b are not ordered
   EXPECT_EQ(races_reported(), before + 1);
+}
+
+// A small block (its record's histories packed): the race's previous side
+// is the access the block remembered, carried down to the granule when the
+// block went fine.
+TEST_F(RaceShortcuts, ASmallBlockRemembersThePreviousSideOfItsRace) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 62]);
+  auto [a, b] = block_for_two_threads(heap, 48);
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  EXPECT_FALSE(block->wide);
+  write_at(*a, heap + 40, 181);
+  write_at(*b, heap + 40, 182);  // a and b are not ordered
+  EXPECT_EQ(races_reported(), before + 1);
+  EXPECT_EQ(remembered_write(heap + 40), 181u) << "the previous access named by the report";
 }
 
 }  // namespace
