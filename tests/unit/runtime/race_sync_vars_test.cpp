@@ -239,6 +239,11 @@ TEST(SyncVars, AVariableUsedAgainStartsFreshUnderItsNewAddress) {
   EXPECT_EQ(sync_var(new_addr, false), v);
 }
 
+// A thread with clock `c` takes lock `v` and drops it (as a writer or reader).
+void take_and_drop(SyncVar *v, VectorClock &c, bool write_mode, AcquireCache &seen) {
+  sync_release_lock(v, c, write_mode, sync_acquire_lock(v, c, write_mode, seen), seen);
+}
+
 // sync_acquire_lock / sync_release_lock: a thread's release of a lock it
 // acquired, with nothing published there in between, is noted as taken; its
 // next acquire takes nothing. Anything published in between is taken.
@@ -249,11 +254,10 @@ TEST(SyncVars, ALocksLastReleaserIsNotedOnlyWhenItsClockCoversTheVariable) {
   mine.set(1, 3);
   other.set(2, 9);
   AcquireCache seen, other_seen;
-  uint32_t taken = sync_acquire_lock(v, mine, true, seen);
-  sync_release_lock(v, mine, true, taken, seen);
+  take_and_drop(v, mine, true, seen);
   EXPECT_TRUE(seen.has(v, v->version.load(), true)) << "nothing was published in between";
   mine.tick(1);
-  taken = sync_acquire_lock(v, mine, true, seen);  // the shortcut
+  uint32_t taken = sync_acquire_lock(v, mine, true, seen);  // the shortcut
   EXPECT_EQ(taken, v->version.load());
   // Another thread publishes while this one holds it (an unlock of a lock
   // it did not take): the release must not be noted as covered.
@@ -268,12 +272,10 @@ TEST(SyncVars, ALocksLastReleaserIsNotedOnlyWhenItsClockCoversTheVariable) {
   // Another thread's acquire and release: the first thread's entry no
   // longer matches, and its next acquire takes the other's clock.
   VectorClock first;
-  taken = sync_acquire_lock(v, first, true, seen);
-  sync_release_lock(v, first, true, taken, seen);
+  take_and_drop(v, first, true, seen);
   ASSERT_TRUE(seen.has(v, v->version.load(), true));
   other.set(2, 12);
-  taken = sync_acquire_lock(v, other, true, other_seen);
-  sync_release_lock(v, other, true, taken, other_seen);
+  take_and_drop(v, other, true, other_seen);
   EXPECT_FALSE(seen.has(v, v->version.load(), true));
   sync_acquire_lock(v, first, true, seen);
   EXPECT_EQ(first.get(2), 12u);
@@ -282,16 +284,13 @@ TEST(SyncVars, ALocksLastReleaserIsNotedOnlyWhenItsClockCoversTheVariable) {
 // A reader's acquire takes only the writers' clock: its release is not
 // noted, and a writer after readers still takes what they released.
 TEST(SyncVars, AReadersReleaseOfALockIsNeverNotedAsCovered) {
-  const uintptr_t m = kBase + 0x500100;
-  SyncVar *v = sync_var(m, true);
+  SyncVar *v = sync_var(kBase + 0x500100, true);
   VectorClock writer, reader;
-  writer.set(1, 2);
-  reader.set(2, 5);
   AcquireCache writer_seen, reader_seen;
-  uint32_t taken = sync_acquire_lock(v, writer, true, writer_seen);
-  sync_release_lock(v, writer, true, taken, writer_seen);
-  taken = sync_acquire_lock(v, reader, false, reader_seen);
-  sync_release_lock(v, reader, false, taken, reader_seen);
+  writer.set(1, 2);
+  take_and_drop(v, writer, true, writer_seen);
+  reader.set(2, 5);
+  take_and_drop(v, reader, false, reader_seen);
   EXPECT_FALSE(reader_seen.has(v, v->version.load(), true));
   EXPECT_EQ(v->read_clock.get(2), 5u);
   sync_acquire_lock(v, writer, true, writer_seen);
