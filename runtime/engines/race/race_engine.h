@@ -31,6 +31,7 @@ struct HeldLock {
   snag_site_t site;  // where it was acquired
   StackId stack;     // calling context of that acquisition
   SyncVar *sync;     // the lock's synchronization variable, found at acquire
+  uint32_t version;  // the version of its clock that acquire took (sync_acquire_lock)
 };
 
 struct RaceThread {

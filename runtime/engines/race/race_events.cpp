@@ -93,14 +93,14 @@ void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bo
   // The variable is made here, not at the first release, so that the held
   // lock keeps it for its release and its lockset.
   SyncVar *sync = sync_var(lock, true);
-  sync_acquire_var(sync, rt.clock, write_mode);
+  const uint32_t version = sync_acquire_lock(sync, rt.clock, write_mode, rt.acquired);
   for (uint32_t i = 0; i < rt.held_count; ++i)
     if (rt.held[i].addr == lock) {
       ++rt.held[i].depth;
       return;
     }
   if (rt.held_count == kMaxLocksInSet) return;
-  rt.held[rt.held_count++] = {lock, write_mode, 1, site, context_stack(t, rt), sync};
+  rt.held[rt.held_count++] = {lock, write_mode, 1, site, context_stack(t, rt), sync, version};
   recompute_locksets(rt);
 }
 
@@ -108,12 +108,14 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
   for (uint32_t i = 0; i < rt.held_count; ++i) {
     HeldLock &h = rt.held[i];
     if (h.addr != lock) continue;
-    bool reader = !h.write_mode;
+    const bool write_mode = h.write_mode;
     // The variable found at acquire, unless the lock's memory was freed
-    // (and the variable forgotten, perhaps used again) while it was held.
-    SyncVar *sync = h.sync->forgotten.load(std::memory_order_acquire) || h.sync->addr != lock
-                        ? sync_var(lock, true)
-                        : h.sync;
+    // (and the variable forgotten, perhaps used again) while it was held:
+    // then no version taken at acquire is this variable's.
+    const bool kept = !h.sync->forgotten.load(std::memory_order_acquire) && h.sync->addr == lock;
+    SyncVar *sync = kept ? h.sync : sync_var(lock, true);
+    // (Versions only grow: one below the current one is never matched.)
+    const uint32_t acquired = kept ? h.version : sync->version.load(std::memory_order_relaxed) - 1;
     SNAG_DEBUG_ASSERT(h.depth > 0, "a held lock has been acquired at least once");
     if (--h.depth == 0) {
       rt.held[i] = rt.held[--rt.held_count];
@@ -121,7 +123,7 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
       SNAG_DEBUG_ASSERT(!lockset_contains(rt.lockset_all, lock),
                         "an unlocked lock leaves the thread's lockset");
     }
-    sync_release_var(sync, rt.clock, reader);
+    sync_release_lock(sync, rt.clock, write_mode, acquired, rt.acquired);
     return;
   }
   // Unlocking a lock this thread was not seen taking (taken before start-up,

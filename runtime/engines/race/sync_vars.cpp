@@ -58,6 +58,18 @@ void mark_bucket(uint32_t index, bool used) {
   else g_bucket_used[index / 64].fetch_and(~bit, std::memory_order_release);
 }
 
+// Clears the bit of bucket `index`, found empty by a lookup. Removals
+// leave the bit set: an object holding a mutex, freed, and another made at
+// the address malloc hands out again, set and cleared it each time, an
+// atomic read-modify-write of a line every thread that makes locks writes.
+// Cleared here (under the bucket's lock, as it is set), once, by a lookup
+// that would otherwise find the bucket empty again and again.
+void unmark_empty_bucket(uint32_t index) {
+  Bucket &b = g_buckets[index];
+  SpinLockGuard guard(b.lock);
+  if (!b.head.load(std::memory_order_relaxed)) mark_bucket(index, false);
+}
+
 // The variables this thread found last, direct-mapped by address. A queue's
 // cell is looked up by the acquire load that checks it and again by the
 // release store that hands it on, a read-modify-write by both of its hooks;
@@ -193,17 +205,21 @@ SyncVar *sync_var(uintptr_t addr, bool create) {
   if (!create && !bucket_may_hold(index)) return nullptr;
   Bucket &b = g_buckets[index];
   const uint32_t removals = b.removals.load(std::memory_order_acquire);
-  for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
+  SyncVar *const head = b.head.load(std::memory_order_acquire);
+  for (SyncVar *v = head; v; v = v->next.load(std::memory_order_acquire))
     if (v->addr == addr) return remember(recent, v);
   // Not found: certainly so unless a removal could have led the walk astray.
-  if (!create && b.removals.load(std::memory_order_acquire) == removals) return nullptr;
+  if (!create && b.removals.load(std::memory_order_acquire) == removals) {
+    if (!head) unmark_empty_bucket(index);
+    return nullptr;
+  }
   SpinLockGuard guard(b.lock);
   for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
     if (v->addr == addr) return remember(recent, v);
   if (!create) return nullptr;
   SyncVar *v = new_sync_var(addr);
   v->next.store(b.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  mark_bucket(index, true);
+  if (!bucket_may_hold(index)) mark_bucket(index, true);
   b.head.store(v, std::memory_order_release);
   count_in_page(addr, +1);
   return remember(recent, v);
@@ -293,6 +309,33 @@ void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
                     "an acquire takes everything released at the address");
 }
 
+uint32_t sync_acquire_lock(SyncVar *v, VectorClock &into, bool write_mode, AcquireCache &seen) {
+  const uint32_t version = v->version.load(std::memory_order_acquire);
+  // A writer also takes what readers released, which `seen` does not vouch for.
+  if (seen.has(v, version, true) &&
+      !(write_mode && v->readers_released.load(std::memory_order_relaxed)))
+    return version;
+  VarLockGuard guard(v);
+  into.merge(v->clock);
+  if (write_mode && v->readers_released.load(std::memory_order_relaxed)) into.merge(v->read_clock);
+  return v->version.load(std::memory_order_relaxed);
+}
+
+void sync_release_lock(SyncVar *v, const VectorClock &from, bool write_mode, uint32_t acquired,
+                       AcquireCache &seen) {
+  VarLockGuard guard(v);
+  // Unchanged since this thread's acquire, which took all of it (a writer
+  // takes both clocks): `from` covers both, before and after the merge.
+  const bool covered = write_mode && v->version.load(std::memory_order_relaxed) == acquired;
+  VectorClock &published = write_mode ? v->clock : v->read_clock;
+  published.merge(from);
+  if (!write_mode) v->readers_released.store(true, std::memory_order_relaxed);
+  bump_version(v);
+  if (covered) seen.note(v, v->version.load(std::memory_order_relaxed), true);
+  SNAG_DEBUG_ASSERT(!covered || (from.covers(v->clock) && from.covers(v->read_clock)),
+                    "a release noted as seen publishes nothing the releaser lacks");
+}
+
 size_t sync_vars_carved() {
   SpinLockGuard guard(g_carve_lock);
   return g_carved;
@@ -323,7 +366,7 @@ void sync_forget_range(uintptr_t begin, uintptr_t end) {
       }
       v = next;
     }
-    if (!b.head.load(std::memory_order_relaxed)) mark_bucket(bucket_index(g), false);
+    // An emptied bucket keeps its bit (unmark_empty_bucket).
   }
 }
 

@@ -99,6 +99,19 @@ LocksetId sync_lockset_alone(SyncVar *v);
 void sync_release_var(SyncVar *v, const VectorClock &from, bool reader = false);
 void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers = false);
 
+// A lock's acquire and release (the held lock keeps its variable). The
+// acquire returns the version of the clock it took; the release is given
+// it back: when nothing was published at the lock since (the commonest case:
+// a lock taken again and again by one thread, an object's lock held around
+// each of its updates), what the release publishes is what the releaser's
+// clock already covers, and `seen` notes it, so that the same thread's next
+// acquire there, if nobody released in between, has nothing to take and
+// neither locks the variable nor merges its clock. A reader's acquire took
+// only the writers' clock: its release notes nothing.
+uint32_t sync_acquire_lock(SyncVar *v, VectorClock &into, bool write_mode, AcquireCache &seen);
+void sync_release_lock(SyncVar *v, const VectorClock &from, bool write_mode, uint32_t acquired,
+                       AcquireCache &seen);
+
 // Publishes `from` (a thread's clock) at `addr`.
 void sync_release(uintptr_t addr, const VectorClock &from, bool reader = false);
 // An atomic store: it starts a new release sequence, so what earlier

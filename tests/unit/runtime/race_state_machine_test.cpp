@@ -117,6 +117,43 @@ class RaceStateMachine : public ::testing::Test {
 
 ThreadState *RaceStateMachine::g_main = nullptr;
 
+// A lock taken again by the thread that released it last, with nothing
+// released there since, is acquired without merging (sync_acquire_lock): its
+// clock is what that thread's release published. Once another thread
+// released it in between, the shortcut must not hide that release.
+TEST_F(RaceStateMachine, ALockRetakenByItsLastReleaserStillTakesOtherThreadsReleases) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  lock(*main_, m1_);
+  write(*main_, 31);
+  unlock(*main_, m1_);
+  lock(*main_, m1_);  // nothing new: the shortcut
+  unlock(*main_, m1_);
+  lock(*a, m1_);
+  write(*a, 32);  // ordered after main's write by the lock
+  unlock(*a, m1_);
+  lock(*main_, m1_);  // must take a's release
+  unlock(*main_, m1_);
+  // Outside the lock (no common lockset): only happens-before orders it.
+  write(*main_, 33);
+  EXPECT_EQ(races_reported(), before) << "main's lock lost a's release";
+  EXPECT_EQ(tid_of(word()), slot(main_));
+}
+
+// Without the lock there is no order: a retaken lock does not order the
+// thread after an access made outside it.
+TEST_F(RaceStateMachine, ARetakenLockDoesNotOrderAnAccessOutsideIt) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  write(*a, 34);  // a never takes m1
+  lock(*main_, m1_);
+  write(*main_, 35);
+  unlock(*main_, m1_);
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
 TEST_F(RaceStateMachine, FirstAccessMakesTheVariableExclusiveToItsThread) {
   EXPECT_EQ(kind(), Kind::kVirgin);
   write(*main_, 11);

@@ -239,6 +239,64 @@ TEST(SyncVars, AVariableUsedAgainStartsFreshUnderItsNewAddress) {
   EXPECT_EQ(sync_var(new_addr, false), v);
 }
 
+// A thread with clock `c` takes lock `v` and drops it (as a writer or reader).
+void take_and_drop(SyncVar *v, VectorClock &c, bool write_mode, AcquireCache &seen) {
+  sync_release_lock(v, c, write_mode, sync_acquire_lock(v, c, write_mode, seen), seen);
+}
+
+// sync_acquire_lock / sync_release_lock: a thread's release of a lock it
+// acquired, with nothing published there in between, is noted as taken; its
+// next acquire takes nothing. Anything published in between is taken.
+TEST(SyncVars, ALocksLastReleaserIsNotedOnlyWhenItsClockCoversTheVariable) {
+  const uintptr_t m = kBase + 0x500000;
+  SyncVar *v = sync_var(m, true);
+  VectorClock mine, other;
+  mine.set(1, 3);
+  other.set(2, 9);
+  AcquireCache seen, other_seen;
+  take_and_drop(v, mine, true, seen);
+  EXPECT_TRUE(seen.has(v, v->version.load(), true)) << "nothing was published in between";
+  mine.tick(1);
+  uint32_t taken = sync_acquire_lock(v, mine, true, seen);  // the shortcut
+  EXPECT_EQ(taken, v->version.load());
+  // Another thread publishes while this one holds it (an unlock of a lock
+  // it did not take): the release must not be noted as covered.
+  sync_release(m, other);
+  sync_release_lock(v, mine, true, taken, seen);
+  EXPECT_FALSE(seen.has(v, v->version.load(), true));
+  VectorClock into;
+  into.set(1, 1);
+  sync_acquire_lock(v, into, true, seen);
+  EXPECT_EQ(into.get(2), 9u) << "the other thread's release is taken";
+  EXPECT_EQ(into.get(1), 4u);
+  // Another thread's acquire and release: the first thread's entry no
+  // longer matches, and its next acquire takes the other's clock.
+  VectorClock first;
+  take_and_drop(v, first, true, seen);
+  ASSERT_TRUE(seen.has(v, v->version.load(), true));
+  other.set(2, 12);
+  take_and_drop(v, other, true, other_seen);
+  EXPECT_FALSE(seen.has(v, v->version.load(), true));
+  sync_acquire_lock(v, first, true, seen);
+  EXPECT_EQ(first.get(2), 12u);
+}
+
+// A reader's acquire takes only the writers' clock: its release is not
+// noted, and a writer after readers still takes what they released.
+TEST(SyncVars, AReadersReleaseOfALockIsNeverNotedAsCovered) {
+  SyncVar *v = sync_var(kBase + 0x500100, true);
+  VectorClock writer, reader;
+  AcquireCache writer_seen, reader_seen;
+  writer.set(1, 2);
+  take_and_drop(v, writer, true, writer_seen);
+  reader.set(2, 5);
+  take_and_drop(v, reader, false, reader_seen);
+  EXPECT_FALSE(reader_seen.has(v, v->version.load(), true));
+  EXPECT_EQ(v->read_clock.get(2), 5u);
+  sync_acquire_lock(v, writer, true, writer_seen);
+  EXPECT_EQ(writer.get(2), 5u) << "a writer waits for the readers";
+}
+
 // The layout the lock path relies on: variables never share a cache line,
 // and what a lock and an unlock write sits in one line.
 TEST(SyncVars, EachVariableHasItsOwnCacheLines) {
