@@ -143,14 +143,6 @@ bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w
   return histories && locked_access_needs_no_work(state, w, *histories, write);
 }
 
-bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write) {
-  const auto *split = static_cast<const SplitGranule *>(pointer_of(w));
-  // A byte's state counts all of its one byte as touched (race_access.cpp).
-  for (uintptr_t b = addr & (kGranule - 1), end = b + size; b < end; ++b)
-    if (!state_needs_no_work(split->state[b].load(std::memory_order_acquire), 0xff, write)) return false;
-  return true;
-}
-
 bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   if (!fast_path_answers(addr, size)) return false;
   std::atomic<uint64_t> *cell = find_cell(addr);
@@ -163,7 +155,6 @@ bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
     return kind_of(w) == Kind::kSharedModify1 && locked_access_needs_no_work(block->state, w, block->history, write);
   }
   if (kind_of(w) == Kind::kSharedModify1) return locked_granule_needs_no_work(*cell, w, addr, write);
-  if (kind_of(w) == Kind::kIndirect) return split_granule_needs_no_work(w, addr, size, write);
   return false;
 }
 
