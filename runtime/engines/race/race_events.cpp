@@ -198,9 +198,8 @@ void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
 void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
   uintptr_t size = e.value;
   if (size == 0) return;
-  StackTrace trace;
-  capture_stack(t.shadow, e.site, &trace);
-  HeapBlock *block = new_heap_block(thread_data(t).blocks, e.addr, size, depot_put(trace), t.tid);
+  RaceThread &rt = thread_data(t);
+  HeapBlock *block = new_heap_block(rt.blocks, e.addr, size, allocation_stack(t, rt, e.site), t.tid);
   shadow_mark_block(e.addr, e.addr + size, block);
 }
 
