@@ -38,6 +38,15 @@ SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_
   access_after_fast_path(addr, size, flags, site);
 }
 
+// A range over several granules inside one block its owner touches again
+// is answered here too (race::range_quickly_needs_no_work).
+SNAG_ALWAYS_INLINE void range_access(void *addr, size_t size, uint32_t flags, snag_site_t site) {
+  if (size > race::kGranule &&
+      race::range_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+    return;
+  access(addr, size, flags, site);
+}
+
 SNAG_ALWAYS_INLINE void atomic_event(EventKind kind, void *addr, uint32_t size, uint32_t op,
                                      uint32_t order, snag_site_t site, uintptr_t failure_order,
                                      uint32_t succeeded) {
@@ -75,11 +84,11 @@ SNAG_ACCESS_HOOKS(16)
 #undef SNAG_ACCESS_HOOKS
 
 SNAG_INTERFACE void __snag_read_range(void *addr, size_t size, snag_site_t site) {
-  if (size) access(addr, size, kAccessRange, site);
+  if (size) range_access(addr, size, kAccessRange, site);
 }
 
 SNAG_INTERFACE void __snag_write_range(void *addr, size_t size, snag_site_t site) {
-  if (size) access(addr, size, kAccessRange | kAccessWrite, site);
+  if (size) range_access(addr, size, kAccessRange | kAccessWrite, site);
 }
 
 SNAG_INTERFACE int __snag_loop_range_unchanged(void *addr, size_t size, int write) {

@@ -64,6 +64,7 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
 }  // namespace
 
 SNAG_TLS FastPathThread t_fast_path;
+bool g_ranges_answered_inline = true;
 
 // The compiler pass reads these through the numbers of
 // include/snag/race_fast_path.h (compiler/plugin/RaceFastPath.cpp).

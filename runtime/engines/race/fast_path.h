@@ -193,6 +193,38 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
   return access_quickly_needs_no_work(addr, size, write) || access_slowly_needs_no_work(addr, size, write);
 }
 
+// Off with potential=1, whose state machine looks at other threads'
+// lock-ordered accesses even when nothing changes (race_events.cpp).
+extern bool g_ranges_answered_inline;
+
+// For a range access over more than one granule (a copied string, a
+// std::function moved): true when it lies inside one coarse block that its
+// Exclusive owner touches again in this epoch, which is what
+// RaceEngine::range_owner_again would find (race_access.cpp) without the
+// call into the engine. task_graph's string copies: 1.4 million ranges.
+SNAG_ALWAYS_INLINE bool range_quickly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  const uintptr_t end = addr + size;
+  if (!t_fast_path.epoch_word || !g_ranges_answered_inline || end < addr) return false;
+  const HeapBlock *block;
+  if (const FastPathThread::RememberedBlock *r = remembered_block_of(addr, size)) {
+    block = r->block;
+  } else {
+    std::atomic<uint64_t> *cell = find_cell(addr);
+    block = cell ? block_of_word(cell->load(std::memory_order_acquire)) : nullptr;
+    if (!block) return false;
+  }
+  if (block->fine.load(std::memory_order_acquire)) return false;
+  const uint64_t w = block->state.load(std::memory_order_acquire);
+  // The range after the state: a reused record has its new block's range
+  // (cached_block_needs_no_work).
+  if (addr < block->start || end > block->start + block->size) return false;
+  const Kind k = kind_of(w);
+  if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return false;
+  if (!state_needs_no_work(w, 0xff, write)) return false;
+  remember_block(block);
+  return true;
+}
+
 // True when every access of `write` kind inside [addr, addr + size) would
 // need no work (access_needs_no_work of each). The compiler pass asks this
 // once before a loop that neither calls nor synchronizes, for the whole

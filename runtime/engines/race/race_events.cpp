@@ -36,6 +36,7 @@ RaceEngine::RaceEngine() {
   atomic_hook = &RaceEngine::on_atomic_hook;
   report_object_level_ = options().flag("report_object_level");
   potential_ = options().flag("potential");
+  g_ranges_answered_inline = !potential_;
 }
 
 RaceThread &RaceEngine::thread_data(ThreadState &t) {

@@ -521,6 +521,43 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredInlineOnlyForItsOwnersEpoch) {
   EXPECT_EQ(site, 183u);
 }
 
+// A range over several granules inside one coarse block is answered by the
+// range hooks' inlined check (fast_path.h: range_quickly_needs_no_work)
+// only when the block's Exclusive owner touches it again in this epoch
+// (having written, for a write), as range_owner_again answers it: another
+// thread's range, or the owner's after an unlock, still takes the state
+// machine and the race names the block's remembered write.
+TEST_F(RaceShortcuts, ARangeInsideABlockIsAnsweredInlineOnlyForItsOwnersEpoch) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 59]);
+  auto [a, b] = block_for_two_threads(heap, 64);
+  become(*a);
+  EXPECT_FALSE(range_quickly_needs_no_work(heap, 32, false)) << "a new block: its first access";
+  RaceEngine::on_access(*a, heap, 32, kAccessRange, 191);  // a reads: Exclusive0, not written
+  EXPECT_TRUE(range_quickly_needs_no_work(heap + 8, 24, false));
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, true)) << "a write where a only read";
+  RaceEngine::on_access(*a, heap, 32, kAccessRange | kAccessWrite, 192);
+  EXPECT_TRUE(range_quickly_needs_no_work(heap + 8, 24, true));
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 48, 24, false)) << "past the block's end";
+  g_ranges_answered_inline = false;  // potential=1
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, true));
+  g_ranges_answered_inline = true;
+  lock(*a, m1_);
+  unlock(*a, m1_);
+  become(*a);
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, false)) << "a new epoch";
+  become(*b);
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, false)) << "not b's block";
+  RaceEngine::on_access(*b, heap + 8, 24, kAccessRange, 193);  // unordered with a's write
+  EXPECT_EQ(races_reported(), before + 1);
+  Histories *h = find_history(find_shadow_page(heap + 8), heap + 8);
+  ASSERT_NE(h, nullptr);
+  snag_site_t site;
+  StackId context;
+  access_stack_of(h->write.stack, &site, &context);
+  EXPECT_EQ(site, 192u) << "the previous access is a's range write";
+}
+
 // A heap block's allocation stack: the one capture_stack gives at the
 // allocation, also when this thread allocated at the same site before from
 // another caller (race_access.cpp, allocation_stack keeps the last id per
