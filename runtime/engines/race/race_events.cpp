@@ -219,8 +219,11 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   // blocks are left Virgin: marking them would cost their whole shadow.)
   if (size <= kPageSize) {
     uint64_t freed = exclusive_word(Kind::kExclusive0, rt.slot, rt.now, true);
-    for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule)
-      if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(freed, std::memory_order_relaxed);
+    for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule) {
+      std::atomic<uint64_t> *cell = find_cell(g);  // inline: the block's slot has shadow already
+      if (!cell) cell = shadow_cell(g);
+      if (cell) cell->store(freed, std::memory_order_relaxed);
+    }
   }
 }
 
