@@ -24,6 +24,9 @@ namespace {
 // callers that bypass these hooks too).
 __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
                                                      snag_site_t site) {
+  // A split granule's bytes: answered before the engine's call chain.
+  if (race::split_access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+    return;
   AccessHook hook = g_access_hook;
   if (SNAG_UNLIKELY(!hook)) return;
   ThreadState *t = current_thread();
