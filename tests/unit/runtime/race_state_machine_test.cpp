@@ -485,12 +485,12 @@ TEST_F(RaceShortcuts, ANewBlocksFirstAccessMakesItExclusive) {
 }
 
 // A granule split into bytes (two variables of one stack slot) is answered
-// by the hooks' inlined check (fast_path.h: split_granule_needs_no_work in
-// access_quickly_needs_no_work): yes only for the owner's bytes in its
+// by the hooks before they call the engine (fast_path.h:
+// split_access_needs_no_work): yes only for the owner's bytes in its
 // current epoch, so that another thread's access, or the owner's after an
 // unlock, still takes the state machine, races with the byte's own writer
 // and names that writer's site.
-TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredInlineOnlyForItsOwnersEpoch) {
+TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoch) {
   uint32_t before = races_reported();
   ThreadState *a = spawn(*main_);
   become(*main_);
@@ -498,16 +498,16 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredInlineOnlyForItsOwnersEpoch) {
   RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 182);  // other bytes: the granule splits
   ASSERT_EQ(kind(), Kind::kIndirect);
   ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
-  EXPECT_TRUE(access_quickly_needs_no_work(base_, 4, true));
-  EXPECT_TRUE(access_quickly_needs_no_work(base_ + 4, 4, false));
-  EXPECT_TRUE(access_quickly_needs_no_work(base_ + 2, 4, true)) << "bytes of both writes";
+  EXPECT_TRUE(split_access_needs_no_work(base_, 4, true));
+  EXPECT_TRUE(split_access_needs_no_work(base_ + 4, 4, false));
+  EXPECT_TRUE(split_access_needs_no_work(base_ + 2, 4, true)) << "bytes of both writes";
   lock(*main_, m1_);
   unlock(*main_, m1_);
   become(*main_);
-  EXPECT_FALSE(access_quickly_needs_no_work(base_, 4, true)) << "a new epoch: each byte is renewed";
+  EXPECT_FALSE(split_access_needs_no_work(base_, 4, true)) << "a new epoch: each byte is renewed";
   RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 183);
   become(*a);
-  EXPECT_FALSE(access_quickly_needs_no_work(base_, 4, false)) << "not a's bytes";
+  EXPECT_FALSE(split_access_needs_no_work(base_, 4, false)) << "not a's bytes";
   // a is ordered after neither of main's epochs: its read of bytes 0-3
   // races with main's write at 181.
   RaceEngine::on_access(*a, base_, 4, 0, 184);
