@@ -24,6 +24,9 @@ namespace {
 // callers that bypass these hooks too).
 __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
                                                      snag_site_t site) {
+  // A split granule's bytes: answered before the engine's call chain.
+  if (race::split_access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+    return;
   AccessHook hook = g_access_hook;
   if (SNAG_UNLIKELY(!hook)) return;
   ThreadState *t = current_thread();
@@ -36,6 +39,15 @@ SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_
   if (race::access_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
     return;
   access_after_fast_path(addr, size, flags, site);
+}
+
+// A range over several granules inside one block its owner touches again
+// is answered here too (race::range_quickly_needs_no_work).
+SNAG_ALWAYS_INLINE void range_access(void *addr, size_t size, uint32_t flags, snag_site_t site) {
+  if (size > race::kGranule &&
+      race::range_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+    return;
+  access(addr, size, flags, site);
 }
 
 SNAG_ALWAYS_INLINE void atomic_event(EventKind kind, void *addr, uint32_t size, uint32_t op,
@@ -75,11 +87,11 @@ SNAG_ACCESS_HOOKS(16)
 #undef SNAG_ACCESS_HOOKS
 
 SNAG_INTERFACE void __snag_read_range(void *addr, size_t size, snag_site_t site) {
-  if (size) access(addr, size, kAccessRange, site);
+  if (size) range_access(addr, size, kAccessRange, site);
 }
 
 SNAG_INTERFACE void __snag_write_range(void *addr, size_t size, snag_site_t site) {
-  if (size) access(addr, size, kAccessRange | kAccessWrite, site);
+  if (size) range_access(addr, size, kAccessRange | kAccessWrite, site);
 }
 
 SNAG_INTERFACE int __snag_loop_range_unchanged(void *addr, size_t size, int write) {

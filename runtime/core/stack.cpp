@@ -122,4 +122,27 @@ void depot_get(StackId id, StackTrace *out) {
   copy_bytes(out->frames, n->frames, sizeof(snag_site_t) * out->depth);
 }
 
+bool depot_holds(StackId id, const ShadowStack &shadow, snag_site_t top) {
+  if (id == 0) return false;
+  Node **chunk = chunk_for(id);
+  const Node *n = chunk ? __atomic_load_n(&chunk[id % kChunk], __ATOMIC_ACQUIRE) : nullptr;
+  if (!n) return false;
+  // The frames in the order capture_stack copies them.
+  uint32_t k = 0;
+  if (top != 0) {
+    if (n->depth == 0 || n->frames[0] != top) return false;
+    k = 1;
+  }
+  if (shadow.frames) {
+    uint32_t depth = shadow.depth < ShadowStack::kCapacity ? shadow.depth : ShadowStack::kCapacity;
+    for (uint32_t i = depth; i-- > 0 && k < kMaxStackFrames;) {
+      snag_site_t site = shadow.frames[i].call_site;
+      if (site == 0) continue;
+      if (k >= n->depth || n->frames[k] != site) return false;
+      ++k;
+    }
+  }
+  return k == n->depth;
+}
+
 }  // namespace snag

@@ -48,6 +48,9 @@ void capture_stack(const ShadowStack &shadow, snag_site_t top, StackTrace *out);
 using StackId = uint32_t;
 StackId depot_put(const StackTrace &trace);
 void depot_get(StackId id, StackTrace *out);
+// Whether `id` is the stack capture_stack(shadow, top) would give, without
+// copying or hashing it.
+bool depot_holds(StackId id, const ShadowStack &shadow, snag_site_t top);
 // Tells `observer` (nullptr: nobody) of each trace the depot had to add.
 void depot_observe_additions(void (*observer)(const StackTrace &));
 

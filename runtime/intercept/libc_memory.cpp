@@ -43,6 +43,16 @@ void write_bytes(void *p, size_t n) {
   if (n && wants_accesses()) __snag_write_range(p, n, caller_site());
 }
 
+// Both sides of a comparison, for a caller that asked wants_accesses()
+// already: one site for the two ranges (task_graph's string sort compares
+// 3.5 million times).
+void read_both(const void *a, const void *b, size_t n) {
+  if (!n) return;
+  const snag_site_t site = caller_site();
+  __snag_read_range(const_cast<void *>(a), n, site);
+  __snag_read_range(const_cast<void *>(b), n, site);
+}
+
 size_t plain_strlen(const char *s) {
   size_t n = 0;
   while (s[n]) ++n;
@@ -96,8 +106,7 @@ int compare_memory(std::atomic<memcmp_fn> &slot, const char *name, const void *a
   if (!real) return plain_compare(x, y, n, false);
   if (wants_accesses()) {
     size_t touched = compared_bytes(x, y, n, false);
-    read_bytes(a, touched);
-    read_bytes(b, touched);
+    read_both(a, b, touched);
   }
   return real(a, b, n);
 }
@@ -124,8 +133,7 @@ SNAG_INTERCEPTOR int strcmp(const char *a, const char *b) {
   if (!real) return plain_compare(x, y, SIZE_MAX, true);
   if (wants_accesses()) {
     size_t touched = compared_bytes(x, y, SIZE_MAX, true);
-    read_bytes(a, touched);
-    read_bytes(b, touched);
+    read_both(a, b, touched);
   }
   return real(a, b);
 }
@@ -137,8 +145,7 @@ SNAG_INTERCEPTOR int strncmp(const char *a, const char *b, size_t n) {
   if (!real) return plain_compare(x, y, n, true);
   if (wants_accesses()) {
     size_t touched = compared_bytes(x, y, n, true);
-    read_bytes(a, touched);
-    read_bytes(b, touched);
+    read_both(a, b, touched);
   }
   return real(a, b, n);
 }

@@ -72,6 +72,7 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
 }  // namespace
 
 SNAG_TLS FastPathThread t_fast_path;
+bool g_ranges_answered_inline = true;
 
 // The compiler pass reads these through the numbers of
 // include/snag/race_fast_path.h (compiler/plugin/RaceFastPath.cpp).
@@ -160,14 +161,6 @@ bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w
   if (!page) return false;
   PackedHistories *histories = find_history(page, addr);
   return histories && locked_access_needs_no_work(state, w, *histories, write);
-}
-
-bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write) {
-  const auto *split = static_cast<const SplitGranule *>(pointer_of(w));
-  // A byte's state counts all of its one byte as touched (race_access.cpp).
-  for (uintptr_t b = addr & (kGranule - 1), end = b + size; b < end; ++b)
-    if (!state_needs_no_work(split->state[b].load(std::memory_order_acquire), 0xff, write)) return false;
-  return true;
 }
 
 bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {

@@ -66,6 +66,15 @@ struct RaceThread {
   };
   static constexpr uint32_t kSiteStackBits = 7;
   SiteStack site_stacks[1u << kSiteStackBits] = {};
+  // The allocation stacks this thread captured last, by allocation site
+  // (race_access.cpp, allocation_stack): depot ids checked against the
+  // shadow stack, so that most allocations need no capture and no hash.
+  struct AllocStack {
+    snag_site_t site;
+    StackId stack;
+  };
+  static constexpr uint32_t kAllocStackBits = 4;
+  AllocStack alloc_stacks[1u << kAllocStackBits] = {};
   BlockCache blocks;  // recycled heap-block records
   // With potential=1: B_t without the edges locks add (RaceTrack's own
   // clock: thread creation and join, condition variables, semaphores,
@@ -167,6 +176,7 @@ class RaceEngine final : public Engine {
   static void carry_down(HeapBlock *block, const History &h);
   StackId context_stack(ThreadState &t, RaceThread &rt);
   uint32_t access_stack(ThreadState &t, RaceThread &rt, snag_site_t site);
+  StackId allocation_stack(ThreadState &t, RaceThread &rt, snag_site_t site);
   History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 
   // race_events.cpp

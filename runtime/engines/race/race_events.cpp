@@ -36,6 +36,7 @@ RaceEngine::RaceEngine() {
   atomic_hook = &RaceEngine::on_atomic_hook;
   report_object_level_ = options().flag("report_object_level");
   potential_ = options().flag("potential");
+  g_ranges_answered_inline = !potential_;
 }
 
 RaceThread &RaceEngine::thread_data(ThreadState &t) {
@@ -200,9 +201,8 @@ void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
 void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
   uintptr_t size = e.value;
   if (size == 0) return;
-  StackTrace trace;
-  capture_stack(t.shadow, e.site, &trace);
-  HeapBlock *block = new_heap_block(thread_data(t).blocks, e.addr, size, depot_put(trace), t.tid);
+  RaceThread &rt = thread_data(t);
+  HeapBlock *block = new_heap_block(rt.blocks, e.addr, size, allocation_stack(t, rt, e.site), t.tid);
   shadow_mark_block(e.addr, e.addr + size, block);
 }
 
@@ -221,8 +221,11 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   // blocks are left Virgin: marking them would cost their whole shadow.)
   if (size <= kPageSize) {
     uint64_t freed = exclusive_word(Kind::kExclusive0, rt.slot, rt.now, true);
-    for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule)
-      if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(freed, std::memory_order_relaxed);
+    for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule) {
+      std::atomic<uint64_t> *cell = find_cell(g);  // inline: the block's slot has shadow already
+      if (!cell) cell = shadow_cell(g);
+      if (cell) cell->store(freed, std::memory_order_relaxed);
+    }
   }
 }
 

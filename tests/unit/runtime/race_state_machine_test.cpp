@@ -7,6 +7,7 @@
 // step is deterministic: the threads are records, not running threads.
 #include <gtest/gtest.h>
 
+#include "core/internal_alloc.h"
 #include "core/runtime.h"
 #include "engines/race/access_stacks.h"
 #include "engines/race/fast_path.h"
@@ -534,6 +535,116 @@ TEST_F(RaceShortcuts, ASmallBlockRemembersThePreviousSideOfItsRace) {
   write_at(*b, heap + 40, 182);  // a and b are not ordered
   EXPECT_EQ(races_reported(), before + 1);
   EXPECT_EQ(remembered_write(heap + 40), 181u) << "the previous access named by the report";
+}
+
+// A granule split into bytes (two variables of one stack slot) is answered
+// by the hooks before they call the engine (fast_path.h:
+// split_access_needs_no_work): yes only for the owner's bytes in its
+// current epoch, so that another thread's access, or the owner's after an
+// unlock, still takes the state machine, races with the byte's own writer
+// and names that writer's site.
+TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoch) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  become(*main_);
+  RaceEngine::on_access(*main_, base_, 4, kAccessWrite, 181);
+  RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 182);  // other bytes: the granule splits
+  ASSERT_EQ(kind(), Kind::kIndirect);
+  ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
+  EXPECT_TRUE(split_access_needs_no_work(base_, 4, true));
+  EXPECT_TRUE(split_access_needs_no_work(base_ + 4, 4, false));
+  EXPECT_TRUE(split_access_needs_no_work(base_ + 2, 4, true)) << "bytes of both writes";
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  become(*main_);
+  EXPECT_FALSE(split_access_needs_no_work(base_, 4, true)) << "a new epoch: each byte is renewed";
+  RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 183);
+  become(*a);
+  EXPECT_FALSE(split_access_needs_no_work(base_, 4, false)) << "not a's bytes";
+  // a is ordered after neither of main's epochs: its read of bytes 0-3
+  // races with main's write at 181.
+  RaceEngine::on_access(*a, base_, 4, 0, 184);
+  EXPECT_EQ(races_reported(), before + 1);
+  const auto *split = static_cast<const SplitGranule *>(pointer_of(word()));
+  snag_site_t site;
+  StackId context;
+  access_stack_of(split->history[0].write.stack, &site, &context);
+  EXPECT_EQ(site, 181u) << "the previous access of byte 0 is main's first write";
+  access_stack_of(split->history[4].write.stack, &site, &context);
+  EXPECT_EQ(site, 183u);
+}
+
+// A range over several granules inside one coarse block is answered by the
+// range hooks' inlined check (fast_path.h: range_quickly_needs_no_work)
+// only when the block's Exclusive owner touches it again in this epoch
+// (having written, for a write), as range_owner_again answers it: another
+// thread's range, or the owner's after an unlock, still takes the state
+// machine and the race names the block's remembered write.
+TEST_F(RaceShortcuts, ARangeInsideABlockIsAnsweredInlineOnlyForItsOwnersEpoch) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 59]);
+  auto [a, b] = block_for_two_threads(heap, 64);
+  become(*a);
+  EXPECT_FALSE(range_quickly_needs_no_work(heap, 32, false)) << "a new block: its first access";
+  RaceEngine::on_access(*a, heap, 32, kAccessRange, 191);  // a reads: Exclusive0, not written
+  EXPECT_TRUE(range_quickly_needs_no_work(heap + 8, 24, false));
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, true)) << "a write where a only read";
+  RaceEngine::on_access(*a, heap, 32, kAccessRange | kAccessWrite, 192);
+  EXPECT_TRUE(range_quickly_needs_no_work(heap + 8, 24, true));
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 48, 24, false)) << "past the block's end";
+  g_ranges_answered_inline = false;  // potential=1
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, true));
+  g_ranges_answered_inline = true;
+  lock(*a, m1_);
+  unlock(*a, m1_);
+  become(*a);
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, false)) << "a new epoch";
+  become(*b);
+  EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, false)) << "not b's block";
+  RaceEngine::on_access(*b, heap + 8, 24, kAccessRange, 193);  // unordered with a's write
+  EXPECT_EQ(races_reported(), before + 1);
+  Histories *h = find_history(find_shadow_page(heap + 8), heap + 8);
+  ASSERT_NE(h, nullptr);
+  snag_site_t site;
+  StackId context;
+  access_stack_of(h->write.stack, &site, &context);
+  EXPECT_EQ(site, 192u) << "the previous access is a's range write";
+}
+
+// A heap block's allocation stack: the one capture_stack gives at the
+// allocation, also when this thread allocated at the same site before from
+// another caller (race_access.cpp, allocation_stack keeps the last id per
+// site).
+TEST_F(RaceShortcuts, BlocksAllocatedAtOneSiteFromTwoCallersKeepTheirOwnStacks) {
+  const auto first = reinterpret_cast<uintptr_t>(&g_memory[64 * 61]);
+  const auto second = reinterpret_cast<uintptr_t>(&g_memory[64 * 62]);
+  const auto third = reinterpret_cast<uintptr_t>(&g_memory[64 * 63]);
+  ShadowStack &s = main_->shadow;
+  if (!s.frames) s.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);  // a record's: none
+  const uint32_t depth = s.depth;
+  auto alloc_at = [&](uintptr_t addr, snag_site_t caller) {
+    s.push(caller, 0x10000);  // main -> caller's function
+    s.push(0x191, 0x0f000);   // -> the allocating function
+    Event e{EventKind::kAlloc};
+    e.addr = addr;
+    e.value = 16;
+    e.site = 0x192;  // its malloc
+    engine().on_event(*main_, e);
+    StackTrace expected;
+    capture_stack(s, 0x192, &expected);
+    s.pop();
+    s.pop();
+    return depot_put(expected);
+  };
+  const StackId via_a = alloc_at(first, 0x1a0);
+  const StackId via_b = alloc_at(second, 0x1b0);
+  const StackId via_a_again = alloc_at(third, 0x1a0);
+  EXPECT_NE(via_a, via_b);
+  EXPECT_EQ(via_a, via_a_again);
+  EXPECT_EQ(find_heap_block(first)->alloc_stack, via_a);
+  EXPECT_EQ(find_heap_block(second)->alloc_stack, via_b) << "not the stack of the first caller";
+  EXPECT_EQ(find_heap_block(third)->alloc_stack, via_a);
+  EXPECT_EQ(s.depth, depth);
 }
 
 }  // namespace

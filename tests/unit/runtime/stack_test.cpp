@@ -68,6 +68,42 @@ TEST(StackDepot, InternsEqualTraces) {
   EXPECT_EQ(depot_put(StackTrace{}), 0u);
 }
 
+// depot_holds answers for the race engine's allocation stacks without a
+// capture (race_access.cpp, allocation_stack): it must say no whenever
+// capture_stack would give another trace, a caller far down included.
+TEST(StackDepot, HoldsOnlyTheStackACaptureWouldGive) {
+  ShadowStack s;
+  s.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);
+  s.push(0x501, 5000);
+  s.push(0, 4000);  // a frame without a call site: left out of a capture
+  s.push(0x503, 3000);
+  s.push(0x504, 2000);
+  StackTrace t;
+  capture_stack(s, 0x5ff, &t);
+  const StackId id = depot_put(t);
+  EXPECT_TRUE(depot_holds(id, s, 0x5ff));
+  EXPECT_FALSE(depot_holds(id, s, 0x5fe)) << "another site on top";
+  EXPECT_FALSE(depot_holds(id, s, 0)) << "no site on top";
+  EXPECT_FALSE(depot_holds(0, s, 0x5ff));
+  // The same top frames reached from another caller at the bottom.
+  s.frames[0].call_site = 0x511;
+  EXPECT_FALSE(depot_holds(id, s, 0x5ff));
+  s.frames[0].call_site = 0x501;
+  EXPECT_TRUE(depot_holds(id, s, 0x5ff));
+  s.push(0x505, 1000);  // one call deeper
+  EXPECT_FALSE(depot_holds(id, s, 0x5ff));
+  s.pop();
+  s.pop();  // one call shallower
+  EXPECT_FALSE(depot_holds(id, s, 0x5ff));
+  // Without a shadow stack: only the site.
+  ShadowStack none;
+  StackTrace top_only;
+  capture_stack(none, 0x5ff, &top_only);
+  EXPECT_TRUE(depot_holds(depot_put(top_only), none, 0x5ff));
+  EXPECT_FALSE(depot_holds(id, none, 0x5ff));
+  internal_free(s.frames);
+}
+
 TEST(StackDepot, ConcurrentInsertsAgree) {
   std::vector<StackId> ids(4);
   std::vector<std::thread> threads;
