@@ -603,12 +603,7 @@ TEST_F(RaceShortcuts, ARangeInsideABlockIsAnsweredInlineOnlyForItsOwnersEpoch) {
   EXPECT_FALSE(range_quickly_needs_no_work(heap + 8, 24, false)) << "not b's block";
   RaceEngine::on_access(*b, heap + 8, 24, kAccessRange, 193);  // unordered with a's write
   EXPECT_EQ(races_reported(), before + 1);
-  Histories *h = find_history(find_shadow_page(heap + 8), heap + 8);
-  ASSERT_NE(h, nullptr);
-  snag_site_t site;
-  StackId context;
-  access_stack_of(h->write.stack, &site, &context);
-  EXPECT_EQ(site, 192u) << "the previous access is a's range write";
+  EXPECT_EQ(remembered_write(heap + 8), 192u) << "the previous access is a's range write";
 }
 
 // A heap block's allocation stack: the one capture_stack gives at the
