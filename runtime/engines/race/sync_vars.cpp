@@ -63,11 +63,15 @@ void mark_bucket(uint32_t index, bool used) {
 // the address malloc hands out again, set and cleared it each time, an
 // atomic read-modify-write of a line every thread that makes locks writes.
 // Cleared here (under the bucket's lock, as it is set), once, by a lookup
-// that would otherwise find the bucket empty again and again.
+// that would otherwise find the bucket empty again and again. Only tried:
+// the bit is a filter, a later lookup clears it as well, and a lookup must
+// not wait for the bucket's lock (a signal handler's lookup while the
+// thread it interrupted holds that lock would wait forever).
 void unmark_empty_bucket(uint32_t index) {
   Bucket &b = g_buckets[index];
-  SpinLockGuard guard(b.lock);
+  if (!b.lock.try_lock()) return;
   if (!b.head.load(std::memory_order_relaxed)) mark_bucket(index, false);
+  b.lock.unlock();
 }
 
 // The variables this thread found last, direct-mapped by address. A queue's
