@@ -177,7 +177,6 @@ bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
     return locked_access_needs_no_work(block->state, w, block->packed_history, write);
   }
   if (kind_of(w) == Kind::kSharedModify1) return locked_granule_needs_no_work(*cell, w, addr, write);
-  if (kind_of(w) == Kind::kIndirect) return split_granule_needs_no_work(w, addr, size, write);
   return false;
 }
 

@@ -188,8 +188,11 @@ void RaceEngine::publish_fast_path(const RaceThread &rt, Tid self) {
 void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                            snag_site_t site) {
   bool write = (flags & kAccessWrite) != 0;
-  // The compiler hooks asked the inlined half already (kAccessQuickAsked).
-  if (!(flags & kAccessQuickAsked) && access_quickly_needs_no_work(addr, size, write)) return;
+  // The compiler hooks asked the inlined half and the split granule's bytes
+  // already (kAccessQuickAsked); the interceptors and atomics ask them here.
+  if (!(flags & kAccessQuickAsked) &&
+      (access_quickly_needs_no_work(addr, size, write) || split_access_needs_no_work(addr, size, write)))
+    return;
   RaceThread &data = g_race->thread_data(t);
   const Access a{addr, size, write, site};
   if (g_race->access_exclusive_again(t, data, a) || g_race->range_owner_again(a)) return;

@@ -252,8 +252,13 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
   // coarse phase: the block's memory starts fresh, and whole pages point at
   // the block through their page (the access path writes the Indirect word
   // into a granule's state the first time it touches it, so that a large
-  // block costs shadow only where it is used).
-  shadow_reset_cells(begin, end);
+  // block costs shadow only where it is used). The granules of a page the
+  // block covers in part get the block's word below in place of what they
+  // held, so only the whole pages are reset (a small block's words were
+  // written twice at each malloc).
+  const uintptr_t first_whole = (begin + kPageSize - 1) & ~(kPageSize - 1);
+  const uintptr_t past_whole = end & ~(kPageSize - 1);
+  if (past_whole > first_whole) shadow_reset_cells(first_whole, past_whole);
   for (uintptr_t page_start = begin & ~(kPageSize - 1); page_start < end; page_start += kPageSize) {
     uintptr_t lo = begin > page_start ? begin : page_start;
     uintptr_t hi = end < page_start + kPageSize ? end : page_start + kPageSize;
@@ -268,8 +273,11 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
       HeapBlock *stale = page->block.load(std::memory_order_acquire);
       if (stale && stale != block) page->block.compare_exchange_strong(stale, nullptr);
     }
-    for (uintptr_t g = lo & ~(kGranule - 1); g < hi; g += kGranule)
-      if (std::atomic<uint64_t> *cell = shadow_cell(g)) cell->store(word, std::memory_order_relaxed);
+    for (uintptr_t g = lo & ~(kGranule - 1); g < hi; g += kGranule) {
+      std::atomic<uint64_t> *cell = find_cell(g);  // inline: the slot has shadow already, mostly
+      if (!cell) cell = shadow_cell(g);
+      if (cell) cell->store(word, std::memory_order_relaxed);
+    }
   }
 }
 

@@ -574,6 +574,37 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoc
   EXPECT_EQ(site, 183u);
 }
 
+// The split granule's question is asked once per access: the hooks ask it
+// before the engine (kAccessQuickAsked), so access_slowly_needs_no_work no
+// longer does; every other caller (access_needs_no_work, on_access from an
+// interceptor or an atomic) asks it itself. Still only for the owner's bytes
+// in its epoch: another thread's access through on_access takes the state
+// machine and its race names the byte's writer.
+TEST_F(RaceShortcuts, ASplitGranuleIsAskedOnceAndStillOnlyForItsOwnersEpoch) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  become(*main_);
+  RaceEngine::on_access(*main_, base_, 4, kAccessWrite, 185);
+  RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 186);  // other bytes: the granule splits
+  ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
+  EXPECT_FALSE(access_slowly_needs_no_work(base_, 4, true)) << "the hooks asked it already";
+  EXPECT_TRUE(access_needs_no_work(base_, 4, true));
+  const uint64_t split_word = word();
+  RaceEngine::on_access(*main_, base_, 4, kAccessWrite, 187);  // the owner again: no work
+  EXPECT_EQ(word(), split_word);
+  become(*a);
+  EXPECT_FALSE(access_needs_no_work(base_ + 4, 4, false)) << "not a's bytes";
+  RaceEngine::on_access(*a, base_ + 4, 4, 0, 188);  // unordered with main's write at 186
+  EXPECT_EQ(races_reported(), before + 1);
+  const auto *split = static_cast<const SplitGranule *>(pointer_of(word()));
+  snag_site_t site;
+  StackId context;
+  access_stack_of(split->history[0].write.stack, &site, &context);
+  EXPECT_EQ(site, 185u) << "the owner's second write in its epoch left byte 0's history alone";
+  access_stack_of(split->history[4].write.stack, &site, &context);
+  EXPECT_EQ(site, 186u);
+}
+
 // A range over several granules inside one coarse block is answered by the
 // range hooks' inlined check (fast_path.h: range_quickly_needs_no_work)
 // only when the block's Exclusive owner touches it again in this epoch
