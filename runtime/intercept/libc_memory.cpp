@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engines/race/fast_path.h"
 #include "intercept/real.h"
 #include "snag/abi.h"
 
@@ -46,12 +45,9 @@ void write_bytes(void *p, size_t n) {
 
 // Both sides of a comparison, for a caller that asked wants_accesses()
 // already: one site for the two ranges (task_graph's string sort compares
-// 3.5 million times). The race fast path's loads for the two are started
-// together (prefetch_state_words before the caller read the bytes, then
-// the records here), so that their misses overlap.
+// 3.5 million times).
 void read_both(const void *a, const void *b, size_t n) {
   if (!n) return;
-  race::prefetch_state_records(reinterpret_cast<uintptr_t>(a), reinterpret_cast<uintptr_t>(b));
   const snag_site_t site = caller_site();
   __snag_read_range(const_cast<void *>(a), n, site);
   __snag_read_range(const_cast<void *>(b), n, site);
@@ -109,7 +105,6 @@ int compare_memory(std::atomic<memcmp_fn> &slot, const char *name, const void *a
   memcmp_fn real = resolve(slot, name);
   if (!real) return plain_compare(x, y, n, false);
   if (wants_accesses()) {
-    race::prefetch_state_words(reinterpret_cast<uintptr_t>(a), reinterpret_cast<uintptr_t>(b));
     size_t touched = compared_bytes(x, y, n, false);
     read_both(a, b, touched);
   }
@@ -137,7 +132,6 @@ SNAG_INTERCEPTOR int strcmp(const char *a, const char *b) {
   strcmp_fn real = resolve(g_strcmp, "strcmp");
   if (!real) return plain_compare(x, y, SIZE_MAX, true);
   if (wants_accesses()) {
-    race::prefetch_state_words(reinterpret_cast<uintptr_t>(a), reinterpret_cast<uintptr_t>(b));
     size_t touched = compared_bytes(x, y, SIZE_MAX, true);
     read_both(a, b, touched);
   }
@@ -150,7 +144,6 @@ SNAG_INTERCEPTOR int strncmp(const char *a, const char *b, size_t n) {
   strncmp_fn real = resolve(g_strncmp, "strncmp");
   if (!real) return plain_compare(x, y, n, true);
   if (wants_accesses()) {
-    race::prefetch_state_words(reinterpret_cast<uintptr_t>(a), reinterpret_cast<uintptr_t>(b));
     size_t touched = compared_bytes(x, y, n, true);
     read_both(a, b, touched);
   }

@@ -217,30 +217,6 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
          access_slowly_needs_no_work(addr, size, write);
 }
 
-// For an interceptor about to report a comparison's two sides (memcmp,
-// strcmp: task_graph's string sort, 5 million small ranges, each in its own
-// heap block): the fast path's two dependent loads per range, the state
-// word and then the block record it points at, are started for both sides
-// before either is checked, so that their misses overlap instead of
-// following one another. Prefetches only: nothing is read that could
-// fault, nothing is written, and the answers stay the fast path's.
-// Stage one, before the interceptor reads the compared bytes itself:
-SNAG_ALWAYS_INLINE void prefetch_state_words(uintptr_t a, uintptr_t b) {
-  if (SNAG_UNLIKELY(!t_fast_path.epoch_word)) return;
-  if (std::atomic<uint64_t> *cell = find_cell(a)) __builtin_prefetch(cell);
-  if (std::atomic<uint64_t> *cell = find_cell(b)) __builtin_prefetch(cell);
-}
-// Stage two, just before the ranges are reported: the records the state
-// words point at (a coarse block's, or a split granule's bytes).
-SNAG_ALWAYS_INLINE void prefetch_state_records(uintptr_t a, uintptr_t b) {
-  if (SNAG_UNLIKELY(!t_fast_path.epoch_word)) return;
-  for (uintptr_t addr : {a, b})
-    if (std::atomic<uint64_t> *cell = find_cell(addr)) {
-      const uint64_t w = cell->load(std::memory_order_relaxed);
-      if (kind_of(w) == Kind::kIndirect) __builtin_prefetch(pointer_of(w));
-    }
-}
-
 // Off with potential=1, whose state machine looks at other threads'
 // lock-ordered accesses even when nothing changes (race_events.cpp).
 extern bool g_ranges_answered_inline;

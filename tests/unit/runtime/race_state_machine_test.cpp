@@ -442,6 +442,14 @@ class RaceShortcuts : public RaceStateMachine {
     access_stack_of(h->write.stack, &site, &context);
     return site;
   }
+  // The site of the write remembered for byte `b` of the split granule base_.
+  snag_site_t split_byte_write(int b) {
+    const auto *split = static_cast<const SplitGranule *>(pointer_of(word()));
+    snag_site_t site;
+    StackId context;
+    access_stack_of(split->history[b].write.stack, &site, &context);
+    return site;
+  }
 };
 
 TEST_F(RaceShortcuts, TheOwnerInANewEpochRemembersItsNewAccess) {
@@ -565,13 +573,8 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoc
   // races with main's write at 181.
   RaceEngine::on_access(*a, base_, 4, 0, 184);
   EXPECT_EQ(races_reported(), before + 1);
-  const auto *split = static_cast<const SplitGranule *>(pointer_of(word()));
-  snag_site_t site;
-  StackId context;
-  access_stack_of(split->history[0].write.stack, &site, &context);
-  EXPECT_EQ(site, 181u) << "the previous access of byte 0 is main's first write";
-  access_stack_of(split->history[4].write.stack, &site, &context);
-  EXPECT_EQ(site, 183u);
+  EXPECT_EQ(split_byte_write(0), 181u) << "the previous access of byte 0 is main's first write";
+  EXPECT_EQ(split_byte_write(4), 183u);
 }
 
 // The split granule's question is asked once per access: the hooks ask it
@@ -596,13 +599,8 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAskedOnceAndStillOnlyForItsOwnersEpoch) {
   EXPECT_FALSE(access_needs_no_work(base_ + 4, 4, false)) << "not a's bytes";
   RaceEngine::on_access(*a, base_ + 4, 4, 0, 188);  // unordered with main's write at 186
   EXPECT_EQ(races_reported(), before + 1);
-  const auto *split = static_cast<const SplitGranule *>(pointer_of(word()));
-  snag_site_t site;
-  StackId context;
-  access_stack_of(split->history[0].write.stack, &site, &context);
-  EXPECT_EQ(site, 185u) << "the owner's second write in its epoch left byte 0's history alone";
-  access_stack_of(split->history[4].write.stack, &site, &context);
-  EXPECT_EQ(site, 186u);
+  EXPECT_EQ(split_byte_write(0), 185u) << "the owner's second write in its epoch left byte 0 alone";
+  EXPECT_EQ(split_byte_write(4), 186u) << "the race's previous access";
 }
 
 // A range over several granules inside one coarse block is answered by the
