@@ -545,6 +545,36 @@ TEST_F(RaceShortcuts, ASmallBlockRemembersThePreviousSideOfItsRace) {
   EXPECT_EQ(remembered_write(heap + 40), 181u) << "the previous access named by the report";
 }
 
+// A block inside one page has its granules' words written once at malloc,
+// with the block's word (shadow_mark_block: no reset first). Whatever a
+// granule held before, the freed word of the block freed there included, is
+// gone: a thread unordered with that free allocates the memory again and
+// writes it without a race, and the next race names that write.
+TEST_F(RaceShortcuts, ABlockAllocatedWhereAnotherWasFreedStartsFreshOnEveryGranule) {
+  uint32_t before = races_reported();
+  ThreadState *c = spawn(*main_);  // not ordered after main's free below
+  alloc(*main_, base_, 40);
+  write_at(*main_, base_ + 32, 201);
+  Event e{EventKind::kFree};
+  e.addr = base_;
+  e.value = 40;
+  e.site = 202;
+  become(*main_);
+  engine().on_event(*main_, e);  // each granule now reads as written by main's free
+  alloc(*c, base_, 40);
+  for (uintptr_t g = base_; g < base_ + 40; g += kGranule) {
+    HeapBlock *block = block_of_word(shadow_cell(g)->load());
+    ASSERT_NE(block, nullptr) << "granule " << (g - base_) / kGranule;
+    EXPECT_EQ(block->start, base_);
+  }
+  write_at(*c, base_ + 32, 203);
+  EXPECT_EQ(races_reported(), before) << "the freed word did not outlive the new block's malloc";
+  ThreadState *d = spawn(*main_);  // ordered after neither c's malloc nor its write
+  write_at(*d, base_ + 32, 204);
+  EXPECT_EQ(races_reported(), before + 1);
+  EXPECT_EQ(remembered_write(base_ + 32), 203u) << "the race's previous access is c's write";
+}
+
 // A granule split into bytes (two variables of one stack slot) is answered
 // by the hooks before they call the engine (fast_path.h:
 // split_access_needs_no_work): yes only for the owner's bytes in its
