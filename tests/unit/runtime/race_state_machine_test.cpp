@@ -442,6 +442,16 @@ class RaceShortcuts : public RaceStateMachine {
     access_stack_of(h->write.stack, &site, &context);
     return site;
   }
+  // main writes bytes 0-3 and then 4-7 of base_'s granule (two variables of
+  // one stack slot: the granule splits into bytes); returns a thread created
+  // before, ordered after neither write.
+  ThreadState *split_by_main(snag_site_t first, snag_site_t second) {
+    ThreadState *a = spawn(*main_);
+    become(*main_);
+    RaceEngine::on_access(*main_, base_, 4, kAccessWrite, first);
+    RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, second);
+    return a;
+  }
   // The site of the write remembered for byte `b` of the split granule base_.
   snag_site_t split_byte_write(int b) {
     const auto *split = static_cast<const SplitGranule *>(pointer_of(word()));
@@ -583,10 +593,7 @@ TEST_F(RaceShortcuts, ABlockAllocatedWhereAnotherWasFreedStartsFreshOnEveryGranu
 // and names that writer's site.
 TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoch) {
   uint32_t before = races_reported();
-  ThreadState *a = spawn(*main_);
-  become(*main_);
-  RaceEngine::on_access(*main_, base_, 4, kAccessWrite, 181);
-  RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 182);  // other bytes: the granule splits
+  ThreadState *a = split_by_main(181, 182);
   ASSERT_EQ(kind(), Kind::kIndirect);
   ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
   EXPECT_TRUE(split_access_needs_no_work(base_, 4, true));
@@ -615,10 +622,8 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoc
 // machine and its race names the byte's writer.
 TEST_F(RaceShortcuts, ASplitGranuleIsAskedOnceAndStillOnlyForItsOwnersEpoch) {
   uint32_t before = races_reported();
-  ThreadState *a = spawn(*main_);
-  become(*main_);
-  RaceEngine::on_access(*main_, base_, 4, kAccessWrite, 185);
-  RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 186);  // other bytes: the granule splits
+  ThreadState *a = split_by_main(185, 186);
+  ASSERT_EQ(kind(), Kind::kIndirect);
   ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
   EXPECT_FALSE(access_slowly_needs_no_work(base_, 4, true)) << "the hooks asked it already";
   EXPECT_TRUE(access_needs_no_work(base_, 4, true));
