@@ -82,7 +82,8 @@ bool owner_again(uint64_t w, uint32_t touched, bool write) {
 // owner again, or a hand-off that happens-after the owner's access, over
 // bytes the owner touched (else the granule splits). False for every other
 // state.
-bool still_exclusive(const RaceThread &rt, uint64_t w, uint32_t touched, bool write, uint64_t *nw) {
+SNAG_ALWAYS_INLINE bool still_exclusive(const RaceThread &rt, uint64_t w, uint32_t touched, bool write,
+                                        uint64_t *nw) {
   Kind k = kind_of(w);
   if (k == Kind::kVirgin) {
     *nw = exclusive_word(Kind::kExclusive0, rt.slot, rt.now, write, touched);
@@ -109,9 +110,23 @@ const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *ent
   return r;
 }
 
-}  // namespace
+// The capture when the top frame moved, out of line: its 0.5 KiB trace on
+// the stack cost every caller (each history entry written) a frame of that
+// size while the cached context answered almost every call.
+__attribute__((noinline)) StackId capture_context(const ShadowStack &s, RaceThread &rt, uint32_t depth,
+                                                  uintptr_t frame, snag_site_t call) {
+  StackTrace trace;
+  capture_stack(s, 0, &trace);
+  rt.context = depot_put(trace);
+  rt.context_depth = depth;
+  rt.context_frame = frame;
+  rt.context_call = call;
+  return rt.context;
+}
 
-StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
+// RaceEngine::context_stack, inlined into the history path: the calling
+// context's stack id, cached while the shadow stack's top frame stays.
+SNAG_ALWAYS_INLINE StackId cached_context(ThreadState &t, RaceThread &rt) {
   const ShadowStack &s = t.shadow;
   uint32_t depth = s.depth;
   uintptr_t frame = 0;
@@ -120,19 +135,17 @@ StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) {
     frame = s.frames[depth - 1].frame;
     call = s.frames[depth - 1].call_site;
   }
-  if (depth != rt.context_depth || frame != rt.context_frame || call != rt.context_call) {
-    StackTrace trace;
-    capture_stack(s, 0, &trace);
-    rt.context = depot_put(trace);
-    rt.context_depth = depth;
-    rt.context_frame = frame;
-    rt.context_call = call;
-  }
+  if (SNAG_UNLIKELY(depth != rt.context_depth || frame != rt.context_frame || call != rt.context_call))
+    return capture_context(s, rt, depth, frame, call);
   return rt.context;
 }
 
-uint32_t RaceEngine::access_stack(ThreadState &t, RaceThread &rt, snag_site_t site) {
-  const StackId context = context_stack(t, rt);
+}  // namespace
+
+StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) { return cached_context(t, rt); }
+
+SNAG_ALWAYS_INLINE uint32_t RaceEngine::access_stack(ThreadState &t, RaceThread &rt, snag_site_t site) {
+  const StackId context = cached_context(t, rt);
   // Two ways per set, the newer first: with one, two pairs a loop used in
   // turn that met in one entry missed every time (pipeline: 1 in 12).
   const uint64_t key = (site ^ (uint64_t(context) << 32)) * 0x9e3779b97f4a7c15ull;
@@ -161,7 +174,11 @@ StackId RaceEngine::allocation_stack(ThreadState &t, RaceThread &rt, snag_site_t
   return entry.stack;
 }
 
-History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a) {
+// Inlined into settle, its one caller, with the two lookups under it (the
+// cached context, the site's stack id): three calls per history entry
+// written before (short_lived_locks: 12 million entries).
+SNAG_ALWAYS_INLINE History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v,
+                                                  const Access &a) {
   Span span = clip(a, v.extent_base(), v.extent_size());
   History h{};
   h.stack = access_stack(t, rt, a.site ? a.site : 1);
