@@ -33,20 +33,29 @@ uint64_t hash_of(const uintptr_t *locks, uint32_t count) {
   return h;
 }
 
+}  // namespace
+
 // A one-lock set's bucket keeps the program's locality, as a lock's
 // synchronization variable does (sync_vars.cpp): consecutive lines of a
 // window of kBuckets lines take consecutive buckets, from a place a hash of
 // the window's number chooses. Every lock a thread takes alone gets such a
 // set, and hashed they put a few thousand locks on every page of the 128
 // KiB table (lock_hash_map's 4,096 bucket mutexes); an array of locks now
-// uses a run of adjacent buckets. Larger sets are rarer: hashed.
-uint32_t bucket_index(const uintptr_t *locks, uint32_t count, uint64_t hash) {
-  if (count != 1) return static_cast<uint32_t>(hash % kBuckets);
-  const uint64_t line = locks[0] >> 6;
+// uses a run of adjacent buckets.
+uint32_t lockset_bucket_of_lock(uintptr_t lock) {
+  const uint64_t line = lock >> 6;
   const uint64_t window_start = ((line / kBuckets) * 0x9e3779b97f4a7c15ull) >> 50;
   return static_cast<uint32_t>((line + window_start) % kBuckets);
 }
-static_assert(kBuckets == 1u << 14, "bucket_index's window hash keeps 14 bits");
+static_assert(kBuckets == 1u << 14, "the window hash keeps 14 bits");
+static_assert(kBuckets == kLocksetBuckets, "lockset.h names the table's size");
+
+namespace {
+
+// Larger sets are rarer: hashed.
+uint32_t bucket_index(const uintptr_t *locks, uint32_t count, uint64_t hash) {
+  return count == 1 ? lockset_bucket_of_lock(locks[0]) : static_cast<uint32_t>(hash % kBuckets);
+}
 
 bool same(const Entry *e, uint64_t hash, const uintptr_t *locks, uint32_t count) {
   if (e->hash != hash || e->count != count) return false;

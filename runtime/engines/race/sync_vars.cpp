@@ -30,6 +30,7 @@ namespace {
 // variables of one line share a bucket: a chain is a handful at most.
 constexpr int kBucketBits = 14;
 constexpr uint32_t kBuckets = 1u << kBucketBits;
+static_assert(kBuckets == kSyncBuckets, "sync_vars.h names the table's size");
 constexpr int kLineBits = 6;
 
 struct Bucket {
@@ -40,6 +41,7 @@ struct Bucket {
   std::atomic<uint32_t> removals;
   std::atomic<SyncVar *> head;
 };
+static_assert(sizeof(Bucket) == kSyncBucketBytes, "sync_vars.h names a bucket's size");
 Bucket g_buckets[kBuckets];
 
 // One bit per bucket, set while the bucket holds a variable (changed under
@@ -48,12 +50,18 @@ Bucket g_buckets[kBuckets];
 // in the bucket array; these 2 KiB stay in the cache.
 std::atomic<uint64_t> g_bucket_used[kBuckets / 64];
 
-uint32_t bucket_index(uintptr_t addr) {
+}  // namespace
+
+uint32_t sync_bucket_index(uintptr_t addr) {
   const uint64_t line = addr >> kLineBits;
   const uint64_t window = line >> kBucketBits;
   const uint64_t window_start = (window * 0x9e3779b97f4a7c15ull) >> (64 - kBucketBits);
   return static_cast<uint32_t>((line + window_start) & (kBuckets - 1));
 }
+
+namespace {
+
+uint32_t bucket_index(uintptr_t addr) { return sync_bucket_index(addr); }
 
 Bucket &bucket_of(uintptr_t addr) { return g_buckets[bucket_index(addr)]; }
 
