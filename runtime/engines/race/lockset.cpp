@@ -22,6 +22,7 @@ struct Entry {
 constexpr uint32_t kBuckets = 1 << 14;
 constexpr uint32_t kChunk = 1 << 12;
 constexpr uint32_t kChunks = 1 << 12;
+static_assert(uint64_t(kChunk) * kChunks <= uint64_t(1) << kLocksetIdBits, "ids fit lockset.h's bits");
 
 std::atomic<Entry *> g_buckets[kBuckets];
 std::atomic<Entry **> g_by_id[kChunks];

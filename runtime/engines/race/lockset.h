@@ -10,6 +10,9 @@ namespace snag::race {
 using LocksetId = uint32_t;
 constexpr LocksetId kEmptyLockset = 0;
 constexpr uint32_t kMaxLocksInSet = 16;  // held at once; more are not tracked
+// Ids stay below 1 << kLocksetIdBits (the table gives out no more): a
+// packed history keeps other bits above its lockset id (shadow.h).
+constexpr uint32_t kLocksetIdBits = 24;
 
 // `locks` need not be sorted or unique.
 LocksetId lockset_intern(const uintptr_t *locks, uint32_t count);
