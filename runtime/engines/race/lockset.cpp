@@ -1,6 +1,7 @@
 #include "engines/race/lockset.h"
 
 #include <atomic>
+#include <stddef.h>
 
 #include "core/internal_alloc.h"
 #include "core/platform.h"
@@ -21,6 +22,7 @@ struct Entry {
 constexpr uint32_t kBuckets = 1 << 14;
 constexpr uint32_t kChunk = 1 << 12;
 constexpr uint32_t kChunks = 1 << 12;
+static_assert(uint64_t(kChunk) * kChunks <= uint64_t(1) << kLocksetIdBits, "ids fit lockset.h's bits");
 
 std::atomic<Entry *> g_buckets[kBuckets];
 std::atomic<Entry **> g_by_id[kChunks];
@@ -31,6 +33,30 @@ uint64_t hash_of(const uintptr_t *locks, uint32_t count) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ count;
   for (uint32_t i = 0; i < count; ++i) h = (h ^ locks[i]) * 0x100000001b3ull;
   return h;
+}
+
+}  // namespace
+
+// A one-lock set's bucket keeps the program's locality, as a lock's
+// synchronization variable does (sync_vars.cpp): consecutive lines of a
+// window of kBuckets lines take consecutive buckets, from a place a hash of
+// the window's number chooses. Every lock a thread takes alone gets such a
+// set, and hashed they put a few thousand locks on every page of the 128
+// KiB table (lock_hash_map's 4,096 bucket mutexes); an array of locks now
+// uses a run of adjacent buckets.
+uint32_t lockset_bucket_of_lock(uintptr_t lock) {
+  const uint64_t line = lock >> 6;
+  const uint64_t window_start = ((line / kBuckets) * 0x9e3779b97f4a7c15ull) >> 50;
+  return static_cast<uint32_t>((line + window_start) % kBuckets);
+}
+static_assert(kBuckets == 1u << 14, "the window hash keeps 14 bits");
+static_assert(kBuckets == kLocksetBuckets, "lockset.h names the table's size");
+
+namespace {
+
+// Larger sets are rarer: hashed.
+uint32_t bucket_index(const uintptr_t *locks, uint32_t count, uint64_t hash) {
+  return count == 1 ? lockset_bucket_of_lock(locks[0]) : static_cast<uint32_t>(hash % kBuckets);
 }
 
 bool same(const Entry *e, uint64_t hash, const uintptr_t *locks, uint32_t count) {
@@ -53,6 +79,31 @@ uint32_t sort_unique(uintptr_t *a, uint32_t n) {
   return out;
 }
 
+// Entries are never freed (an id names its set for the life of the
+// process), so they are carved one after the other from runs of pages, at
+// their exact size: a one-lock set's entry is 32 bytes. From the runtime's
+// allocator (a 16-byte header, and the entry's declared lock counted twice)
+// it took 64, 256 KiB for lock_hash_map's 4,096 bucket mutexes.
+constexpr size_t kEntryRun = size_t(1) << 16;
+char *g_carve_next;  // under g_insert_lock
+char *g_carve_end;
+
+constexpr size_t entry_bytes(uint32_t count) { return offsetof(Entry, locks) + sizeof(uintptr_t) * count; }
+static_assert(offsetof(Entry, locks) % alignof(Entry) == 0 && entry_bytes(1) == 32,
+              "entries carved back to back stay aligned; a one-lock set's is 32 bytes");
+
+// Called under g_insert_lock.
+Entry *carve_entry(uint32_t count) {
+  const size_t bytes = entry_bytes(count);
+  if (size_t(g_carve_end - g_carve_next) < bytes) {
+    g_carve_next = static_cast<char *>(map_pages(kEntryRun));
+    g_carve_end = g_carve_next + kEntryRun;
+  }
+  auto *e = reinterpret_cast<Entry *>(g_carve_next);
+  g_carve_next += bytes;
+  return e;
+}
+
 Entry *entry_for(LocksetId id) {
   Entry **chunk = g_by_id[id / kChunk].load(std::memory_order_acquire);
   return chunk ? __atomic_load_n(&chunk[id % kChunk], __ATOMIC_ACQUIRE) : nullptr;
@@ -67,7 +118,7 @@ LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
   copy_bytes(locks, locks_in, sizeof(uintptr_t) * count);
   count = sort_unique(locks, count);
   uint64_t hash = hash_of(locks, count);
-  std::atomic<Entry *> &bucket = g_buckets[hash % kBuckets];
+  std::atomic<Entry *> &bucket = g_buckets[bucket_index(locks, count, hash)];
   for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
     if (same(e, hash, locks, count)) return e->id;
   SpinLockGuard guard(g_insert_lock);
@@ -76,7 +127,7 @@ LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
   LocksetId id = g_next_id;
   if (id / kChunk >= kChunks) return kEmptyLockset;  // table full: treat as unprotected
   ++g_next_id;
-  auto *e = static_cast<Entry *>(internal_alloc(sizeof(Entry) + sizeof(uintptr_t) * count));
+  auto *e = carve_entry(count);
   e->hash = hash;
   e->id = id;
   e->count = count;

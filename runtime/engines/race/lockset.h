@@ -10,6 +10,9 @@ namespace snag::race {
 using LocksetId = uint32_t;
 constexpr LocksetId kEmptyLockset = 0;
 constexpr uint32_t kMaxLocksInSet = 16;  // held at once; more are not tracked
+// Ids stay below 1 << kLocksetIdBits (the table gives out no more): a
+// packed history keeps other bits above its lockset id (shadow.h).
+constexpr uint32_t kLocksetIdBits = 24;
 
 // `locks` need not be sorted or unique.
 LocksetId lockset_intern(const uintptr_t *locks, uint32_t count);
@@ -17,6 +20,10 @@ LocksetId lockset_intersect(LocksetId a, LocksetId b);
 // The members of a set (sorted); valid for the life of the process.
 uint32_t lockset_members(LocksetId id, const uintptr_t **locks);
 bool lockset_contains(LocksetId id, uintptr_t lock);
+// The shared table's bucket of the set {lock} (lockset.cpp says how it is
+// chosen; exposed for its tests).
+uint32_t lockset_bucket_of_lock(uintptr_t lock);
+constexpr uint32_t kLocksetBuckets = 1u << 14;
 
 // One thread's memo of the sets it interned last. A thread that takes and
 // drops the same locks again and again (nested locks in a loop) finds the

@@ -40,7 +40,7 @@ struct HeapBlock;
 // the access's site and calling context are one interned id
 // (access_stacks.h) rather than an 8-byte site and a context id. This is
 // the form the state machine and reports read, and a large block keeps;
-// granules, bytes and blocks of at most 64 bytes keep it packed in 16
+// granules, bytes and blocks of at most 1 KiB keep it packed in 16
 // (PackedHistory, below).
 struct History {
   uint32_t stack;       // intern_access_stack(site, context); 0: nothing recorded
@@ -77,21 +77,30 @@ inline const History &history_slot(const Histories &hs, bool write, Tid me) {
   return history_slot(const_cast<Histories &>(hs), write, me);
 }
 
-// How histories are kept for a variable of at most 64 bytes (a granule, a
-// byte of a split granule, a small heap block): 16 bytes each, 48 for the
-// three, not 24 and 72. Offset and size within such a variable fit 6 bits
-// each, the thread its 20 bits (as in a state word: ids wrap after a
-// million threads), and the write bit is the slot's: a write is only ever
-// remembered in `write`, a read in `read` or `other_read`. The state
-// machine reads them unpacked (Variable's copy, race_engine.h); they are
-// packed again when a slot is written.
-constexpr uintptr_t kPackedVariableBytes = 64;
+// How histories are kept for a variable of at most 1 KiB (a granule, a byte
+// of a split granule, a heap block or chunk of up to 1 KiB): 16 bytes each,
+// 48 for the three, not 24 and 72. Offset and size - 1 within such a
+// variable fit 10 bits each: their low 6 bits beside the thread's 20 (as
+// in a state word: ids wrap after a million threads), their high 4 bits
+// each above the lockset id's 24 (lockset.h: ids stay below 1 << 24). The
+// write bit is the slot's: a write is only ever remembered in `write`, a
+// read in `read` or `other_read`. The state machine reads them unpacked
+// (Variable's copy, race_engine.h); they are packed again when a slot is
+// written. Up to 64 bytes (race-mem4's first form) a program's small
+// objects were packed, but a hash map's bucket vectors (lock_hash_map: 128
+// B to 1 KiB) kept 112-byte records from a slab of their own, and the
+// records their first, smaller sizes had left stayed there unused.
+constexpr uintptr_t kPackedVariableBytes = 1024;
 constexpr uint32_t kPackedThreadMask = (1u << 20) - 1;
+constexpr uint32_t kPackedLowBits = 6;   // of offset and size - 1, in `where`
+constexpr uint32_t kPackedHighBits = 4;  // of offset and size - 1, in `lockset_high`
+static_assert(kPackedVariableBytes == 1u << (kPackedLowBits + kPackedHighBits), "offset and size fit");
+static_assert(kLocksetIdBits + 2 * kPackedHighBits == 32, "the lockset word is full");
 struct PackedHistory {
-  uint32_t stack;     // as History::stack; 0: nothing recorded
-  LocksetId lockset;
+  uint32_t stack;         // as History::stack; 0: nothing recorded
+  uint32_t lockset_high;  // lockset id (bits 0-23), offset's high bits (24-27), size - 1's (28-31)
   uint32_t clock;
-  uint32_t where;     // thread (bits 0-19), offset (20-25), size - 1 (26-31)
+  uint32_t where;         // thread (bits 0-19), offset's low bits (20-25), size - 1's (26-31)
 };
 static_assert(sizeof(PackedHistory) == 16, "a small variable's history stays small");
 struct PackedHistories {
@@ -101,19 +110,26 @@ struct PackedHistories {
 };
 
 inline PackedHistory pack_history(const History &h) {
+  constexpr uint32_t kLow = (1u << kPackedLowBits) - 1;
   uint32_t size = h.size == 0 ? 1 : h.size > kPackedVariableBytes ? kPackedVariableBytes : h.size;
   uint32_t offset = h.offset < kPackedVariableBytes ? h.offset : kPackedVariableBytes - 1;
-  return PackedHistory{h.stack, h.lockset, h.clock,
-                       (h.thread & kPackedThreadMask) | (offset << 20) | ((size - 1) << 26)};
+  --size;
+  return PackedHistory{
+      h.stack,
+      (h.lockset & ((1u << kLocksetIdBits) - 1)) | (offset >> kPackedLowBits) << kLocksetIdBits |
+          (size >> kPackedLowBits) << (kLocksetIdBits + kPackedHighBits),
+      h.clock, (h.thread & kPackedThreadMask) | (offset & kLow) << 20 | (size & kLow) << 26};
 }
 inline History unpack_history(const PackedHistory &p, bool write) {
+  constexpr uint32_t kLow = (1u << kPackedLowBits) - 1, kHigh = (1u << kPackedHighBits) - 1;
   History h{};
   h.stack = p.stack;
-  h.lockset = p.lockset;
+  h.lockset = p.lockset_high & ((1u << kLocksetIdBits) - 1);
   h.thread = p.where & kPackedThreadMask;
   h.clock = p.clock;
-  h.offset = (p.where >> 20) & 63;
-  h.size = static_cast<uint16_t>((p.where >> 26) + 1);
+  h.offset = ((p.where >> 20) & kLow) | ((p.lockset_high >> kLocksetIdBits) & kHigh) << kPackedLowBits;
+  h.size = static_cast<uint16_t>(
+      (((p.where >> 26) & kLow) | (p.lockset_high >> (kLocksetIdBits + kPackedHighBits)) << kPackedLowBits) + 1);
   h.write = write;
   return h;
 }

@@ -12,18 +12,26 @@ namespace snag::race {
 
 namespace {
 
-// Buckets are chosen by granule, so the variables of a freed range are found
-// by probing its granules. Chains are read without a lock; inserts and
+// Buckets are chosen by 64-byte line, so the variables of a freed range are
+// found by probing its lines. Chains are read without a lock; inserts and
 // removals take the bucket's lock. Removed variables are never unmapped, so
 // a reader that still holds one reads stale but valid memory; they are used
 // again for other addresses only after a quarantine (below).
 //
-// The table is a fixed cost every program pays as soon as it has a few
-// hundred locks or atomics (each lands on its own page of the table): 16,384
-// buckets are 256 KiB. At 65,536 (1 MiB) the table alone was over a quarter
-// of what task_graph used beyond its own 3.5 MB.
+// The table's 16,384 buckets are 256 KiB (at 65,536, 1 MiB, the table alone
+// was over a quarter of what task_graph used beyond its own 3.5 MB), and
+// only its pages that hold a used bucket cost memory. A hash of each
+// variable's address put a few hundred locks or atomics on every page of
+// it (lock_hash_map's 4,096 bucket mutexes kept all 256 KiB resident), so
+// the bucket keeps the program's locality instead: consecutive lines of a
+// 1 MiB window (kBuckets lines) take consecutive buckets, from a place in
+// the table that a hash of the window's number chooses. An array of 4,096
+// objects with a lock each uses 4,096 adjacent buckets, 16 pages. The
+// variables of one line share a bucket: a chain is a handful at most.
 constexpr int kBucketBits = 14;
 constexpr uint32_t kBuckets = 1u << kBucketBits;
+static_assert(kBuckets == kSyncBuckets, "sync_vars.h names the table's size");
+constexpr int kLineBits = 6;
 
 struct Bucket {
   SpinLock lock;
@@ -33,6 +41,7 @@ struct Bucket {
   std::atomic<uint32_t> removals;
   std::atomic<SyncVar *> head;
 };
+static_assert(sizeof(Bucket) == kSyncBucketBytes, "sync_vars.h names a bucket's size");
 Bucket g_buckets[kBuckets];
 
 // One bit per bucket, set while the bucket holds a variable (changed under
@@ -41,10 +50,18 @@ Bucket g_buckets[kBuckets];
 // in the bucket array; these 2 KiB stay in the cache.
 std::atomic<uint64_t> g_bucket_used[kBuckets / 64];
 
-uint32_t bucket_index(uintptr_t addr) {
-  uint64_t g = addr / kGranule;
-  return static_cast<uint32_t>((g * 0x9e3779b97f4a7c15ull) >> (64 - kBucketBits));
+}  // namespace
+
+uint32_t sync_bucket_index(uintptr_t addr) {
+  const uint64_t line = addr >> kLineBits;
+  const uint64_t window = line >> kBucketBits;
+  const uint64_t window_start = (window * 0x9e3779b97f4a7c15ull) >> (64 - kBucketBits);
+  return static_cast<uint32_t>((line + window_start) & (kBuckets - 1));
 }
+
+namespace {
+
+uint32_t bucket_index(uintptr_t addr) { return sync_bucket_index(addr); }
 
 Bucket &bucket_of(uintptr_t addr) { return g_buckets[bucket_index(addr)]; }
 
@@ -346,11 +363,12 @@ size_t sync_vars_carved() {
 }
 
 void sync_forget_range(uintptr_t begin, uintptr_t end) {
-  // Probe granule by granule, skipping pages that hold no variables.
-  for (uintptr_t g = begin & ~(kGranule - 1); g < end; g += kGranule) {
+  // Probe line by line, skipping pages that hold no variables.
+  constexpr uintptr_t kLine = uintptr_t(1) << kLineBits;
+  for (uintptr_t g = begin & ~(kLine - 1); g < end; g += kLine) {
     ShadowPage *page = find_shadow_page(g);
     if (!page || page->sync_objects.load(std::memory_order_relaxed) == 0) {
-      g = (g & ~(kPageSize - 1)) + kPageSize - kGranule;  // on to the next page
+      g = (g & ~(kPageSize - 1)) + kPageSize - kLine;  // on to the next page
       continue;
     }
     Bucket &b = bucket_of(g);

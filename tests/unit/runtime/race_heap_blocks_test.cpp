@@ -230,14 +230,15 @@ TEST(HeapBlocks, TheCacheIsBounded) {
   EXPECT_EQ(cache.count, BlockCache::kCapacity);
 }
 
-// Histories are packed in the record of a block of at most 64 bytes (88
-// bytes; thread_local_heavy keeps 80,000 such records for its map nodes),
-// wide in a larger block's (112). A record keeps its kind when reused: a
-// freed small block's record goes to the next small block.
+// Histories are packed in the record of a block of at most 1 KiB (88
+// bytes; thread_local_heavy keeps 80,000 such records for its map nodes,
+// lock_hash_map 4,096 for its bucket vectors), wide in a larger block's
+// (112). A record keeps its kind when reused: a freed small block's record
+// goes to the next small block.
 TEST(HeapBlocks, SmallBlocksGetPackedRecordsLargerOnesWide) {
   BlockCache cache;
-  HeapBlock *small = new_heap_block(cache, kPages + 0x60000, 64, 0, 0);
-  HeapBlock *large = new_heap_block(cache, kPages + 0x61000, 4096, 0, 0);
+  HeapBlock *small = new_heap_block(cache, kPages + 0x60000, 1024, 0, 0);
+  HeapBlock *large = new_heap_block(cache, kPages + 0x61000, 1025, 0, 0);
   EXPECT_FALSE(small->wide);
   EXPECT_EQ(wide_histories(small), nullptr);
   EXPECT_TRUE(large->wide);
@@ -246,15 +247,15 @@ TEST(HeapBlocks, SmallBlocksGetPackedRecordsLargerOnesWide) {
   w.stack = 9;
   w.thread = 2;
   w.clock = 4;
-  w.offset = 60;
-  w.size = 4;
+  w.offset = 1000;  // past what 6 bits held
+  w.size = 24;
   w.write = 1;
   set_block_history(small, &Histories::write, w);
   w.offset = 4000;
   w.size = 96;
   set_block_history(large, &Histories::write, w);
-  EXPECT_EQ(block_histories(small).write.offset, 60u);
-  EXPECT_EQ(block_histories(small).write.size, 4u);
+  EXPECT_EQ(block_histories(small).write.offset, 1000u);
+  EXPECT_EQ(block_histories(small).write.size, 24u);
   EXPECT_EQ(block_histories(small).write.stack, 9u);
   EXPECT_EQ(block_histories(small).read.stack, 0u);
   EXPECT_EQ(block_histories(large).write.offset, 4000u);

@@ -59,16 +59,16 @@ TEST(Histories, AThirdThreadsReadReplacesTheOtherRead) {
   EXPECT_EQ(hs.other_read.thread, 3u);  // the latest read by a thread other than the first
 }
 
-// A variable of at most 64 bytes keeps its histories packed, 16 bytes each
+// A variable of at most 1 KiB keeps its histories packed, 16 bytes each
 // (shadow.h): every field a report or the state machine reads comes back,
 // at the limits of its bits, and the write bit is the slot's.
 TEST(PackedHistories, AHistoryRoundTripsThroughItsPackedForm) {
   History h{};
   h.stack = 0xdeadbeef;
-  h.lockset = 0x12345678;
+  h.lockset = (1u << kLocksetIdBits) - 1;  // the largest id the table gives
   h.thread = (1u << 20) - 1;
   h.clock = 0xfffffffe;
-  h.offset = 63;
+  h.offset = 1023;
   h.size = 1;
   h.write = 1;
   History back = unpack_history(pack_history(h), /*write=*/true);
@@ -76,18 +76,40 @@ TEST(PackedHistories, AHistoryRoundTripsThroughItsPackedForm) {
   EXPECT_EQ(back.lockset, h.lockset);
   EXPECT_EQ(back.thread, h.thread);
   EXPECT_EQ(back.clock, h.clock);
-  EXPECT_EQ(back.offset, 63u);
+  EXPECT_EQ(back.offset, 1023u);
   EXPECT_EQ(back.size, 1u);
   EXPECT_EQ(back.write, 1u);
   h.thread = 3;
   h.offset = 0;
-  h.size = 64;  // a whole 64-byte block
+  h.size = 1024;  // a whole 1 KiB block
   h.write = 0;
   back = unpack_history(pack_history(h), /*write=*/false);
   EXPECT_EQ(back.thread, 3u);
   EXPECT_EQ(back.offset, 0u);
-  EXPECT_EQ(back.size, 64u);
+  EXPECT_EQ(back.size, 1024u);
   EXPECT_EQ(back.write, 0u);
+  EXPECT_EQ(back.lockset, h.lockset);
+}
+
+// Offset and size keep their high bits beside the lockset id and their low
+// bits beside the thread: each field comes back whatever the others hold.
+TEST(PackedHistories, OffsetSizeAndLocksetDoNotMix) {
+  for (uint32_t offset : {0u, 1u, 63u, 64u, 65u, 700u, 1023u})
+    for (uint32_t size : {1u, 8u, 64u, 65u, 128u, 513u, 1024u - offset})
+      for (uint32_t lockset : {0u, 1u, 0x00abcdefu, (1u << kLocksetIdBits) - 1}) {
+        History h{};
+        h.stack = 7;
+        h.lockset = lockset;
+        h.thread = 0x5a5a5;
+        h.clock = 11;
+        h.offset = offset;
+        h.size = static_cast<uint16_t>(size);
+        History back = unpack_history(pack_history(h), /*write=*/false);
+        EXPECT_EQ(back.offset, offset);
+        EXPECT_EQ(back.size, size) << offset;
+        EXPECT_EQ(back.lockset, lockset);
+        EXPECT_EQ(back.thread, 0x5a5a5u);
+      }
 }
 
 TEST(PackedHistories, EmptySlotsUnpackAsNothingRecorded) {

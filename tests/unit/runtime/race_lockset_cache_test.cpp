@@ -4,6 +4,7 @@
 // table gives, whatever was cached before.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <vector>
 
 #include "engines/race/lockset.h"
@@ -86,6 +87,28 @@ TEST(LocksetAlone, AForgottenVariableIsMarkedSoAHolderLooksTheLockUpAgain) {
   EXPECT_FALSE(fresh->forgotten.load());
   // The lockset names the address, so a holder's set stays the same.
   EXPECT_EQ(sync_lockset_alone(fresh), sync_lockset_alone(v));
+}
+
+// The one-lock sets of an array of locks (4,096 mutexes 64 bytes apart) use
+// a run of adjacent buckets of the shared table, a few of its pages, not a
+// bucket on each of its 32 pages; each set is still its own.
+TEST(LocksetTable, AnArrayOfLocksUsesAFewPagesOfTheTable) {
+  constexpr uintptr_t kArray = 0x7f1234567040;
+  constexpr uint32_t kLocks = 4096;
+  constexpr uint32_t kBucketsPerPage = 4096 / sizeof(void *);
+  std::set<uint32_t> pages;
+  std::set<LocksetId> ids;
+  for (uint32_t i = 0; i < kLocks; ++i) {
+    const uintptr_t lock = kArray + 64 * uintptr_t(i);
+    pages.insert(lockset_bucket_of_lock(lock) / kBucketsPerPage);
+    const LocksetId id = lockset_intern(&lock, 1);
+    ids.insert(id);
+    EXPECT_EQ(lockset_intern(&lock, 1), id);
+    ASSERT_TRUE(lockset_contains(id, lock));
+  }
+  EXPECT_LE(pages.size(), kLocks / kBucketsPerPage + 2);
+  EXPECT_EQ(ids.size(), kLocks);
+  EXPECT_EQ(ids.count(kEmptyLockset), 0u);
 }
 
 }  // namespace

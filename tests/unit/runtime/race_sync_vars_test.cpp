@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace snag::race {
 namespace {
 
@@ -359,6 +361,47 @@ TEST(SyncVars, RecentVariablesEvictEachOtherWithoutMixingUp) {
   sync_var_prefetch(kBase + 0x7fff0);
   EXPECT_EQ(sync_var(base, false), fresh);
   EXPECT_EQ(sync_var(kBase + 0x7fff0, false), nullptr);
+}
+
+// The table's pages cost memory only where a bucket is used: an array of
+// objects with a lock each (lock_hash_map: 4,096 bucket mutexes 64 bytes
+// apart) must use a run of adjacent buckets, a few pages, not a bucket on
+// every page of the table (what hashing each address did: all 64 pages).
+TEST(SyncVars, AnArrayOfLocksUsesAFewPagesOfTheTable) {
+  constexpr uintptr_t kArray = 0x7f1234567040;  // anywhere, not window-aligned
+  constexpr uint32_t kLocks = 4096;
+  constexpr uint32_t kBucketsPerPage = 4096 / kSyncBucketBytes;
+  std::set<uint32_t> buckets, pages;
+  for (uint32_t i = 0; i < kLocks; ++i) {
+    uint32_t b = sync_bucket_index(kArray + 64 * uintptr_t(i));
+    buckets.insert(b);
+    pages.insert(b / kBucketsPerPage);
+  }
+  EXPECT_EQ(buckets.size(), kLocks);  // no two locks of the array share a chain
+  EXPECT_LE(pages.size(), kLocks / kBucketsPerPage + 2);  // a wrap at the table's end: +1
+}
+
+// A line's variables share a bucket: each is still found by its own address,
+// and freeing part of a line forgets those inside the freed range only (the
+// range's probe starts at the line of its first byte).
+TEST(SyncVars, VariablesOfOneLineAreFoundAndForgottenEachByItsAddress) {
+  const uintptr_t line = kBase + 0x90000;
+  SyncVar *vars[8];
+  for (uintptr_t i = 0; i < 8; ++i) vars[i] = sync_var(line + 8 * i, true);
+  for (uintptr_t i = 0; i < 8; ++i) {
+    ASSERT_NE(vars[i], nullptr);
+    EXPECT_EQ(vars[i]->addr, line + 8 * i);
+    EXPECT_EQ(sync_var(line + 8 * i, false), vars[i]);
+  }
+  sync_forget_range(line + 24, line + 40);  // granules 3 and 4
+  for (uintptr_t i = 0; i < 8; ++i) {
+    SyncVar *v = sync_var(line + 8 * i, false);
+    if (i == 3 || i == 4) {
+      EXPECT_EQ(v, nullptr) << i;
+    } else {
+      EXPECT_EQ(v, vars[i]) << i;
+    }
+  }
 }
 
 }  // namespace
