@@ -57,7 +57,7 @@ struct ControlledThread {
   // Its role: the stack it was created from (0: the main thread). Threads
   // created by the same call are usually interchangeable workers.
   StackId kind = 0;
-  std::atomic<uint32_t> turn{0};
+  std::atomic<uint32_t> turn{0};  // the baton word: baton.h
   Status status = Status::kEnabled;
 
   // While blocked.
