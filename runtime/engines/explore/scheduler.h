@@ -1,7 +1,7 @@
 // The controlled scheduler: threads run one at a time, and at every
 // scheduling point the strategy picks which thread runs next. The running
 // thread holds the "baton" (its `turn` word is 1); handing it over wakes the
-// chosen thread and parks the caller on its own turn word. Only the baton
+// chosen thread (only if it sleeps in the kernel: baton.h) and parks the caller on its own turn word. Only the baton
 // holder reads or writes scheduler state, so none of it needs a lock.
 #pragma once
 
