@@ -7,6 +7,7 @@
 #include "core/internal_alloc.h"
 #include "core/options.h"
 #include "core/platform.h"
+#include "engines/explore/baton.h"
 #include "engines/explore/failures.h"
 #include "engines/explore/io_waits.h"
 #include "engines/explore/results.h"
@@ -24,14 +25,6 @@ constexpr uint32_t kSpinLimit = 100;
 // Steps past the step limit without any change of shared state that make
 // a livelock.
 constexpr uint64_t kLivelockWindow = 10000;
-
-void futex_wait(std::atomic<uint32_t> *word, uint32_t expected) {
-  raw_syscall(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAIT_PRIVATE, expected, 0);
-}
-
-void futex_wake(std::atomic<uint32_t> *word) {
-  raw_syscall(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, 1);
-}
 
 // Only the baton holder builds candidate lists, so one buffer serves all.
 Tid g_candidates[kMaxControlledThreads];
@@ -91,7 +84,7 @@ void Scheduler::thread_started(ThreadState &t) {
   ControlledThread *me = thread(t.tid);
   if (!me) return;
   me->state = &t;
-  while (me->turn.load(std::memory_order_acquire) == 0) futex_wait(&me->turn, 0);
+  wait_for_baton(me->turn);
   deliver_pending_signals(*me);
 }
 
@@ -336,11 +329,10 @@ void Scheduler::save_counters(ScheduleResults &r) const {
 void Scheduler::switch_to(ControlledThread &me, ControlledThread &next) {
   current_ = next.tid;
   if (&next == &me) return;
-  me.turn.store(0, std::memory_order_relaxed);
-  next.turn.store(1, std::memory_order_release);
-  futex_wake(&next.turn);
+  me.turn.store(kBatonAway, std::memory_order_relaxed);
+  pass_baton(next.turn);
   if (me.status == Status::kFinished) return;  // it leaves for good
-  while (me.turn.load(std::memory_order_acquire) == 0) futex_wait(&me.turn, 0);
+  wait_for_baton(me.turn);
 }
 
 Scheduler &scheduler() {

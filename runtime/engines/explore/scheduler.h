@@ -1,7 +1,7 @@
 // The controlled scheduler: threads run one at a time, and at every
 // scheduling point the strategy picks which thread runs next. The running
 // thread holds the "baton" (its `turn` word is 1); handing it over wakes the
-// chosen thread and parks the caller on its own turn word. Only the baton
+// chosen thread (only if it sleeps in the kernel: baton.h) and parks the caller on its own turn word. Only the baton
 // holder reads or writes scheduler state, so none of it needs a lock.
 #pragma once
 
@@ -57,7 +57,7 @@ struct ControlledThread {
   // Its role: the stack it was created from (0: the main thread). Threads
   // created by the same call are usually interchangeable workers.
   StackId kind = 0;
-  std::atomic<uint32_t> turn{0};
+  std::atomic<uint32_t> turn{0};  // the baton word: baton.h
   Status status = Status::kEnabled;
 
   // While blocked.

@@ -12,6 +12,9 @@ namespace snag::explore {
 namespace {
 
 constexpr size_t kPage = 4096;
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
 
 // A program's threads run one at a time under the scheduler, but threads
 // outside its control (after the exit point) may still create and join.
@@ -72,13 +75,26 @@ bool StackPool::lend(Tid tid, void **base, size_t *size) {
   if (!region_ || tid >= kMaxTid) return false;
   SpinLockGuard guard(g_lock);
   uint32_t slot;
-  if (free_count_ > 0) slot = free_[--free_count_];
-  else if (make_usable(next_fresh_ + 1)) slot = next_fresh_++;
-  else return false;
+  if (free_count_ > 0) {
+    slot = free_[--free_count_];
+  } else if (make_usable(next_fresh_ + 1)) {
+    slot = next_fresh_++;
+    populate_top(slot);
+  } else {
+    return false;
+  }
   slot_of_[tid] = static_cast<uint16_t>(slot + 1);
   *base = stack(slot);
   *size = stack_size_;
   return true;
+}
+
+void StackPool::populate_top(uint32_t slot) const {
+  // A kernel without MADV_POPULATE_WRITE refuses: the pages fault as before.
+  char *top = stack(slot) + stack_size_;
+  size_t bytes = stack_size_ < kPopulatedTop ? stack_size_ : kPopulatedTop;
+  raw_syscall(SYS_madvise, reinterpret_cast<long>(top - bytes), static_cast<long>(bytes),
+              MADV_POPULATE_WRITE);
 }
 
 void StackPool::give_back(Tid tid) {

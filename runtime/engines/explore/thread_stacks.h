@@ -10,8 +10,9 @@
 // makes, between schedules, one stack usable per thread the schedules made
 // so far; each child lends them to its threads: it inherits the mappings
 // (never touched by the fork server, so fork copies no page of them) and
-// makes no system call for a stack. A joined thread's stack is lent again; a
-// thread created with attributes of its own gets glibc's.
+// makes no system call for a stack but one madvise (kPopulatedTop). A
+// joined thread's stack is lent again; a thread created with attributes of
+// its own gets glibc's.
 #pragma once
 
 #include <pthread.h>
@@ -25,6 +26,13 @@ namespace snag::explore {
 class StackPool {
  public:
   static constexpr uint32_t kMaxStacks = 512;
+  // Bytes at the top of a stack that every thread writes (glibc's thread
+  // descriptor and static TLS, then its first frames: two pages each
+  // measured with 100 threads). A stack lent for the first time in a
+  // process gets them in one madvise(MADV_POPULATE_WRITE) instead of two
+  // page faults: a fault costs more than its share of one call (-0.2 ms of
+  // a 2 ms schedule of 100 threads in a plain fork loop).
+  static constexpr size_t kPopulatedTop = 2 * 4096;
 
   // Reserves the address space of kMaxStacks stacks of `stack_size` bytes,
   // each above a guard of `guard_size` (inaccessible), at address `at` (0:
@@ -51,6 +59,7 @@ class StackPool {
   static constexpr Tid kMaxTid = 8192;
   char *stack(uint32_t slot) const { return region_ + slot * (guard_size_ + stack_size_) + guard_size_; }
   bool make_usable(uint32_t stacks);
+  void populate_top(uint32_t slot) const;
 
   char *region_ = nullptr;
   size_t stack_size_ = 0;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/mman.h>
 
 #include <gtest/gtest.h>
 
@@ -111,6 +112,27 @@ TEST(ThreadStacksTest, BelowEachStackIsAGuardPage) {
   }
   sigaction(SIGSEGV, &old, nullptr);
   EXPECT_TRUE(faulted);
+}
+
+bool resident(const char *page) {
+  unsigned char in = 0;
+  return mincore(const_cast<char *>(page), 4096, &in) == 0 && (in & 1);
+}
+
+// A fresh stack's top pages come populated (no page fault when the thread
+// writes them); the rest of the stack stays untouched.
+TEST(ThreadStacksTest, AFreshStacksTopPagesArePopulatedAtLending) {
+  auto pool = new_pool();
+  void *base;
+  size_t size;
+  ASSERT_TRUE(pool->lend(1, &base, &size));
+  char *top = static_cast<char *>(base) + size;
+  char *probe = static_cast<char *>(base) + 4096;  // untouched by anyone
+  if (madvise(probe, 4096, 23 /* MADV_POPULATE_WRITE */) != 0)
+    GTEST_SKIP() << "kernel without MADV_POPULATE_WRITE";
+  for (size_t at = 4096; at <= StackPool::kPopulatedTop; at += 4096) EXPECT_TRUE(resident(top - at));
+  EXPECT_FALSE(resident(top - StackPool::kPopulatedTop - 4096));
+  EXPECT_FALSE(resident(static_cast<char *>(base)));
 }
 
 void *where_am_i(void *) { return __builtin_frame_address(0); }
