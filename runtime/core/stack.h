@@ -26,17 +26,23 @@ struct ShadowStack {
   static constexpr uint32_t kCapacity = 256;
   static constexpr uint32_t kRetired = 1u << 30;  // the thread has ended
   uint32_t depth = 0;  // may exceed kCapacity; frames beyond it are not kept
+  // The lowest depth since an engine last set it: frames below it have not
+  // changed since then (the race engine's cached calling context, which a
+  // return below its top frame's caller can make stale).
+  uint32_t lowest_since_mark = 0;
   ShadowFrame *frames = nullptr;
 
   void push(snag_site_t call_site, uintptr_t frame_address) {
     // Frames at or below the new frame's address have returned without
     // __snag_func_exit (exception, longjmp): drop them.
-    while (depth > 0 && depth <= kCapacity && frames[depth - 1].frame <= frame_address) --depth;
+    while (depth > 0 && depth <= kCapacity && frames[depth - 1].frame <= frame_address) {
+      if (--depth < lowest_since_mark) lowest_since_mark = depth;
+    }
     if (depth < kCapacity) frames[depth] = {call_site, frame_address};
     ++depth;
   }
   void pop() {
-    if (depth > 0) --depth;
+    if (depth > 0 && --depth < lowest_since_mark) lowest_since_mark = depth;
   }
 };
 

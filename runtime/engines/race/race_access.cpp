@@ -113,7 +113,7 @@ const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *ent
 // The capture when the top frame moved, out of line: its 0.5 KiB trace on
 // the stack cost every caller (each history entry written) a frame of that
 // size while the cached context answered almost every call.
-__attribute__((noinline)) StackId capture_context(const ShadowStack &s, RaceThread &rt, uint32_t depth,
+__attribute__((noinline)) StackId capture_context(ShadowStack &s, RaceThread &rt, uint32_t depth,
                                                   uintptr_t frame, snag_site_t call) {
   StackTrace trace;
   capture_stack(s, 0, &trace);
@@ -121,13 +121,26 @@ __attribute__((noinline)) StackId capture_context(const ShadowStack &s, RaceThre
   rt.context_depth = depth;
   rt.context_frame = frame;
   rt.context_call = call;
+  s.lowest_since_mark = depth;
+  return rt.context;
+}
+
+// The top frame is the cached one's, but the thread returned below its
+// caller since: main -> a -> f and main -> b -> f can put f at the same
+// depth and address, called from the same site in a function both call.
+// Checking the frames is cheaper than a new capture, and usually they match.
+__attribute__((noinline)) StackId confirm_context(ShadowStack &s, RaceThread &rt, uint32_t depth,
+                                                  uintptr_t frame, snag_site_t call) {
+  if (!depot_holds(rt.context, s, 0)) return capture_context(s, rt, depth, frame, call);
+  s.lowest_since_mark = depth;
   return rt.context;
 }
 
 // RaceEngine::context_stack, inlined into the history path: the calling
-// context's stack id, cached while the shadow stack's top frame stays.
+// context's stack id, cached while the shadow stack's top frame and the
+// frames below it stay.
 SNAG_ALWAYS_INLINE StackId cached_context(ThreadState &t, RaceThread &rt) {
-  const ShadowStack &s = t.shadow;
+  ShadowStack &s = t.shadow;
   uint32_t depth = s.depth;
   uintptr_t frame = 0;
   snag_site_t call = 0;
@@ -137,6 +150,7 @@ SNAG_ALWAYS_INLINE StackId cached_context(ThreadState &t, RaceThread &rt) {
   }
   if (SNAG_UNLIKELY(depth != rt.context_depth || frame != rt.context_frame || call != rt.context_call))
     return capture_context(s, rt, depth, frame, call);
+  if (SNAG_UNLIKELY(s.lowest_since_mark + 1 < depth)) return confirm_context(s, rt, depth, frame, call);
   return rt.context;
 }
 

@@ -442,6 +442,15 @@ class RaceShortcuts : public RaceStateMachine {
     access_stack_of(h->write.stack, &site, &context);
     return site;
   }
+  // The calling context of the write remembered for the granule at `addr`.
+  static StackId remembered_context(uintptr_t addr) {
+    PackedHistories *h = find_history(find_shadow_page(addr), addr);
+    if (!h || !h->write.stack) return 0;
+    snag_site_t site;
+    StackId context;
+    access_stack_of(h->write.stack, &site, &context);
+    return context;
+  }
   // main writes bytes 0-3 and then 4-7 of base_'s granule (two variables of
   // one stack slot: the granule splits into bytes); returns a thread created
   // before, ordered after neither write.
@@ -703,6 +712,33 @@ TEST_F(RaceShortcuts, BlocksAllocatedAtOneSiteFromTwoCallersKeepTheirOwnStacks) 
   EXPECT_EQ(find_heap_block(first)->alloc_stack, via_a);
   EXPECT_EQ(find_heap_block(second)->alloc_stack, via_b) << "not the stack of the first caller";
   EXPECT_EQ(find_heap_block(third)->alloc_stack, via_a);
+  EXPECT_EQ(s.depth, depth);
+}
+
+// The calling context a history names is cached while the top frame stays;
+// main -> a -> f and then main -> b -> f put f at the same depth and frame
+// address, called from the same site, and f's second write must still name
+// b as its caller.
+TEST_F(RaceShortcuts, AWriteNamesItsOwnCallerWhenAnotherLeftTheSameTopFrame) {
+  const uintptr_t first = base_, second = base_ + 8;  // two variables
+  ShadowStack &s = main_->shadow;
+  if (!s.frames) s.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);
+  const uint32_t depth = s.depth;
+  auto write_from = [&](uintptr_t addr, snag_site_t caller, snag_site_t site) {
+    s.push(caller, 0x10000);  // main -> a or b
+    s.push(0x1c1, 0x0f000);   // -> f, from the same site in both
+    write_at(*main_, addr, site);
+    StackTrace expected;
+    capture_stack(s, 0, &expected);
+    s.pop();
+    s.pop();
+    return depot_put(expected);
+  };
+  const StackId via_a = write_from(first, 0x1a0, 0x1c2);
+  const StackId via_b = write_from(second, 0x1b0, 0x1c2);
+  ASSERT_NE(via_a, via_b);
+  EXPECT_EQ(remembered_context(first), via_a);
+  EXPECT_EQ(remembered_context(second), via_b) << "the context cached for a's call of f";
   EXPECT_EQ(s.depth, depth);
 }
 
