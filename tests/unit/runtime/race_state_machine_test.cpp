@@ -5,6 +5,8 @@
 // -> Shared-Modify1 (a write under the common lock), the lockset intersection
 // that empties it, and the happens-before check on the first transfer. Every
 // step is deterministic: the threads are records, not running threads.
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "core/internal_alloc.h"
@@ -433,24 +435,17 @@ class RaceShortcuts : public RaceStateMachine {
     become(t);
     access(t, addr, true, site);
   }
-  // The site of the write remembered for the granule at `addr`.
-  static snag_site_t remembered_write(uintptr_t addr) {
+  // The site and calling context of the write remembered for the granule at
+  // `addr` (zeros: none).
+  static std::pair<snag_site_t, StackId> remembered_write_stack(uintptr_t addr) {
     PackedHistories *h = find_history(find_shadow_page(addr), addr);
-    if (!h || !h->write.stack) return 0;
-    snag_site_t site;
-    StackId context;
-    access_stack_of(h->write.stack, &site, &context);
-    return site;
+    snag_site_t site = 0;
+    StackId context = 0;
+    if (h && h->write.stack) access_stack_of(h->write.stack, &site, &context);
+    return {site, context};
   }
-  // The calling context of the write remembered for the granule at `addr`.
-  static StackId remembered_context(uintptr_t addr) {
-    PackedHistories *h = find_history(find_shadow_page(addr), addr);
-    if (!h || !h->write.stack) return 0;
-    snag_site_t site;
-    StackId context;
-    access_stack_of(h->write.stack, &site, &context);
-    return context;
-  }
+  static snag_site_t remembered_write(uintptr_t addr) { return remembered_write_stack(addr).first; }
+  static StackId remembered_context(uintptr_t addr) { return remembered_write_stack(addr).second; }
   // main writes bytes 0-3 and then 4-7 of base_'s granule (two variables of
   // one stack slot: the granule splits into bytes); returns a thread created
   // before, ordered after neither write.
