@@ -6,6 +6,7 @@
 #include "core/internal_alloc.h"
 #include "core/platform.h"
 #include "core/spinlock.h"
+#include "engines/race/line_buckets.h"
 
 namespace snag::race {
 
@@ -19,7 +20,8 @@ struct Entry {
   uintptr_t locks[1];
 };
 
-constexpr uint32_t kBuckets = 1 << 14;
+constexpr int kBucketBits = 14;
+constexpr uint32_t kBuckets = 1u << kBucketBits;
 constexpr uint32_t kChunk = 1 << 12;
 constexpr uint32_t kChunks = 1 << 12;
 static_assert(uint64_t(kChunk) * kChunks <= uint64_t(1) << kLocksetIdBits, "ids fit lockset.h's bits");
@@ -38,18 +40,10 @@ uint64_t hash_of(const uintptr_t *locks, uint32_t count) {
 }  // namespace
 
 // A one-lock set's bucket keeps the program's locality, as a lock's
-// synchronization variable does (sync_vars.cpp): consecutive lines of a
-// window of kBuckets lines take consecutive buckets, from a place a hash of
-// the window's number chooses. Every lock a thread takes alone gets such a
-// set, and hashed they put a few thousand locks on every page of the 128
-// KiB table (lock_hash_map's 4,096 bucket mutexes); an array of locks now
-// uses a run of adjacent buckets.
-uint32_t lockset_bucket_of_lock(uintptr_t lock) {
-  const uint64_t line = lock >> 6;
-  const uint64_t window_start = ((line / kBuckets) * 0x9e3779b97f4a7c15ull) >> 50;
-  return static_cast<uint32_t>((line + window_start) % kBuckets);
-}
-static_assert(kBuckets == 1u << 14, "the window hash keeps 14 bits");
+// synchronization variable does (line_buckets.h): every lock a thread takes
+// alone gets such a set, and hashed they put a few thousand locks on every
+// page of the 128 KiB table (lock_hash_map's 4,096 bucket mutexes).
+uint32_t lockset_bucket_of_lock(uintptr_t lock) { return line_bucket<kBucketBits>(lock); }
 static_assert(kBuckets == kLocksetBuckets, "lockset.h names the table's size");
 
 namespace {

@@ -6,6 +6,7 @@
 #include "core/debug_assert.h"
 #include "core/internal_alloc.h"
 #include "core/prefetch.h"
+#include "engines/race/line_buckets.h"
 #include "engines/race/shadow.h"
 
 namespace snag::race {
@@ -20,18 +21,13 @@ namespace {
 //
 // The table's 16,384 buckets are 256 KiB (at 65,536, 1 MiB, the table alone
 // was over a quarter of what task_graph used beyond its own 3.5 MB), and
-// only its pages that hold a used bucket cost memory. A hash of each
-// variable's address put a few hundred locks or atomics on every page of
-// it (lock_hash_map's 4,096 bucket mutexes kept all 256 KiB resident), so
-// the bucket keeps the program's locality instead: consecutive lines of a
-// 1 MiB window (kBuckets lines) take consecutive buckets, from a place in
-// the table that a hash of the window's number chooses. An array of 4,096
-// objects with a lock each uses 4,096 adjacent buckets, 16 pages. The
-// variables of one line share a bucket: a chain is a handful at most.
+// only its pages that hold a used bucket cost memory: the bucket keeps the
+// program's locality (line_buckets.h), so an array of 4,096 objects with a
+// lock each uses 4,096 adjacent buckets, 16 pages. The variables of one
+// line share a bucket: a chain is a handful at most.
 constexpr int kBucketBits = 14;
 constexpr uint32_t kBuckets = 1u << kBucketBits;
 static_assert(kBuckets == kSyncBuckets, "sync_vars.h names the table's size");
-constexpr int kLineBits = 6;
 
 struct Bucket {
   SpinLock lock;
@@ -52,18 +48,11 @@ std::atomic<uint64_t> g_bucket_used[kBuckets / 64];
 
 }  // namespace
 
-uint32_t sync_bucket_index(uintptr_t addr) {
-  const uint64_t line = addr >> kLineBits;
-  const uint64_t window = line >> kBucketBits;
-  const uint64_t window_start = (window * 0x9e3779b97f4a7c15ull) >> (64 - kBucketBits);
-  return static_cast<uint32_t>((line + window_start) & (kBuckets - 1));
-}
+uint32_t sync_bucket_index(uintptr_t addr) { return line_bucket<kBucketBits>(addr); }
 
 namespace {
 
-uint32_t bucket_index(uintptr_t addr) { return sync_bucket_index(addr); }
-
-Bucket &bucket_of(uintptr_t addr) { return g_buckets[bucket_index(addr)]; }
+Bucket &bucket_of(uintptr_t addr) { return g_buckets[sync_bucket_index(addr)]; }
 
 bool bucket_may_hold(uint32_t index) {
   return (g_bucket_used[index / 64].load(std::memory_order_acquire) >> (index % 64)) & 1;
@@ -222,7 +211,7 @@ SyncVar *sync_var(uintptr_t addr, bool create) {
     if (!recent.var->forgotten.load(std::memory_order_acquire) && recent.var->addr == addr)
       return recent.var;
   }
-  const uint32_t index = bucket_index(addr);
+  const uint32_t index = sync_bucket_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
   Bucket &b = g_buckets[index];
   const uint32_t removals = b.removals.load(std::memory_order_acquire);
@@ -250,7 +239,7 @@ void sync_var_prefetch(uintptr_t addr) {
   const RecentVar &recent = recent_slot(addr);
   SyncVar *v = recent.addr == addr ? recent.var : nullptr;
   // Most chains hold one variable: the head is the one, without reading it.
-  if (!v) v = g_buckets[bucket_index(addr)].head.load(std::memory_order_acquire);
+  if (!v) v = g_buckets[sync_bucket_index(addr)].head.load(std::memory_order_acquire);
   if (!v) return;
   prefetch_for_write(v);
   // The second line (the one-lock lockset, read_clock) is read, not written.
@@ -364,7 +353,7 @@ size_t sync_vars_carved() {
 
 void sync_forget_range(uintptr_t begin, uintptr_t end) {
   // Probe line by line, skipping pages that hold no variables.
-  constexpr uintptr_t kLine = uintptr_t(1) << kLineBits;
+  constexpr uintptr_t kLine = uintptr_t(1) << kBucketLineBits;
   for (uintptr_t g = begin & ~(kLine - 1); g < end; g += kLine) {
     ShadowPage *page = find_shadow_page(g);
     if (!page || page->sync_objects.load(std::memory_order_relaxed) == 0) {
