@@ -163,7 +163,7 @@ bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w
   return histories && locked_access_needs_no_work(state, w, *histories, write);
 }
 
-bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write, SplitGranules split) {
   if (!fast_path_answers(addr, size)) return false;
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (!cell) return false;
@@ -177,6 +177,8 @@ bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
     return locked_access_needs_no_work(block->state, w, block->packed_history, write);
   }
   if (kind_of(w) == Kind::kSharedModify1) return locked_granule_needs_no_work(*cell, w, addr, write);
+  if (split == SplitGranules::kAsk && kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kSplit)
+    return split_granule_needs_no_work(w, addr, size, write);
   return false;
 }
 

@@ -204,17 +204,21 @@ SNAG_ALWAYS_INLINE bool split_access_needs_no_work(uintptr_t addr, uintptr_t siz
          split_granule_needs_no_work(w, addr, size, write);
 }
 
+// Whether the caller asked split_access_needs_no_work already.
+enum class SplitGranules { kAsk, kAskedAlready };
+
 // The rest of access_needs_no_work, out of line: the answers that need a
-// call (an untouched granule, a Shared-Modify1 word). Not a split granule:
-// the compiler hooks ask split_access_needs_no_work before they call the
-// engine, and every other caller asks it itself (access_needs_no_work,
-// on_access without kAccessQuickAsked), so that it is asked once.
-bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
+// call (an untouched granule, a Shared-Modify1 word, a split granule's
+// bytes). The compiler hooks ask about split granules before they call the
+// engine (split_access_needs_no_work), so the engine's on_access passes
+// kAskedAlready for them; every other caller has it asked here, from the
+// state word this loads anyway.
+bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write,
+                                 SplitGranules split = SplitGranules::kAsk);
 
 // True when the access needs no work at all; false when the engine must look.
 SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
-  return access_quickly_needs_no_work(addr, size, write) || split_access_needs_no_work(addr, size, write) ||
-         access_slowly_needs_no_work(addr, size, write);
+  return access_quickly_needs_no_work(addr, size, write) || access_slowly_needs_no_work(addr, size, write);
 }
 
 // Off with potential=1, whose state machine looks at other threads'

@@ -221,13 +221,13 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
   bool write = (flags & kAccessWrite) != 0;
   // The compiler hooks asked the inlined half and the split granule's bytes
   // already (kAccessQuickAsked); the interceptors and atomics ask them here.
-  if (!(flags & kAccessQuickAsked) &&
-      (access_quickly_needs_no_work(addr, size, write) || split_access_needs_no_work(addr, size, write)))
-    return;
+  const bool hooked = (flags & kAccessQuickAsked) != 0;
+  if (!hooked && access_quickly_needs_no_work(addr, size, write)) return;
   RaceThread &data = g_race->thread_data(t);
   const Access a{addr, size, write, site};
   if (g_race->access_exclusive_again(t, data, a) || g_race->range_owner_again(a)) return;
-  if (access_slowly_needs_no_work(addr, size, write)) return;
+  if (access_slowly_needs_no_work(addr, size, write, hooked ? SplitGranules::kAskedAlready : SplitGranules::kAsk))
+    return;
   RuntimeScope scope(&t);
   g_race->access_slow(t, data, a);
   publish_fast_path(data, data.slot);
