@@ -182,11 +182,11 @@ BlockRefinement *refinement_at(uint32_t index) {
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
                           Tid thread) {
   const bool wide = wide_record_for(size);
-  HeapBlock *&head = wide ? cache.wide_head : cache.head;
+  BlockCache::List &list = cache.lists[wide];
   void *memory;
-  if (HeapBlock *cached = head) {
-    head = next_free(cached);
-    --(wide ? cache.wide_count : cache.count);
+  if (HeapBlock *cached = list.head) {
+    list.head = next_free(cached);
+    --list.count;
     memory = cached;
   } else {
     memory = take_record(wide);
@@ -323,24 +323,24 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
   block->is_chunk = false;
   block->type = IndirectType::kBlock;
   block->start = block->size = 0;
-  HeapBlock *&head = block->wide ? cache.wide_head : cache.head;
-  uint32_t &count = block->wide ? cache.wide_count : cache.count;
-  if (count < BlockCache::kCapacity) {
-    set_next_free(block, head);  // the cache's link is the free list's
-    head = block;
-    ++count;
+  BlockCache::List &list = cache.lists[block->wide];
+  if (list.count < BlockCache::kCapacity) {
+    set_next_free(block, list.head);  // the cache's link is the free list's
+    list.head = block;
+    ++list.count;
   } else {
     give_back_record(block);
   }
 }
 
 void release_block_cache(BlockCache &cache) {
-  for (HeapBlock **head : {&cache.head, &cache.wide_head})
-    while (HeapBlock *block = *head) {
-      *head = next_free(block);
+  for (BlockCache::List &list : cache.lists) {
+    while (HeapBlock *block = list.head) {
+      list.head = next_free(block);
       give_back_record(block);
     }
-  cache.count = cache.wide_count = 0;
+    list.count = 0;
+  }
 }
 
 }  // namespace snag::race

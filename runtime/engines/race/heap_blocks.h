@@ -177,11 +177,12 @@ SNAG_ALWAYS_INLINE HeapBlock *allocation_of(HeapBlock *block) {
 // A thread's cache of block records, so that malloc/free pairs do not all
 // meet at the runtime allocator's lock.
 struct BlockCache {
-  static constexpr uint32_t kCapacity = 256;
-  HeapBlock *head = nullptr;       // packed records
-  HeapBlock *wide_head = nullptr;  // wide records
-  uint32_t count = 0;
-  uint32_t wide_count = 0;
+  static constexpr uint32_t kCapacity = 256;  // records of each kind
+  struct List {
+    HeapBlock *head = nullptr;
+    uint32_t count = 0;
+  };
+  List lists[2];  // [0] packed records, [1] wide records (HeapBlock::wide)
 };
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,

@@ -102,11 +102,11 @@ TEST(HeapBlocks, DeletedRecordsAreRecycledThroughTheThreadCache) {
   make_block_fine(b);
   shadow_clear(start, start + 16);
   delete_heap_block(cache, b);
-  EXPECT_EQ(cache.count, 1u);
+  EXPECT_EQ(cache.lists[0].count, 1u);
   EXPECT_EQ(find_heap_block(start), nullptr);  // off the fine list
   HeapBlock *again = new_heap_block(cache, start + 0x100, 24, 5, 2);
   EXPECT_EQ(again, b);
-  EXPECT_EQ(cache.count, 0u);
+  EXPECT_EQ(cache.lists[0].count, 0u);
   EXPECT_FALSE(again->fine.load());  // a fresh record
   EXPECT_EQ(again->size, 24u);
   EXPECT_EQ(again->alloc_thread, 2u);
@@ -227,7 +227,7 @@ TEST(HeapBlocks, TheCacheIsBounded) {
   HeapBlock *blocks[BlockCache::kCapacity + 2];
   for (auto &b : blocks) b = new_heap_block(cache, 0, 8, 0, 0);
   for (auto &b : blocks) delete_heap_block(cache, b);
-  EXPECT_EQ(cache.count, BlockCache::kCapacity);
+  EXPECT_EQ(cache.lists[0].count, BlockCache::kCapacity);
 }
 
 // Histories are packed in the record of a block of at most 1 KiB (88
