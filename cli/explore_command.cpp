@@ -87,20 +87,24 @@ std::string decimal_seconds(double seconds) {
   return text;
 }
 
+// `from`: the first schedule index this launch runs; `time_limit`: what is
+// left of --time-limit.
 std::string snag_options_for(const Options &o, const Worker &worker, uint64_t seed,
                              const RacyAccesses &racy, const std::string &failure_bound,
-                             const std::string &compare_output) {
+                             const std::string &compare_output, uint64_t from,
+                             std::optional<double> time_limit) {
   OptionPairs ours =
       explore_engine_options(worker.findings.path(), worker.explore_out.path(), o.with_race);
   ours.emplace_back("strategy", o.strategy);
   ours.emplace_back("schedules", std::to_string(worker.schedules));
   ours.emplace_back("seed", std::to_string(seed));
   ours.emplace_back("shard", worker.shard);
+  if (from > 0) ours.emplace_back("schedule_from", std::to_string(from));
   if (!failure_bound.empty()) ours.emplace_back("failure_bound", failure_bound);
   if (!compare_output.empty()) ours.emplace_back("compare_output", compare_output);
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
-  if (o.time_limit_seconds) ours.emplace_back("time_limit", decimal_seconds(*o.time_limit_seconds));
+  if (time_limit) ours.emplace_back("time_limit", decimal_seconds(*time_limit));
   if (o.pct_depth) ours.emplace_back("pct_depth", std::to_string(*o.pct_depth));
   if (!racy.sites.empty()) ours.emplace_back("racy_sites", join_sites(racy.sites));
   if (!racy.addresses.empty()) ours.emplace_back("racy_addresses", join_sites(racy.addresses));
@@ -311,85 +315,65 @@ std::unique_ptr<TempFile> failure_bound_file(uint64_t workers) {
   return file;
 }
 
-}  // namespace
-
-int run_explore(const Options &options) {
-  Format format = parse_format(options.format);
-  Destination out = report_destination(options.output, format);
-  std::string replay_path = options.replay_out.empty()
-                                ? default_replay_path(options.command.front())
-                                : options.replay_out;
-  check_replay_out(replay_path);
-
-  std::string path = resolve_program(options.command.front());
-  // Identified before the run: the replay file must name the binary that ran.
-  ProgramIdentity identity;
-  try {
-    identity = identify_program(path);
-  } catch (const std::runtime_error &e) {
-    throw UsageError(e.what());
-  }
-
-  // Every worker gets the same seed (schedule i's seed derives from it and i),
-  // so the run can be repeated with --seed even when the user gave none.
-  uint64_t seed = options.seed ? *options.seed : std::random_device{}();
-  // No worker without a schedule to run.
-  unsigned jobs = static_cast<unsigned>(
-      std::min<uint64_t>(options.jobs ? options.jobs : default_jobs(), options.schedules));
-  // --compare-output: each worker writes the compared files that are
-  // arguments in a place of its own; a file the program names itself would
-  // be shared by the workers, so then there is one.
-  bool compare = options.compare_output || !options.compare_files.empty();
-  std::vector<std::string> compare_notes;
-  if (compare) {
-    check_compare_files(options.compare_files);
-    for (const std::string &file : options.compare_files) {
-      if (jobs > 1 && !names_argument(options.command, file)) {
-        compare_notes.push_back(fmt::format(
-            "--compare-file {} is not one of the program's arguments, so the workers would write "
-            "the same file: explored with 1 worker instead of {}",
-            file, jobs));
-        jobs = 1;
-      }
-    }
-  }
-  std::deque<OutputPlaces> places;
-  std::unique_ptr<TempFile> shared_stdin = copy_stdin();
-  std::unique_ptr<TempFile> bound = jobs > 1 ? failure_bound_file(jobs) : nullptr;
-  // Every access is a point already with --preempt-on-access.
+// Everything the launches of one exploration share.
+struct Exploration {
+  explicit Exploration(const Options &o) : options(o) {}
+  const Options &options;
+  std::string path;
+  uint64_t seed = 0;
+  unsigned jobs = 1;
+  bool compare = false;
+  const TempFile *shared_stdin = nullptr;
   RacyAccesses racy;
-  if (!options.no_race_points && !options.preempt_on_access) {
-    // The race pass runs the program once too: not into the user's compared files.
-    std::optional<OutputPlaces> race_places;
-    if (compare) race_places.emplace(options.compare_files, options.command);
-    racy = racy_accesses({path, race_places ? race_places->command() : options.command});
-  }
-  std::deque<Worker> workers(jobs);
+};
+
+// One launch of the workers, from a schedule index on: the exploration
+// launches them again after a failure that its replay did not reproduce.
+struct Launch {
+  explicit Launch(unsigned jobs) : workers(jobs) {}
+  std::deque<OutputPlaces> places;  // each worker's compared files
+  std::unique_ptr<TempFile> bound;
+  std::deque<Worker> workers;
+  double seconds = 0;
+  std::optional<size_t> failing;
+  Totals totals;
+  std::string raw_findings;  // the failing worker's, or everyone's when none failed
+};
+
+std::unique_ptr<Launch> launch_workers(const Exploration &x, uint64_t from,
+                                       std::optional<double> time_limit,
+                                       std::optional<double> timeout,
+                                       std::vector<std::string> &warnings) {
+  const Options &options = x.options;
+  auto launch = std::make_unique<Launch>(x.jobs);
+  if (x.jobs > 1) launch->bound = failure_bound_file(x.jobs);
   std::vector<RunRequest> requests;
-  for (unsigned w = 0; w < jobs; ++w) {
-    Worker &worker = workers[w];
+  for (unsigned w = 0; w < x.jobs; ++w) {
+    Worker &worker = launch->workers[w];
     // Worker w of shard I/N runs the indices i with i mod (N*J) = I*J+w, so
     // the workers of all shards never run the same schedule.
-    worker.shard = fmt::format("{}/{}", uint64_t{options.shard_index} * jobs + w,
-                               uint64_t{options.shard_count} * jobs);
-    worker.schedules = options.schedules / jobs + (w < options.schedules % jobs ? 1 : 0);
+    worker.shard = fmt::format("{}/{}", uint64_t{options.shard_index} * x.jobs + w,
+                               uint64_t{options.shard_count} * x.jobs);
+    worker.schedules = options.schedules / x.jobs + (w < options.schedules % x.jobs ? 1 : 0);
     RunRequest request;
-    request.path = path;
+    request.path = x.path;
     request.argv = options.command;
     std::string compare_output;
-    if (compare) {
-      const OutputPlaces &own = places.emplace_back(options.compare_files, options.command);
+    if (x.compare) {
+      const OutputPlaces &own = launch->places.emplace_back(options.compare_files, options.command);
       request.argv = own.command();
       compare_output = own.option_value();
     }
-    request.environment = explore_environment(snag_options_for(
-        options, worker, seed, racy, bound ? bound->path() : std::string(), compare_output));
-    request.timeout_seconds = options.timeout_seconds;
+    request.environment = explore_environment(
+        snag_options_for(options, worker, x.seed, x.racy,
+                         launch->bound ? launch->bound->path() : std::string(), compare_output,
+                         from, time_limit));
+    request.timeout_seconds = timeout;
     request.disable_aslr = true;
-    if (shared_stdin)
-      request.stdin_path = shared_stdin->path();
+    if (x.shared_stdin)
+      request.stdin_path = x.shared_stdin->path();
     else
-      request.null_stdin = jobs > 1;
+      request.null_stdin = x.jobs > 1;
     requests.push_back(std::move(request));
   }
 
@@ -402,42 +386,231 @@ int run_explore(const Options &options) {
   } catch (const std::runtime_error &e) {
     throw UsageError(e.what());
   }
-  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  // From here on only snag writes; see run_engine.
-  std::signal(SIGPIPE, SIG_IGN);
+  launch->seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
-  std::vector<std::string> warnings;
-  for (size_t w = 0; w < jobs; ++w) {
-    Worker &worker = workers[w];
+  for (size_t w = 0; w < x.jobs; ++w) {
+    Worker &worker = launch->workers[w];
     worker.result = results[w];
     // A worker we stopped may have been cut off mid-line; that is expected.
-    std::string source = jobs > 1 ? fmt::format("explore_out of worker {}", w) : "explore_out";
+    std::string source = x.jobs > 1 ? fmt::format("explore_out of worker {}", w) : "explore_out";
     worker.records = read_explore_records_file(worker.explore_out.path(), source,
                                                worker.result.stopped ? nullptr : &warnings);
   }
-  std::optional<size_t> failing = first_failure(workers);
-  Totals totals = add_up(workers);
-
-  // The report shows the failing worker's findings, or everyone's when none failed.
-  std::string raw;
-  for (size_t w = 0; w < jobs; ++w) {
-    if (failing && w != *failing) continue;
-    std::string part = file_contents(workers[w].findings.path());
+  launch->failing = first_failure(launch->workers);
+  launch->totals = add_up(launch->workers);
+  for (size_t w = 0; w < x.jobs; ++w) {
+    if (launch->failing && w != *launch->failing) continue;
+    std::string part = file_contents(launch->workers[w].findings.path());
     if (!part.empty() && part.back() != '\n') part += '\n';
-    raw += part;
+    launch->raw_findings += part;
   }
-  std::istringstream raw_in(raw);
-  std::vector<report::Finding> findings = load_findings(raw_in, "findings", path, warnings);
+  return launch;
+}
+
+// The launch's schedules/s: each worker's schedules over its own time from
+// its first fork, so the program's start-up (and the race pre-pass) do not
+// make a run that failed in its first schedules look slow. Workers run side
+// by side at about the same pace, so those that were stopped before writing
+// a summary count as fast as the others.
+double launch_rate(const Launch &launch, unsigned jobs) {
+  const Totals &t = launch.totals;
+  if (t.summaries == 0) return 0;
+  if (t.every_summary_timed) return t.exploring_rate * jobs / static_cast<double>(t.summaries);
+  if (launch.seconds <= 0) return 0;
+  return static_cast<double>(t.schedules) / launch.seconds * jobs / static_cast<double>(t.summaries);
+}
+
+// What the launches so far did together.
+struct Explored {
+  Totals totals;             // schedules, incomplete ones, strategies and notes
+  bool complete = true;      // every worker of every launch wrote its summary
+  double rated_seconds = 0;  // sum over launches of schedules / rate
+  uint64_t rated_schedules = 0;
+  double rate() const { return rated_seconds > 0 ? rated_schedules / rated_seconds : 0; }
+};
+
+void add_launch(Explored &explored, const Launch &launch, unsigned jobs) {
+  const Totals &t = launch.totals;
+  Totals &all = explored.totals;
+  all.schedules += t.schedules;
+  all.incomplete_steps += t.incomplete_steps;
+  all.incomplete_time += t.incomplete_time;
+  for (const auto &[strategy, n] : t.per_strategy) all.per_strategy[strategy] += n;
+  for (const std::string &note : t.notes) {
+    if (std::find(all.notes.begin(), all.notes.end(), note) == all.notes.end())
+      all.notes.push_back(note);
+  }
+  explored.complete = explored.complete && t.summaries == jobs;
+  double rate = launch_rate(launch, jobs);
+  if (rate > 0 && t.schedules > 0) {
+    explored.rated_seconds += static_cast<double>(t.schedules) / rate;
+    explored.rated_schedules += t.schedules;
+  }
+}
+
+// Whether every worker of the launch ended by itself: not at --timeout and
+// not by a signal the user sent snag (Ctrl-C).
+bool ended_by_itself(const Launch &launch) {
+  return std::none_of(launch.workers.begin(), launch.workers.end(), [](const Worker &w) {
+    return w.result.timed_out || w.result.forwarded_signal != 0;
+  });
+}
+
+// How many failures that their replay does not reproduce the exploration
+// goes on after. Such a failure came from outside the schedule (time,
+// randomness, a file an earlier run left); a program that fails that way
+// again and again is not one more schedules will tell anything about.
+constexpr size_t kMaxUnreproduced = 3;
+
+// What is left of `limit` after `elapsed` seconds (all of it before the
+// first launch); nullopt when no limit.
+std::optional<double> remaining(std::optional<double> limit, double elapsed) {
+  if (!limit || elapsed == 0) return limit;
+  return std::max(*limit - elapsed, 0.001);
+}
+
+}  // namespace
+
+int run_explore(const Options &options) {
+  Format format = parse_format(options.format);
+  Destination out = report_destination(options.output, format);
+  std::string replay_path = options.replay_out.empty()
+                                ? default_replay_path(options.command.front())
+                                : options.replay_out;
+  check_replay_out(replay_path);
+
+  Exploration x(options);
+  x.path = resolve_program(options.command.front());
+  // Identified before the run: the replay file must name the binary that ran.
+  ProgramIdentity identity;
+  try {
+    identity = identify_program(x.path);
+  } catch (const std::runtime_error &e) {
+    throw UsageError(e.what());
+  }
+
+  // Every worker gets the same seed (schedule i's seed derives from it and i),
+  // so the run can be repeated with --seed even when the user gave none.
+  x.seed = options.seed ? *options.seed : std::random_device{}();
+  // No worker without a schedule to run.
+  x.jobs = static_cast<unsigned>(
+      std::min<uint64_t>(options.jobs ? options.jobs : default_jobs(), options.schedules));
+  // --compare-output: each worker writes the compared files that are
+  // arguments in a place of its own; a file the program names itself would
+  // be shared by the workers, so then there is one.
+  x.compare = options.compare_output || !options.compare_files.empty();
+  std::vector<std::string> compare_notes;
+  if (x.compare) {
+    check_compare_files(options.compare_files);
+    for (const std::string &file : options.compare_files) {
+      if (x.jobs > 1 && !names_argument(options.command, file)) {
+        compare_notes.push_back(fmt::format(
+            "--compare-file {} is not one of the program's arguments, so the workers would write "
+            "the same file: explored with 1 worker instead of {}",
+            file, x.jobs));
+        x.jobs = 1;
+      }
+    }
+  }
+  std::unique_ptr<TempFile> shared_stdin = copy_stdin();
+  x.shared_stdin = shared_stdin.get();
+  // Every access is a point already with --preempt-on-access.
+  if (!options.no_race_points && !options.preempt_on_access) {
+    // The race pass runs the program once too: not into the user's compared files.
+    std::optional<OutputPlaces> race_places;
+    if (x.compare) race_places.emplace(options.compare_files, options.command);
+    x.racy = racy_accesses({x.path, race_places ? race_places->command() : options.command});
+  }
+
+  // Launch the workers, and launch them again after a failure that its
+  // replay does not reproduce: it is reported, labelled, and the rest of the
+  // budget is explored from the schedule after it.
+  Clock::time_point start = Clock::now();
+  std::vector<std::string> warnings;
+  std::vector<std::string> resume_notes;
+  std::vector<report::Finding> unreproduced;  // earlier launches' failures, labelled
+  json unreproduced_json = json::array();
+  Explored explored;
+  std::unique_ptr<Launch> launch;
+  std::vector<report::Finding> findings;
+  std::optional<ReplayFile> replay;
+  bool replay_written = false;
+  std::optional<bool> reproduced;
+  std::string kept_findings;
+  for (uint64_t from = 0;;) {
+    double elapsed = from == 0 ? 0 : std::chrono::duration<double>(Clock::now() - start).count();
+    launch = launch_workers(x, from, remaining(options.time_limit_seconds, elapsed),
+                            remaining(options.timeout_seconds, elapsed), warnings);
+    add_launch(explored, *launch, x.jobs);
+    kept_findings += launch->raw_findings;
+    std::istringstream raw_in(launch->raw_findings);
+    findings = load_findings(raw_in, "findings", x.path, warnings);
+
+    replay.reset();
+    replay_written = false;
+    reproduced.reset();
+    if (!launch->failing) break;
+    replay = replay_file_for(*launch->workers[*launch->failing].records.failure, identity, options,
+                             findings, launch->workers[*launch->failing].records.output, warnings);
+    try {
+      write_replay_file(replay_path, *replay);
+      replay_written = true;
+    } catch (const std::runtime_error &e) {
+      warnings.push_back(e.what());
+    }
+    reproduced = failure_reproduces(*replay, options, x.shared_stdin, warnings);
+    if (*reproduced) break;
+    label_unreproduced(findings, replay->bug);
+    unreproduced_json.push_back({{"schedule", replay->schedule},
+                                 {"kind", replay->bug.kind},
+                                 {"location", replay->bug.location}});
+    std::string failed = fmt::format("schedule {} failed ({}), but replaying it did not",
+                                     replay->schedule,
+                                     describe_bug(replay->bug.kind, replay->bug.location));
+    bool go_on = !options.count_unreproducible && unreproduced_json.size() < kMaxUnreproduced &&
+                 replay->schedule + 1 < options.schedules * uint64_t{options.shard_count} &&
+                 ended_by_itself(*launch) &&
+                 (!options.time_limit_seconds ||
+                  std::chrono::duration<double>(Clock::now() - start).count() <
+                      *options.time_limit_seconds);
+    if (!go_on) {
+      std::string stopped =
+          unreproduced_json.size() >= kMaxUnreproduced && !options.count_unreproducible
+              ? fmt::format(" (the {}th such failure: exploring stopped there)", kMaxUnreproduced)
+              : "";
+      resume_notes.push_back(fmt::format(
+          "{}: reported as not reproducible{}{}", failed,
+          options.count_unreproducible ? "" : ", and not counted as a bug", stopped));
+      break;
+    }
+    resume_notes.push_back(fmt::format("{}: reported as not reproducible; explored on from "
+                                       "schedule {}",
+                                       failed, replay->schedule + 1));
+    for (const report::Finding &f : findings)
+      if (f.details.is_object() && f.details.value("reproducible", true) == false)
+        unreproduced.push_back(f);
+    from = replay->schedule + 1;
+  }
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // From here on only snag writes; see run_engine. (Not before: the program
+  // runs in every launch and in the replay check, and inherits what is
+  // ignored.)
+  std::signal(SIGPIPE, SIG_IGN);
+  // The bug found, if any, comes first; what did not reproduce after it.
+  findings.insert(findings.end(), unreproduced.begin(), unreproduced.end());
   if (!options.keep_findings.empty()) {
     std::ofstream keep(options.keep_findings, std::ios::binary | std::ios::trunc);
-    if (!(keep << raw) || !keep.flush()) {
+    if (!(keep << kept_findings) || !keep.flush()) {
       warnings.push_back("cannot keep the findings in " + options.keep_findings);
     }
   }
 
+  const std::deque<Worker> &workers = launch->workers;
+  const std::optional<size_t> &failing = launch->failing;
+  const Totals &totals = explored.totals;
   // The run the report describes: the failing worker, else one that ended badly.
   size_t reported = failing.value_or(0);
-  for (size_t w = 0; !failing && w < jobs; ++w) {
+  for (size_t w = 0; !failing && w < x.jobs; ++w) {
     if (workers[w].result.shell_status() != 0) {
       reported = w;
       break;
@@ -451,60 +624,24 @@ int run_explore(const Options &options) {
   run.notes.insert(run.notes.end(), totals.notes.begin(), totals.notes.end());
   if (auto note = incomplete_note(totals, options)) run.notes.push_back(*note);
   run.notes.insert(run.notes.end(), compare_notes.begin(), compare_notes.end());
+  run.notes.insert(run.notes.end(), resume_notes.begin(), resume_notes.end());
   // A name the program never writes compares nothing: most likely a typo.
-  for (size_t f = 0; compare && !failing && f < options.compare_files.size(); ++f) {
+  for (size_t f = 0; x.compare && !failing && f < options.compare_files.size(); ++f) {
     std::error_code error;
-    if (!places.empty() && !fs::exists(places.front().paths()[f], error))
+    if (!launch->places.empty() && !fs::exists(launch->places.front().paths()[f], error))
       run.warnings.push_back("--compare-file " + options.compare_files[f] +
                              ": the program never wrote it (not the name it writes?)");
   }
   // A program that was killed (Ctrl-C, --timeout) had no chance to write one.
   bool all_exited = std::none_of(workers.begin(), workers.end(),
                                  [](const Worker &w) { return w.result.signaled; });
-  if (totals.summaries == 0 && !failing && all_exited) {
+  if (launch->totals.summaries == 0 && !failing && all_exited) {
     run.warnings.push_back(
         "the program wrote no explore summary (did it end before the runtime started exploring?)");
   }
 
-  std::optional<ReplayFile> replay;
-  bool replay_written = false;
-  if (failing) {
-    replay = replay_file_for(*workers[*failing].records.failure, identity, options, findings,
-                             workers[*failing].records.output, run.warnings);
-    try {
-      write_replay_file(replay_path, *replay);
-      replay_written = true;
-    } catch (const std::runtime_error &e) {
-      run.warnings.push_back(e.what());
-    }
-  }
-
-  std::optional<bool> reproduced;
-  if (failing) {
-    reproduced = failure_reproduces(*replay, options, shared_stdin.get(), run.warnings);
-    if (!*reproduced) {
-      label_unreproduced(findings, replay->bug);
-      run.notes.push_back(fmt::format(
-          "schedule {} failed ({}), but replaying it did not: reported as not reproducible{}",
-          replay->schedule, describe_bug(replay->bug.kind, replay->bug.location),
-          options.count_unreproducible ? "" : ", and not counted as a bug"));
-    }
-  }
   bool counts = !reproduced || *reproduced || options.count_unreproducible;
-
-  // Workers run side by side at about the same pace, so those that were
-  // stopped before writing a summary count as fast as the others. The rate
-  // is the exploration's: each worker's schedules over its own time from its
-  // first fork, so the program's start-up (and the race pre-pass) do not
-  // make a run that failed in its first schedules look slow.
-  double rate = 0;
-  if (totals.summaries > 0 && totals.every_summary_timed) {
-    rate = totals.exploring_rate * static_cast<double>(jobs) / static_cast<double>(totals.summaries);
-  } else if (seconds > 0 && totals.summaries > 0) {
-    rate = static_cast<double>(totals.schedules) / seconds * static_cast<double>(jobs) /
-           static_cast<double>(totals.summaries);
-  }
-  bool complete = totals.summaries == jobs;
+  double rate = explored.rate();
   json failure_json = nullptr;
   if (failing) {
     failure_json = {{"schedule", replay->schedule},
@@ -517,19 +654,21 @@ int run_explore(const Options &options) {
                     {"reproduced", *reproduced}};
   }
   json explore = {{"strategy", options.strategy},
-                  {"seed", seed},
-                  {"workers", jobs},
+                  {"seed", x.seed},
+                  {"workers", x.jobs},
                   {"shard", fmt::format("{}/{}", options.shard_index, options.shard_count)},
                   {"schedules", totals.schedules},  // a lower bound unless complete
-                  {"schedules_complete", complete},
+                  {"schedules_complete", explored.complete},
                   {"schedules_incomplete",
                    {{"steps", totals.incomplete_steps}, {"time", totals.incomplete_time}}},
                   {"seconds", seconds},
                   {"schedules_per_second", rate},
                   {"per_strategy", totals.per_strategy},
                   {"failure", failure_json},
+                  // Failures of earlier launches that did not reproduce either.
+                  {"not_reproduced", unreproduced_json},
                   {"replay_file", replay_written ? json(replay_path) : json(nullptr)},
-                  {"compare_output", compare ? json(options.compare_files) : json(nullptr)},
+                  {"compare_output", x.compare ? json(options.compare_files) : json(nullptr)},
                   // So that `snag merge` can tell shards of another build apart.
                   {"program_fnv1a64", identity.fnv1a64}};
   run.details = json::object({{"explore", explore}});
@@ -539,12 +678,12 @@ int run_explore(const Options &options) {
   if (failing && counts) {
     // Schedule indices are shared out among the workers, so a count that
     // leaves out stopped workers would be smaller than the failing index.
-    std::string of = complete ? fmt::format(" of {}", totals.schedules) : "";
+    std::string of = explored.complete ? fmt::format(" of {}", totals.schedules) : "";
     // The seed that repeats the exploration (--seed), not the schedule's own.
     print_command_note(
         "explore", fmt::format("bug found in schedule {}{} (strategy {}, seed {}{}), {} schedules/s",
-                               replay->schedule, of, replay->strategy, seed,
-                               jobs > 1 ? fmt::format(", {} workers", jobs) : "",
+                               replay->schedule, of, replay->strategy, x.seed,
+                               x.jobs > 1 ? fmt::format(", {} workers", x.jobs) : "",
                                format_rate(rate)));
     if (replay_written) {
       print_command_note("explore", "replay it: snag replay " + shell_quote(replay_path));
@@ -555,7 +694,7 @@ int run_explore(const Options &options) {
     }
     return options.exitcode;
   }
-  if (totals.summaries > 0) {
+  if (launch->totals.summaries > 0 || !unreproduced.empty()) {
     std::string strategies = strategy_counts(totals.per_strategy);
     print_command_note(
         "explore", fmt::format("no bug found in {} schedule{}{} ({} schedules/s{})", totals.schedules,
@@ -563,12 +702,18 @@ int run_explore(const Options &options) {
                                format_rate(rate),
                                strategies.empty() ? "" : ", strategies " + strategies));
   }
-  if (failing) {
-    print_command_note("explore", fmt::format("schedule {} failed but did not reproduce under "
-                                              "replay; not counted as a bug "
-                                              "(--count-unreproducible counts it)",
-                                              replay->schedule));
-    return 0;
+  if (!unreproduced_json.empty()) {
+    std::string which;
+    for (const json &u : unreproduced_json)
+      which += fmt::format("{}{}", which.empty() ? "" : ", ", u["schedule"].get<uint64_t>());
+    print_command_note("explore",
+                       fmt::format("schedule{} {} failed but did not reproduce under replay; not "
+                                   "counted as a bug (--count-unreproducible counts it)",
+                                   unreproduced_json.size() == 1 ? "" : "s", which));
+    bool others = std::any_of(findings.begin(), findings.end(), [](const report::Finding &f) {
+      return !(f.details.is_object() && f.details.value("reproducible", true) == false);
+    });
+    return others ? options.exitcode : 0;
   }
   return findings.empty() ? workers[reported].result.shell_status() : options.exitcode;
 }

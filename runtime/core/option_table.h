@@ -62,6 +62,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"strategy",            OptionType::kChoice,  "portfolio", 0, 0,       "random|pct|delay-bound|preempt-bound|vb|pctvb|portfolio", "explore", "how schedules are chosen"},
   {"schedules",           OptionType::kCount,   "1000",   1, kNoLimit,   nullptr, "explore", "how many schedules this process runs at most"},
   {"time_limit",          OptionType::kSeconds, "0",      0, 0,          nullptr, "explore", "seconds this process may explore (0: no limit)"},
+  {"schedule_from",       OptionType::kCount,   "0",      0, kNoLimit,   nullptr, "explore", "the first schedule index to run: lower ones count as run (explore goes on after a failure its replay did not reproduce)"},
   {"shard",               OptionType::kText,    "0/1",    0, 0,          nullptr, "explore", "I/N: run only the schedules whose index is I modulo N"},
   {"failure_bound",       OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "8-byte file the -j workers share: the lowest failing schedule index, after which none runs"},
   {"pct_depth",           OptionType::kCount,   "3",      1, 64,         nullptr, "explore", "PCT bug depth d (d-1 priority change points)"},

@@ -21,6 +21,9 @@
  *       without that file; the others fail in schedule I with DECISIONS
  *       (FINDINGS appended to the findings file, the bound lowered to I, a
  *       failure record and a summary to explore_out);
+ *       With schedule_from= above the shard index (a launch after a failure
+ *       that did not reproduce), write a summary of `schedules` schedules
+ *       without failure;
  *     replaying (replay=FILE): fail the same way, with FILE's decisions, when
  *       they contain the token NEEDED; otherwise write a schedule record that
  *       says a strict replay diverged after two decisions.
@@ -175,7 +178,9 @@ static int explore(const char *findings, const char *decisions, const char *need
     append_line("explore_out", line);
     return 0;
   }
-  if (strcmp(decisions, "none") == 0) {
+  long shard = option_value("shard", value, sizeof value) ? atol(value) : 0;
+  long from = option_value("schedule_from", value, sizeof value) ? atol(value) : 0;
+  if (strcmp(decisions, "none") == 0 || from > shard) {
     long schedules = option_value("schedules", value, sizeof value) ? atol(value) : 0;
     snprintf(line, sizeof line,
              "{\"type\":\"summary\",\"schedules\":%ld,\"seconds\":0.5,\"failures\":0,"
@@ -184,7 +189,6 @@ static int explore(const char *findings, const char *decisions, const char *need
     append_line("explore_out", line);
     return 0;
   }
-  long shard = option_value("shard", value, sizeof value) ? atol(value) : 0;
   char bound_path[4096];
   int has_bound = option_value("failure_bound", bound_path, sizeof bound_path);
   if (shard % 2 == 1) {

@@ -235,6 +235,10 @@ Plan fork_schedules() {
   uint64_t schedule_timeout = o.seconds_ns("schedule_timeout");
   uint64_t shard_index, shard_count;
   parse_shard(&shard_index, &shard_count);
+  // This process's schedule k has index shard_index + k * shard_count; those
+  // below schedule_from were run by an earlier launch.
+  uint64_t from = o.number("schedule_from");
+  uint64_t first_k = from > shard_index ? (from - shard_index + shard_count - 1) / shard_count : 0;
   Planner planner;
   planner.start(strategy, run_seed(), uint32_t(o.number("pct_depth")),
                 o.flag("preempt_on_access"));
@@ -265,7 +269,7 @@ Plan fork_schedules() {
   started = now_ns();  // the wait is not the exploration's time
   // --compare-output: a worker that does not run schedule 0 runs its plan
   // first, uncounted, for the reference output (output_oracle.h).
-  if (output_oracle_start() && shard_index != 0 && !after_failure_bound(0)) {
+  if (output_oracle_start() && (shard_index != 0 || from > 0) && !after_failure_bound(0)) {
     Planner fresh;
     fresh.start(strategy, run_seed(), uint32_t(o.number("pct_depth")), o.flag("preempt_on_access"));
     Plan reference = fresh.next(0);
@@ -277,7 +281,7 @@ Plan fork_schedules() {
     output_oracle_take_reference(pid > 0 && ended_cleanly(results(), status, timed_out),
                                  results().failed.load() ? nullptr : note, sizeof note);
   }
-  for (uint64_t k = 0; k < budget && !failed; ++k) {
+  for (uint64_t k = first_k; k < budget && !failed; ++k) {
     if (g_stop_requested || (time_limit && now_ns() - started > time_limit)) break;
     uint64_t index = shard_index + k * shard_count;
     if (after_failure_bound(index)) break;

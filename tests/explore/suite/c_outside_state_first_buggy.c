@@ -1,0 +1,47 @@
+// explore suite: c_outside_state_first, buggy twin.
+// The workers count themselves with a separate load and store, so a count can be lost.
+// The program also crashes on its first schedule ever (a count kept in a file), which depends
+// on earlier runs, not on the interleaving: that crash is found first, its replay does not
+// crash, and the exploration goes on after it and finds the real bug.
+// explore-budget: 2000
+// explore-expect-note: explored on from schedule
+#include <assert.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static atomic_int done;
+
+// Runs of this program so far, in the current directory.
+static int runs_so_far(void) {
+  int fd = open("explore_outside_state_first.count", O_RDWR | O_CREAT, 0644);
+  int n = 0;
+  if (read(fd, &n, sizeof n) != (ssize_t)sizeof n) n = 0;
+  int next = n + 1;
+  pwrite(fd, &next, sizeof next, 0);
+  close(fd);
+  return n;
+}
+
+static void *work(void *arg) {
+  (void)arg;
+  int seen = atomic_load(&done);
+  atomic_store(&done, seen + 1);
+  return 0;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, work, 0);
+  pthread_create(&b, 0, work, 0);
+  // Counted once threads run, so in each schedule: run 0 may be the race pass before the
+  // exploration; run 1 is a schedule.
+  int run = runs_so_far();
+  if (run == 1) abort();
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(atomic_load(&done) == 2);  // BUG: assertion-failure
+  return 0;
+}

@@ -1,0 +1,46 @@
+// explore suite: c_outside_state_first, fixed twin.
+// The program crashes on its first schedule ever (a count kept in a file): a failure that
+// depends on earlier runs, not on the interleaving, so its replay does not crash; it is
+// reported as not reproducible, does not count as a bug, and the exploration goes on after
+// it through the rest of the budget.
+// explore-budget: 2000
+// explore-expect-note: explored on from schedule
+#include <assert.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static atomic_int done;
+
+// Runs of this program so far, in the current directory.
+static int runs_so_far(void) {
+  int fd = open("explore_outside_state_first.count", O_RDWR | O_CREAT, 0644);
+  int n = 0;
+  if (read(fd, &n, sizeof n) != (ssize_t)sizeof n) n = 0;
+  int next = n + 1;
+  pwrite(fd, &next, sizeof next, 0);
+  close(fd);
+  return n;
+}
+
+static void *work(void *arg) {
+  (void)arg;
+  atomic_fetch_add(&done, 1);
+  return 0;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, work, 0);
+  pthread_create(&b, 0, work, 0);
+  // Counted once threads run, so in each schedule: run 0 may be the race pass before the
+  // exploration; run 1 is a schedule.
+  int run = runs_so_far();
+  if (run == 1) abort();
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(atomic_load(&done) == 2);
+  return 0;
+}
