@@ -93,7 +93,7 @@ void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bo
   // A writer is ordered after earlier readers too; a reader only after writers.
   // The variable is made here, not at the first release, so that the held
   // lock keeps it for its release and its lockset.
-  SyncVar *sync = sync_var(lock, true);
+  SyncVar *sync = sync_var(lock, true, &rt.acquired);
   const uint32_t version = sync_acquire_lock(sync, rt.clock, write_mode, rt.acquired);
   for (uint32_t i = 0; i < rt.held_count; ++i)
     if (rt.held[i].addr == lock) {
@@ -119,7 +119,9 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
     const uint32_t acquired = kept ? h.version : sync->version.load(std::memory_order_relaxed) - 1;
     SNAG_DEBUG_ASSERT(h.depth > 0, "a held lock has been acquired at least once");
     if (--h.depth == 0) {
-      rt.held[i] = rt.held[--rt.held_count];
+      // (Not copied onto itself: the last lock released, the commonest
+      // case, stalled on a store forwarded to an overlapping load.)
+      if (i != --rt.held_count) rt.held[i] = rt.held[rt.held_count];
       recompute_locksets(rt);
       SNAG_DEBUG_ASSERT(!lockset_contains(rt.lockset_all, lock),
                         "an unlocked lock leaves the thread's lockset");

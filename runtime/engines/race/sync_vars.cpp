@@ -201,7 +201,7 @@ void count_in_page(uintptr_t addr, int delta) {
 
 }  // namespace
 
-SyncVar *sync_var(uintptr_t addr, bool create) {
+SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) {
   RecentVar &recent = recent_slot(addr);
   if (recent.addr == addr && recent.var) {
     // A variable made or found with `create` is written next (a lock, an
@@ -228,6 +228,8 @@ SyncVar *sync_var(uintptr_t addr, bool create) {
     if (v->addr == addr) return remember(recent, v);
   if (!create) return nullptr;
   SyncVar *v = new_sync_var(addr);
+  // Read before the variable is published: nobody released here yet.
+  if (made) made->note(v, v->version.load(std::memory_order_relaxed), true);
   v->next.store(b.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
   if (!bucket_may_hold(index)) mark_bucket(index, true);
   b.head.store(v, std::memory_order_release);

@@ -75,15 +75,23 @@ class AcquireCache {
     uint32_t version;
     bool into_clock;
   };
-  static constexpr uint32_t kEntries = 16;
+  // 64: a thread that keeps several dozen objects with a mutex each alive
+  // and locks them in turn (short_lived_locks: 64) found its entry for an
+  // object's lock evicted by the time it came back to it with 16.
+  static constexpr uint32_t kEntryBits = 6;
+  static constexpr uint32_t kEntries = 1u << kEntryBits;
   static uint32_t index(const SyncVar *v) {
-    return static_cast<uint32_t>((reinterpret_cast<uintptr_t>(v) * 0x9e3779b97f4a7c15ull) >> 60);
+    return static_cast<uint32_t>((reinterpret_cast<uintptr_t>(v) * 0x9e3779b97f4a7c15ull) >> (64 - kEntryBits));
   }
   Entry entries_[kEntries] = {};
 };
 
 // The variable at `addr`; null when none exists and `create` is false.
-SyncVar *sync_var(uintptr_t addr, bool create);
+// With `made` (a lock about to be acquired), a variable this call makes is
+// noted there as taken: its clocks are empty at the version noted, so the
+// maker's acquire right after takes nothing, without the variable's spin
+// lock (a release by anyone in between moves the version).
+SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made = nullptr);
 
 // Starts fetching, for writing, the cache line of the variable at `addr`
 // (if it is known), without waiting for it: a lock's variable is asked for

@@ -299,6 +299,56 @@ TEST(SyncVars, AReadersReleaseOfALockIsNeverNotedAsCovered) {
   EXPECT_EQ(writer.get(2), 5u) << "a writer waits for the readers";
 }
 
+// A lock's variable made by the thread about to acquire it (sync_var with
+// `made`) is noted as taken at the version it was made with: its clocks are
+// empty then. A release by another thread before that acquire (an unlock of
+// a lock it did not take) moves the version, and the acquire takes it.
+TEST(SyncVars, AFreshLockVariableIsNotedAsTakenOnlyUntilSomeoneReleasesThere) {
+  const uintptr_t m = kBase + 0x600000, n = kBase + 0x600100;
+  AcquireCache seen;
+  SyncVar *v = sync_var(m, true, &seen);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(seen.has(v, v->version.load(), true));
+  VectorClock mine;
+  mine.set(1, 4);
+  const uint32_t taken = sync_acquire_lock(v, mine, true, seen);
+  EXPECT_EQ(taken, v->version.load());
+  // An existing variable is not noted again: found, not made.
+  AcquireCache other_seen;
+  EXPECT_EQ(sync_var(m, true, &other_seen), v);
+  EXPECT_FALSE(other_seen.has(v, v->version.load(), true));
+  // Made, then released at by another thread before the maker's acquire.
+  SyncVar *w = sync_var(n, true, &seen);
+  VectorClock other;
+  other.set(2, 9);
+  sync_release(n, other);
+  VectorClock into;
+  sync_acquire_lock(w, into, true, seen);
+  EXPECT_EQ(into.get(2), 9u) << "the other thread's release is taken";
+}
+
+// A variable used again for another lock is noted only at the version it
+// was made afresh with: what it published under its old address is gone
+// (reuse), and a thread's old entry for it does not match the new version.
+TEST(SyncVars, ALockVariableUsedAgainIsNotedAtItsFreshVersion) {
+  const uintptr_t old_addr = kBase + 0x700000, base = kBase + 0x740000;
+  VectorClock c;
+  c.set(3, 7);
+  sync_release(old_addr, c);
+  SyncVar *v = sync_var(old_addr, false);
+  ASSERT_NE(v, nullptr);
+  sync_forget_range(old_addr, old_addr + 8);
+  for (uintptr_t i = 0; i < 1100; ++i) sync_release(base + i * 64, c);
+  sync_forget_range(base, base + 1100 * 64);
+  AcquireCache seen;
+  uintptr_t new_addr = 0;
+  for (uintptr_t i = 0; i < 4096 && !new_addr; ++i)
+    if (sync_var(base + 0x80000 + i * 64, true, &seen) == v) new_addr = base + 0x80000 + i * 64;
+  ASSERT_NE(new_addr, 0u) << "the freed variable was not used again";
+  EXPECT_TRUE(seen.has(v, v->version.load(), true));
+  EXPECT_EQ(v->clock.get(3), 0u);
+}
+
 // The layout the lock path relies on: variables never share a cache line,
 // and what a lock and an unlock write sits in one line.
 TEST(SyncVars, EachVariableHasItsOwnCacheLines) {
