@@ -173,7 +173,10 @@ namespace {
 // Zeroes the shadow pages of [from, from + bytes) that are in memory, leaving the
 // others untouched (they read as zero already) and the memory in place.
 void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
-  constexpr uintptr_t kBatch = 256;  // shadow pages per mincore call
+  // Shadow pages per mincore call: a thread stack's 8 MiB in one (a new
+  // thread's start took eight calls, most of a short-lived thread's extra
+  // system time).
+  constexpr uintptr_t kBatch = 2048;
   unsigned char resident[kBatch];
   auto *base = reinterpret_cast<char *>(from);
   for (uintptr_t done = 0; done < bytes; done += kBatch * kPageSize) {
@@ -183,8 +186,19 @@ void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
       fill_bytes(base + done, 0, chunk);  // cannot tell: zero it all
       continue;
     }
-    for (uintptr_t page = 0; page < chunk / kPageSize; ++page)
+    const uintptr_t pages = chunk / kPageSize;
+    for (uintptr_t page = 0; page < pages; ++page) {
+      // Eight pages at a time while none is in memory (most of a stack's shadow).
+      if ((page & 7) == 0 && page + 8 <= pages) {
+        uint64_t eight;
+        __builtin_memcpy(&eight, resident + page, sizeof eight);
+        if (!(eight & 0x0101010101010101ull)) {
+          page += 7;
+          continue;
+        }
+      }
       if (resident[page] & 1) fill_bytes(base + done + page * kPageSize, 0, kPageSize);
+    }
   }
 }
 
