@@ -145,10 +145,9 @@ void install_crash_handlers();
 void add_benign_range(uintptr_t addr, uintptr_t size);
 bool is_benign(uintptr_t addr);
 
-// Makes a reused thread stack [begin, end) start fresh, as
-// shadow_clear(begin, end, ShadowMemory::kKeep) and sync_forget_range(begin,
-// end) would, looking at the shadow page headers of the range only where
-// there are some (race_events.cpp).
+// Makes a reused thread stack [begin, end) start fresh: no variables,
+// histories, blocks or synchronization variables of the ended thread's, the
+// shadow's memory kept (race_events.cpp).
 void forget_stack_range(uintptr_t begin, uintptr_t end);
 
 class RaceEngine;

@@ -231,58 +231,9 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   }
 }
 
-namespace {
-
-// Calls f(page_start) for each page of [begin, end) that has a shadow page
-// header. A thread stack is 8 MiB, 2,048 pages, and most of them have none:
-// this reads the header table eight entries at a time, and the level above
-// it once per GiB, where looking each page up (find_shadow_page) took most
-// of a short-lived thread's start.
-template <typename F>
-void for_each_page_with_header(uintptr_t begin, uintptr_t end, F f) {
-  using detail::kL1Size;
-  using detail::kL2Size;
-  constexpr uintptr_t kL2Span = kL2Size * kPageSize;  // application bytes per table
-  for (uintptr_t page = begin & ~(kPageSize - 1); page < end;) {
-    const uintptr_t table_end = (page & ~(kL2Span - 1)) + kL2Span;
-    const uintptr_t stop = end < table_end ? end : table_end;
-    std::atomic<ShadowPage *> *l2 =
-        __atomic_load_n(&detail::g_l1[(page / kL2Span) & (kL1Size - 1)], __ATOMIC_ACQUIRE);
-    if (!l2) {
-      page = stop;
-      continue;
-    }
-    for (; page < stop; page += kPageSize) {
-      const uint64_t i = (page / kPageSize) & (kL2Size - 1);
-      // Eight empty entries (one cache line) at once, when aligned and all in range.
-      if ((i & 7) == 0 && page + 8 * kPageSize <= stop) {
-        uintptr_t any = 0;
-        for (uint64_t k = 0; k < 8; ++k)
-          any |= reinterpret_cast<uintptr_t>(l2[i + k].load(std::memory_order_relaxed));
-        if (!any) {
-          page += 7 * kPageSize;
-          continue;
-        }
-      }
-      if (l2[i].load(std::memory_order_relaxed)) f(page);
-    }
-  }
-}
-
-}  // namespace
-
 void forget_stack_range(uintptr_t begin, uintptr_t end) {
-  // The state words of every page (those in memory are zeroed)...
-  shadow_reset_cells(begin, end, ShadowMemory::kKeep);
-  // ...and what only pages with a header hold: histories, a block, and
-  // synchronization variables (a variable's page always gets a header:
-  // sync_vars.cpp counts it there).
-  for_each_page_with_header(begin, end, [begin, end](uintptr_t page) {
-    const uintptr_t lo = begin > page ? begin : page;
-    const uintptr_t hi = end < page + kPageSize ? end : page + kPageSize;
-    sync_forget_range(lo, hi);
-    shadow_clear(lo, hi, ShadowMemory::kKeep);
-  });
+  sync_forget_range(begin, end);
+  shadow_clear(begin, end, ShadowMemory::kKeep);
 }
 
 // A new thread may run on a stack that an ended thread used: its shadow must

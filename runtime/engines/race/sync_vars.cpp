@@ -354,33 +354,33 @@ size_t sync_vars_carved() {
 }
 
 void sync_forget_range(uintptr_t begin, uintptr_t end) {
-  // Probe line by line, skipping pages that hold no variables.
+  // Line by line, on the pages that hold variables.
   constexpr uintptr_t kLine = uintptr_t(1) << kBucketLineBits;
-  for (uintptr_t g = begin & ~(kLine - 1); g < end; g += kLine) {
-    ShadowPage *page = find_shadow_page(g);
-    if (!page || page->sync_objects.load(std::memory_order_relaxed) == 0) {
-      g = (g & ~(kPageSize - 1)) + kPageSize - kLine;  // on to the next page
-      continue;
-    }
-    Bucket &b = bucket_of(g);
-    if (!b.head.load(std::memory_order_acquire)) continue;
-    SpinLockGuard guard(b.lock);
-    std::atomic<SyncVar *> *link = &b.head;
-    for (SyncVar *v = link->load(std::memory_order_relaxed); v;) {
-      SyncVar *next = v->next.load(std::memory_order_relaxed);
-      if (v->addr >= begin && v->addr < end) {
-        link->store(next, std::memory_order_release);
-        b.removals.store(b.removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-        v->forgotten.store(true, std::memory_order_release);
-        count_in_page(v->addr, -1);
-        quarantine(v);  // a lock-free reader may still be looking at it
-      } else {
-        link = &v->next;
+  for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t, uint32_t) {
+    if (page->sync_objects.load(std::memory_order_relaxed) == 0) return;
+    const uintptr_t first = (begin > page_start ? begin : page_start) & ~(kLine - 1);
+    const uintptr_t last = end < page_start + kPageSize ? end : page_start + kPageSize;
+    for (uintptr_t g = first; g < last; g += kLine) {
+      Bucket &b = bucket_of(g);
+      if (!b.head.load(std::memory_order_acquire)) continue;
+      SpinLockGuard guard(b.lock);
+      std::atomic<SyncVar *> *link = &b.head;
+      for (SyncVar *v = link->load(std::memory_order_relaxed); v;) {
+        SyncVar *next = v->next.load(std::memory_order_relaxed);
+        if (v->addr >= begin && v->addr < end) {
+          link->store(next, std::memory_order_release);
+          b.removals.store(b.removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+          v->forgotten.store(true, std::memory_order_release);
+          count_in_page(v->addr, -1);
+          quarantine(v);  // a lock-free reader may still be looking at it
+        } else {
+          link = &v->next;
+        }
+        v = next;
       }
-      v = next;
+      // An emptied bucket keeps its bit (unmark_empty_bucket).
     }
-    // An emptied bucket keeps its bit (unmark_empty_bucket).
-  }
+  });
 }
 
 }  // namespace snag::race

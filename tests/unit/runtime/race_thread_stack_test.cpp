@@ -1,9 +1,10 @@
 // A reused thread stack starts fresh (forget_stack_range, race_events.cpp):
-// the walk that looks only at pages with a shadow page header must still
-// find every synchronization variable, history and block in the range, on
-// any page (not only the first of a group of eight), on both sides of a
-// 1 GiB table boundary and on the ragged first and last pages, and leave
-// what lies outside the range alone.
+// the walk that looks only at pages with a shadow page header
+// (for_each_shadow_page, shadow.h) must still find every synchronization
+// variable, history and block in the range, on any page (not only the first
+// of a group of eight, and the last of a group whose other seven have none),
+// on both sides of a 1 GiB table boundary and on the ragged first and last
+// pages, and leave what lies outside the range alone.
 #include <gtest/gtest.h>
 
 #include "engines/race/heap_blocks.h"
@@ -24,8 +25,9 @@ uintptr_t page(uintptr_t n) { return kFirstPage + n * kPageSize; }
 
 TEST(ThreadStack, AReusedStackForgetsItsVariablesHistoriesAndBlocksOnEveryPage) {
   // Variables on pages in the middle of a group of eight, on the last page
+  // of a group alone (page(27): pages 20-27 are a group), on the last page
   // below the boundary and the first above it, and on the ragged ends.
-  const uintptr_t vars[] = {page(13) + 64, page(1021) + 8, page(1027) + 128,
+  const uintptr_t vars[] = {page(13) + 64, page(27) + 32, page(1021) + 8, page(1027) + 128,
                             0x40000000 - 64, 0x40000000 + 8, kBegin, kEnd - 8};
   for (uintptr_t v : vars) ASSERT_NE(sync_var(v, true), nullptr);
   // Outside the range, on the pages the range starts and ends in.
