@@ -122,6 +122,12 @@ std::string file_contents(const std::string &path) {
   return out.str();
 }
 
+// Appends the notes `to` does not have yet.
+void add_notes_once(std::vector<std::string> &to, const std::vector<std::string> &notes) {
+  for (const std::string &note : notes)
+    if (std::find(to.begin(), to.end(), note) == to.end()) to.push_back(note);
+}
+
 Totals add_up(const std::deque<Worker> &workers) {
   Totals totals;
   for (const Worker &worker : workers) {
@@ -136,10 +142,7 @@ Totals add_up(const std::deque<Worker> &workers) {
     else
       totals.every_summary_timed = false;
     for (const auto &[strategy, n] : summary.per_strategy) totals.per_strategy[strategy] += n;
-    for (const std::string &note : summary.notes) {
-      if (std::find(totals.notes.begin(), totals.notes.end(), note) == totals.notes.end())
-        totals.notes.push_back(note);
-    }
+    add_notes_once(totals.notes, summary.notes);
   }
   return totals;
 }
@@ -436,10 +439,7 @@ void add_launch(Explored &explored, const Launch &launch, unsigned jobs) {
   all.incomplete_steps += t.incomplete_steps;
   all.incomplete_time += t.incomplete_time;
   for (const auto &[strategy, n] : t.per_strategy) all.per_strategy[strategy] += n;
-  for (const std::string &note : t.notes) {
-    if (std::find(all.notes.begin(), all.notes.end(), note) == all.notes.end())
-      all.notes.push_back(note);
-  }
+  add_notes_once(all.notes, t.notes);
   explored.complete = explored.complete && t.summaries == jobs;
   double rate = launch_rate(launch, jobs);
   if (rate > 0 && t.schedules > 0) {
