@@ -174,7 +174,10 @@ bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write, Spl
     w = block->state.load(std::memory_order_acquire);
     if (kind_of(w) != Kind::kSharedModify1) return false;
     if (const Histories *wide = wide_histories(block)) return locked_access_needs_no_work(block->state, w, *wide, write);
-    return locked_access_needs_no_work(block->state, w, block->packed_history, write);
+    // A thin record in Shared-Modify1 has spilled already (a locked access
+    // does not fit it); if not, the state machine answers.
+    const PackedHistories *packed = packed_histories(block);
+    return packed && locked_access_needs_no_work(block->state, w, *packed, write);
   }
   if (kind_of(w) == Kind::kSharedModify1) return locked_granule_needs_no_work(*cell, w, addr, write);
   if (split == SplitGranules::kAsk && kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kSplit)

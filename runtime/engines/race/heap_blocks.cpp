@@ -31,51 +31,83 @@ void set_next_free(HeapBlock *record, HeapBlock *next) {
 // a program keeps one record per live heap block, and through the runtime
 // allocator (a 16-byte header, then the next size class) each took 192
 // bytes instead of 168 -- 1.7 MB of thread_local_heavy's 70,000 records.
-// Two kinds of slab, one per record size (packed, 88 bytes; wide, 112), so
-// that a record keeps its size (and its `wide`) for good, whatever a racing
-// reader of a dead record believes. Records are never unmapped: the fast
-// path may read one while a racing thread frees its block.
+// One kind of slab per record size (packed, 88 bytes; wide, 112; thin, 64),
+// so that a record keeps its size for good, whatever a racing reader of a
+// dead record believes. Records are never unmapped: the fast path may read
+// one while a racing thread frees its block.
 constexpr size_t kRecordSlab = size_t(1) << 20;
+// A thin slab: kThinRecords records, then one spill (PackedHistories) per
+// record, the whole kThinSlabSpan-aligned so that a record finds its spill
+// from its own address. The spills cost memory only where records spilled
+// (a page of spills serves 85 records).
+constexpr size_t kThinSlabSpan = size_t(2) << 20;
+constexpr size_t kThinRecords = kRecordSlab / kThinHeapBlockBytes;
+static_assert(kThinRecords * (kThinHeapBlockBytes + sizeof(PackedHistories)) <= kThinSlabSpan, "spills fit");
 struct RecordSlabs {
   HeapBlock *free_records = nullptr;
   char *next = nullptr;
   char *end = nullptr;
 };
 SpinLock g_record_lock;
-RecordSlabs g_slabs[2];  // [0] packed records, [1] wide records
+RecordSlabs g_slabs[3];  // by RecordSlab
 
-size_t record_bytes(bool wide) { return wide ? kWideHeapBlockBytes : sizeof(HeapBlock); }
+RecordSlab slab_of(RecordForm form) {
+  switch (form) {
+    case RecordForm::kPacked: return kPackedSlab;
+    case RecordForm::kWide: return kWideSlab;
+    default: return kThinSlab;
+  }
+}
+size_t record_bytes(RecordSlab slab) {
+  return slab == kWideSlab ? kWideHeapBlockBytes : slab == kThinSlab ? kThinHeapBlockBytes : kPackedHeapBlockBytes;
+}
 
-void *take_record(bool wide) {
+// A thin slab's span, kThinSlabSpan-aligned: twice the span mapped, the
+// rest given back.
+char *map_thin_slab() {
+  char *mapped = static_cast<char *>(map_pages(2 * kThinSlabSpan));
+  char *aligned = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(mapped) + kThinSlabSpan - 1) & ~(kThinSlabSpan - 1));
+  if (aligned > mapped) unmap_pages(mapped, size_t(aligned - mapped));
+  char *tail = aligned + kThinSlabSpan;
+  if (tail < mapped + 2 * kThinSlabSpan) unmap_pages(tail, size_t(mapped + 2 * kThinSlabSpan - tail));
+  return aligned;
+}
+
+void *take_record(RecordSlab slab) {
   SpinLockGuard guard(g_record_lock);
-  RecordSlabs &slabs = g_slabs[wide];
+  RecordSlabs &slabs = g_slabs[slab];
   if (HeapBlock *record = slabs.free_records) {
     slabs.free_records = next_free(record);
     return record;
   }
-  if (size_t(slabs.end - slabs.next) < record_bytes(wide)) {
-    slabs.next = static_cast<char *>(map_pages(kRecordSlab));
-    slabs.end = slabs.next + kRecordSlab;
+  if (size_t(slabs.end - slabs.next) < record_bytes(slab)) {
+    if (slab == kThinSlab) {
+      slabs.next = map_thin_slab();
+      slabs.end = slabs.next + kThinRecords * kThinHeapBlockBytes;
+    } else {
+      slabs.next = static_cast<char *>(map_pages(kRecordSlab));
+      slabs.end = slabs.next + kRecordSlab;
+    }
   }
   void *record = slabs.next;
-  slabs.next += record_bytes(wide);
+  slabs.next += record_bytes(slab);
   return record;
 }
 
 void give_back_record(HeapBlock *record) {
   SpinLockGuard guard(g_record_lock);
-  RecordSlabs &slabs = g_slabs[record->wide];
+  RecordSlabs &slabs = g_slabs[slab_of(record_form(record))];
   set_next_free(record, slabs.free_records);
   slabs.free_records = record;
 }
 
-// A fresh record for a block (or chunk) of `size` bytes in `memory` (from
-// take_record or a cache, of the size wide_record_for(size) asks for), its
+// A fresh record of form `form` for a block (or chunk) of `size` bytes in
+// `memory` (from take_record or a cache, of that form's slab), its
 // histories empty.
-HeapBlock *make_record(void *memory, uintptr_t size) {
+HeapBlock *make_record(void *memory, uintptr_t size, RecordForm form) {
+  __builtin_memset(static_cast<char *>(memory) + sizeof(HeapBlock), 0, record_bytes(slab_of(form)) - sizeof(HeapBlock));
   auto *b = new (memory) HeapBlock();
-  b->wide = wide_record_for(size);
-  if (Histories *wide = wide_histories(b)) new (wide) Histories{};
+  b->form = static_cast<uint8_t>(form);
   b->size = size;
   return b;
 }
@@ -173,6 +205,25 @@ void inherit(HeapBlock &chunk, const HeapBlock &block, uint64_t block_word, cons
 
 }  // namespace
 
+PackedHistories *thin_record_spill(const HeapBlock *block) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(block);
+  const uintptr_t slab = address & ~(kThinSlabSpan - 1);
+  auto *spills = reinterpret_cast<PackedHistories *>(slab + kThinRecords * kThinHeapBlockBytes);
+  return spills + (address - slab) / kThinHeapBlockBytes;
+}
+
+void spill_thin_record(HeapBlock *block) {
+  const ThinHistories *thin = thin_histories(block);
+  if (!thin) return;
+  PackedHistories *spill = thin_record_spill(block);
+  spill->read = thin->read.stack ? widen_thin(thin->read) : PackedHistory{};
+  spill->other_read = PackedHistory{};
+  spill->write = thin->write.stack ? widen_thin(thin->write) : PackedHistory{};
+  // The thin slots stay as they were: a reader that took the form before
+  // this store reads them, one that sees the new form reads the spill.
+  __atomic_store_n(&block->form, static_cast<uint8_t>(RecordForm::kThinSpilled), __ATOMIC_RELEASE);
+}
+
 BlockRefinement *refinement_at(uint32_t index) {
   if (index == 0 || (index >> kRefinementChunkBits) >= kRefinementChunks) return nullptr;
   BlockRefinement *chunk = g_refinement_chunks[index >> kRefinementChunkBits].load(std::memory_order_acquire);
@@ -181,17 +232,18 @@ BlockRefinement *refinement_at(uint32_t index) {
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
                           Tid thread) {
-  const bool wide = wide_record_for(size);
-  BlockCache::List &list = cache.lists[wide];
+  const RecordForm form = record_form_for(size, /*chunk=*/false);
+  const RecordSlab slab = slab_of(form);
+  BlockCache::List &list = cache.lists[slab];
   void *memory;
   if (HeapBlock *cached = list.head) {
     list.head = next_free(cached);
     --list.count;
     memory = cached;
   } else {
-    memory = take_record(wide);
+    memory = take_record(slab);
   }
-  HeapBlock *b = make_record(memory, size);
+  HeapBlock *b = make_record(memory, size, form);
   b->start = start;
   b->alloc_stack = stack;
   b->alloc_thread = thread;
@@ -245,7 +297,8 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
     uintptr_t lo = base + uintptr_t(i) * kChunkSize, hi = lo + kChunkSize;
     if (lo < block->start) lo = block->start;
     if (hi > end) hi = end;
-    HeapBlock *chunk = chunks[i] = make_record(take_record(wide_record_for(hi - lo)), hi - lo);
+    const RecordForm form = record_form_for(hi - lo, /*chunk=*/true);
+    HeapBlock *chunk = chunks[i] = make_record(take_record(slab_of(form)), hi - lo, form);
     chunk->start = lo;
     chunk->alloc_stack = block->alloc_stack;
     chunk->alloc_thread = block->alloc_thread;
@@ -323,7 +376,11 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
   block->is_chunk = false;
   block->type = IndirectType::kBlock;
   block->start = block->size = 0;
-  BlockCache::List &list = cache.lists[block->wide];
+  const RecordSlab slab = slab_of(record_form(block));
+  // A spilled thin record is thin again for its next block (its spill is
+  // written afresh when that one spills).
+  if (slab == kThinSlab) __atomic_store_n(&block->form, static_cast<uint8_t>(RecordForm::kThin), __ATOMIC_RELEASE);
+  BlockCache::List &list = cache.lists[slab];
   if (list.count < BlockCache::kCapacity) {
     set_next_free(block, list.head);  // the cache's link is the free list's
     list.head = block;

@@ -24,15 +24,27 @@
 
 namespace snag::race {
 
+// How a record keeps its histories (its second byte). Its slab holds
+// records of one size, so a record keeps the size its form gives for good,
+// whatever a racing reader of a dead record believes: packed (88 bytes) or
+// wide (112) from the record's birth to its reuse, and thin (64) or thin
+// spilled, which share one slab (a thin record spills once, and is thin
+// again when reused).
+enum class RecordForm : uint8_t {
+  kPacked = 0,       // a block or chunk of 65 B to 1 KiB: PackedHistories after the header
+  kWide = 1,         // a larger block or chunk: Histories after the header
+  kThin = 2,         // a block of at most 64 B: ThinHistories after the header
+  kThinSpilled = 3,  // a thin record whose histories outgrew it: PackedHistories in its spill
+};
+
 struct HeapBlock {
   // The fast path reads these four together (fast_path.h, and the check
   // the compiler pass inlines: include/snag/race_fast_path.h): keep them in
   // the first bytes, in one cache line.
   IndirectType type = IndirectType::kBlock;
-  // How this record keeps its histories, fixed for the record's life (its
-  // slab holds records of one size): packed for a block or chunk of at most
-  // kPackedVariableBytes, the record 88 bytes; wide, 112 bytes, otherwise.
-  bool wide = false;
+  // RecordForm, read with __atomic loads: a thin record's turns spilled
+  // while its state is claimed (spill_thin_record).
+  uint8_t form = 0;
   std::atomic<bool> fine{false};
   bool is_chunk = false;  // a piece of a larger block (its refinement names the block)
   Tid alloc_thread = 0;   // here, in what would be padding
@@ -53,49 +65,161 @@ struct HeapBlock {
   // no reader of a dead record asks for its refinement (one that raced with
   // the free finds an index the table checks).
   //
-  // The histories follow: PackedHistories in a packed record, Histories (72
-  // bytes, past the end of this struct) in a wide one. Most live blocks are
-  // small (thread_local_heavy: about 80,000 map and unordered_map nodes of
-  // 16-48 bytes at its peak; lock_hash_map: 4,096 bucket vectors of 16 B to
-  // 1 KiB), so the common record is the packed one.
-  PackedHistories packed_history{};
+  // The histories follow the header, in the form `form` says. Most live
+  // blocks are small (thread_local_heavy: about 80,000 map and
+  // unordered_map nodes of 16-48 bytes at its peak; lock_hash_map: 4,096
+  // bucket vectors of 16 B to 1 KiB).
 };
-static_assert(sizeof(HeapBlock) == 88, "a small block's record stays small");
-constexpr size_t kWideHeapBlockBytes = sizeof(HeapBlock) - sizeof(PackedHistories) + sizeof(Histories);
-static_assert(kWideHeapBlockBytes == 112 && offsetof(HeapBlock, packed_history) % 8 == 0, "a wide record");
+static_assert(sizeof(HeapBlock) == 40, "a record's header stays small");
+
+// A thin record's histories: a block of at most kThinBlockBytes that no
+// thread touched while holding a lock, and that no second thread read
+// after another's read (the other_read slot), keeps its read and write as
+// PackedHistory does without the lockset word (which is 0 then: no lock,
+// offset and size below 64). Most small blocks stay so all their life
+// (thread_local_heavy's map nodes: one thread, no lock); 24 bytes where
+// the three packed histories took 48, the record 64 bytes instead of 88.
+// The first access that does not fit spills the record
+// (spill_thin_record): its histories move, unchanged, to the record's
+// spill, a PackedHistories at a place fixed by the record's own address
+// (heap_blocks.cpp: each thin slab has its spills after its records, in
+// memory that costs nothing until a record spills), so no Indirect word
+// and no pointer to the record changes.
+constexpr uintptr_t kThinBlockBytes = 64;
+struct ThinHistory {
+  uint32_t stack;  // as PackedHistory: 0, nothing recorded
+  uint32_t clock;
+  uint32_t where;  // as PackedHistory::where
+};
+struct ThinHistories {
+  ThinHistory read;
+  ThinHistory write;
+};
+constexpr size_t kThinHeapBlockBytes = sizeof(HeapBlock) + sizeof(ThinHistories);
+constexpr size_t kPackedHeapBlockBytes = sizeof(HeapBlock) + sizeof(PackedHistories);
+constexpr size_t kWideHeapBlockBytes = sizeof(HeapBlock) + sizeof(Histories);
+static_assert(kThinHeapBlockBytes == 64 && kPackedHeapBlockBytes == 88 && kWideHeapBlockBytes == 112,
+              "record sizes");
+static_assert(kThinBlockBytes <= (1u << kPackedLowBits), "a thin block's offsets and sizes fit `where`");
 static_assert(offsetof(HeapBlock, refinement) == offsetof(HeapBlock, alloc_stack) + 4 &&
                   offsetof(HeapBlock, alloc_stack) % alignof(HeapBlock *) == 0,
               "a free record's link fills alloc_stack and refinement");
 
+// The form a new record for a block (or chunk) of `size` bytes takes. A
+// chunk is never thin (cut_block_into_chunks copies histories into it that
+// need not fit).
+SNAG_ALWAYS_INLINE RecordForm record_form_for(uintptr_t size, bool chunk) {
+  if (size > kPackedVariableBytes) return RecordForm::kWide;
+  return !chunk && size <= kThinBlockBytes ? RecordForm::kThin : RecordForm::kPacked;
+}
 // Whether a record of a block (or chunk) of `size` bytes keeps wide histories.
 SNAG_ALWAYS_INLINE bool wide_record_for(uintptr_t size) { return size > kPackedVariableBytes; }
-// A wide record's histories; null for a packed record.
+SNAG_ALWAYS_INLINE RecordForm record_form(const HeapBlock *block) {
+  return static_cast<RecordForm>(__atomic_load_n(&block->form, __ATOMIC_ACQUIRE));
+}
+SNAG_ALWAYS_INLINE void *record_histories(const HeapBlock *block) {
+  return const_cast<char *>(reinterpret_cast<const char *>(block) + sizeof(HeapBlock));
+}
+// The spill of a record from a thin slab (heap_blocks.cpp).
+PackedHistories *thin_record_spill(const HeapBlock *block);
+// A wide record's histories; null otherwise.
 SNAG_ALWAYS_INLINE Histories *wide_histories(HeapBlock *block) {
-  return block->wide ? reinterpret_cast<Histories *>(&block->packed_history) : nullptr;
+  return record_form(block) == RecordForm::kWide ? static_cast<Histories *>(record_histories(block)) : nullptr;
 }
-// A packed record's histories; null for a wide record.
+// The packed histories of a packed record, or of a thin record that spilled;
+// null otherwise.
 SNAG_ALWAYS_INLINE PackedHistories *packed_histories(HeapBlock *block) {
-  return block->wide ? nullptr : &block->packed_history;
+  switch (record_form(block)) {
+    case RecordForm::kPacked: return static_cast<PackedHistories *>(record_histories(block));
+    case RecordForm::kThinSpilled: return thin_record_spill(block);
+    default: return nullptr;
+  }
 }
+// A thin record's histories while it has not spilled; null otherwise.
+SNAG_ALWAYS_INLINE ThinHistories *thin_histories(HeapBlock *block) {
+  return record_form(block) == RecordForm::kThin ? static_cast<ThinHistories *>(record_histories(block)) : nullptr;
+}
+SNAG_ALWAYS_INLINE PackedHistory widen_thin(const ThinHistory &h) { return PackedHistory{h.stack, 0, h.clock, h.where}; }
+// Whether a packed history fits a thin slot.
+SNAG_ALWAYS_INLINE bool fits_thin(const PackedHistory &p) { return p.lockset_high == 0; }
+// Moves a thin record's histories to its spill, where they are kept packed
+// from now on. Only with the block's state claimed (kBusyWord), as every
+// change of histories; a no-op for a record that is not thin.
+void spill_thin_record(HeapBlock *block);
+
 // A copy of a block's histories, unpacked.
 SNAG_ALWAYS_INLINE Histories block_histories(const HeapBlock *block) {
   HeapBlock *b = const_cast<HeapBlock *>(block);
   if (Histories *wide = wide_histories(b)) return *wide;
   Histories out;
-  unpack_histories(b->packed_history, &out);
+  if (const ThinHistories *thin = thin_histories(b)) {
+    out.read = thin->read.stack ? unpack_history(widen_thin(thin->read), false) : History{};
+    out.other_read = History{};
+    out.write = thin->write.stack ? unpack_history(widen_thin(thin->write), true) : History{};
+    return out;
+  }
+  unpack_histories(*packed_histories(b), &out);
   return out;
 }
+
+// What the history slot thread `me` remembers an access of the given kind in
+// holds (history_slot's choice), for a block whose histories are not wide:
+// its stack (0: empty), thread and clock.
+struct SlotKey {
+  uint32_t stack, thread, clock;
+};
+SNAG_ALWAYS_INLINE SlotKey block_slot_key(HeapBlock *block, bool write, Tid me) {
+  if (const ThinHistories *thin = thin_histories(block)) {
+    const ThinHistory &r = thin->read;
+    const ThinHistory &s = write ? thin->write
+                           : (r.stack == 0 || (r.where & kPackedThreadMask) == (me & kPackedThreadMask))
+                               ? r
+                               : ThinHistory{};  // other_read: a thin record has none
+    return {s.stack, s.where & kPackedThreadMask, s.clock};
+  }
+  const PackedHistory &s = history_slot(*packed_histories(block), write, me);
+  return {s.stack, slot_thread(s), s.clock};
+}
+
+// Remembers `p` in the slot thread `me` remembers an access of the given
+// kind in (history_slot's choice), for a block whose histories are not
+// wide: in the thin record while it fits there, else in the packed
+// histories (spilling a thin record first). With the state claimed.
+SNAG_ALWAYS_INLINE void set_block_slot(HeapBlock *block, bool write, Tid me, const PackedHistory &p) {
+  if (ThinHistories *thin = thin_histories(block)) {
+    ThinHistory *slot = write ? &thin->write
+                        : (thin->read.stack == 0 || (thin->read.where & kPackedThreadMask) == (me & kPackedThreadMask))
+                            ? &thin->read
+                            : nullptr;
+    if (slot && fits_thin(p)) {
+      *slot = ThinHistory{p.stack, p.clock, p.where};
+      return;
+    }
+    spill_thin_record(block);
+  }
+  history_slot(*packed_histories(block), write, me) = p;
+}
+
 // Writes `h` into a block's history slot `slot` (&Histories::read,
-// ::other_read or ::write), packing it for a packed record.
+// ::other_read or ::write), packing it for a packed or thin record. With
+// the state claimed.
 SNAG_ALWAYS_INLINE void set_block_history(HeapBlock *block, History Histories::*slot, const History &h) {
   if (Histories *wide = wide_histories(block)) {
     wide->*slot = h;
     return;
   }
   PackedHistory p = pack_history(h);
-  if (slot == &Histories::write) block->packed_history.write = p;
-  else if (slot == &Histories::read) block->packed_history.read = p;
-  else block->packed_history.other_read = p;
+  if (ThinHistories *thin = thin_histories(block)) {
+    if (fits_thin(p) && slot != &Histories::other_read) {
+      (slot == &Histories::write ? thin->write : thin->read) = ThinHistory{p.stack, p.clock, p.where};
+      return;
+    }
+    spill_thin_record(block);
+  }
+  PackedHistories *packed = packed_histories(block);
+  if (slot == &Histories::write) packed->write = p;
+  else if (slot == &Histories::read) packed->read = p;
+  else packed->other_read = p;
 }
 
 // The side record of a block that went fine or was cut (or of a chunk).
@@ -174,6 +298,11 @@ SNAG_ALWAYS_INLINE HeapBlock *allocation_of(HeapBlock *block) {
   return r && r->parent ? r->parent : block;
 }
 
+// The slabs records come from, one per record size (heap_blocks.cpp), and
+// a thread's cache keeps a list per slab: a thin record that spilled goes
+// back to the thin slab.
+enum RecordSlab : uint32_t { kPackedSlab = 0, kWideSlab = 1, kThinSlab = 2 };
+
 // A thread's cache of block records, so that malloc/free pairs do not all
 // meet at the runtime allocator's lock.
 struct BlockCache {
@@ -182,7 +311,7 @@ struct BlockCache {
     HeapBlock *head = nullptr;
     uint32_t count = 0;
   };
-  List lists[2];  // [0] packed records, [1] wide records (HeapBlock::wide)
+  List lists[3];  // by RecordSlab
 };
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,

@@ -281,7 +281,7 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
   // The history slot this access fills: after a hand-off another core wrote
   // it last (access_plain_granule).
   if (v.packed) prefetch_for_write(a.write ? &v.packed->write : &v.packed->read);
-  else prefetch_for_write(a.write ? &v.history->write : &v.history->read);
+  else if (!v.thin) prefetch_for_write(a.write ? &v.history->write : &v.history->read);
   const uint64_t w = v.state->load(std::memory_order_acquire);
   uint64_t nw;
   if (!still_exclusive(rt, w, touched, a.write, &nw)) return false;
@@ -476,7 +476,11 @@ bool RaceEngine::settle(ThreadState &t, RaceThread &rt, const Variable &v, const
   // A packed variable's slot is read where it is kept (the caller's copy
   // may not be filled: access_exclusive_again).
   bool empty, stale;
-  if (v.packed) {
+  if (v.thin) {
+    const SlotKey slot = block_slot_key(v.block, a.write, me);
+    empty = slot.stack == 0;
+    stale = empty || slot.thread != (me & kPackedThreadMask) || slot.clock != now;
+  } else if (v.packed) {
     const PackedHistory &slot = history_slot(*v.packed, a.write, me);
     empty = slot.stack == 0;
     stale = empty || slot_thread(slot) != (me & kPackedThreadMask) || slot.clock != now;
@@ -496,7 +500,8 @@ bool RaceEngine::settle(ThreadState &t, RaceThread &rt, const Variable &v, const
     // winning thread's access, and a later split or report lost that side.
     History entry = history_of(t, rt, v, a);
     if (!v.state->compare_exchange_strong(w, kBusyWord)) return false;
-    if (v.packed) history_slot(*v.packed, a.write, me) = pack_history(entry);
+    if (v.thin) set_block_slot(v.block, a.write, me, pack_history(entry));
+    else if (v.packed) history_slot(*v.packed, a.write, me) = pack_history(entry);
     else history_slot(*v.history, a.write, me) = entry;
     v.state->store(nw, std::memory_order_release);
     return true;
@@ -525,6 +530,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     }
     // Read after the state word, as the histories would be read in place.
     if (v.packed) unpack_histories(*v.packed, v.history);
+    else if (v.thin) *v.history = block_histories(v.block);
     uint64_t nw = w;
     const char *race_state = nullptr;     // set when this access completes a race
     const History *previous = nullptr;    // ... with this remembered access

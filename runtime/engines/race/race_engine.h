@@ -97,6 +97,10 @@ struct Variable {
   HeapBlock *block;     // the heap block, when the variable is a whole block
   uint8_t level;        // 0 block, 1 granule, 2 byte
   PackedHistories *packed = nullptr;
+  // A block whose record was thin when the Variable was made: its
+  // histories are read and written through the record (block_histories,
+  // block_slot_key, set_block_slot), which may have spilled since.
+  bool thin = false;
 
   // What histories and reports measure accesses against: a byte of a split
   // granule counts as its granule, so that an int access reads as 4 bytes.
@@ -106,9 +110,17 @@ struct Variable {
 
 // The Variable of a whole block (or chunk): its histories are the record's
 // own when wide, else `copy` (filled by access_variable) stands for them.
+// A wide record never becomes another form, nor a packed one, nor a
+// spilled thin one while its block lives; a thin one may spill.
 inline Variable block_variable(HeapBlock *block, Histories *copy) {
-  if (Histories *wide = wide_histories(block)) return Variable{&block->state, wide, block->start, block, 0};
-  return Variable{&block->state, copy, block->start, block, 0, &block->packed_history};
+  switch (record_form(block)) {
+    case RecordForm::kWide:
+      return Variable{&block->state, wide_histories(block), block->start, block, 0};
+    case RecordForm::kThin:
+      return Variable{&block->state, copy, block->start, block, 0, nullptr, true};
+    default:  // packed, or thin and spilled (for good, while the block lives)
+      return Variable{&block->state, copy, block->start, block, 0, packed_histories(block)};
+  }
 }
 // The Variable of a granule (level 1) or byte (level 2) at `base`, whose
 // histories are always packed.

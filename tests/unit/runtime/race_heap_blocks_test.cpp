@@ -29,8 +29,8 @@ TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   HeapBlock *first = new_heap_block(cache, kPages + 0x40000, 16, 0, 0);
   HeapBlock *second = new_heap_block(cache, kPages + 0x40020, 16, 0, 0);
   const auto gap = reinterpret_cast<char *>(second) - reinterpret_cast<char *>(first);
-  EXPECT_TRUE(gap == ptrdiff_t(sizeof(HeapBlock)) || gap == -ptrdiff_t(sizeof(HeapBlock)))
-      << "records " << gap << " bytes apart, " << sizeof(HeapBlock) << " each";
+  EXPECT_TRUE(gap == ptrdiff_t(kThinHeapBlockBytes) || gap == -ptrdiff_t(kThinHeapBlockBytes))
+      << "records " << gap << " bytes apart, " << kThinHeapBlockBytes << " each";
   delete_heap_block(cache, second);  // into the thread's cache
   EXPECT_EQ(new_heap_block(cache, kPages + 0x40040, 32, 0, 0), second);
   delete_heap_block(cache, second);
@@ -102,11 +102,11 @@ TEST(HeapBlocks, DeletedRecordsAreRecycledThroughTheThreadCache) {
   make_block_fine(b);
   shadow_clear(start, start + 16);
   delete_heap_block(cache, b);
-  EXPECT_EQ(cache.lists[0].count, 1u);
+  EXPECT_EQ(cache.lists[kThinSlab].count, 1u);
   EXPECT_EQ(find_heap_block(start), nullptr);  // off the fine list
   HeapBlock *again = new_heap_block(cache, start + 0x100, 24, 5, 2);
   EXPECT_EQ(again, b);
-  EXPECT_EQ(cache.lists[0].count, 0u);
+  EXPECT_EQ(cache.lists[kThinSlab].count, 0u);
   EXPECT_FALSE(again->fine.load());  // a fresh record
   EXPECT_EQ(again->size, 24u);
   EXPECT_EQ(again->alloc_thread, 2u);
@@ -227,7 +227,7 @@ TEST(HeapBlocks, TheCacheIsBounded) {
   HeapBlock *blocks[BlockCache::kCapacity + 2];
   for (auto &b : blocks) b = new_heap_block(cache, 0, 8, 0, 0);
   for (auto &b : blocks) delete_heap_block(cache, b);
-  EXPECT_EQ(cache.lists[0].count, BlockCache::kCapacity);
+  EXPECT_EQ(cache.lists[kThinSlab].count, BlockCache::kCapacity);
 }
 
 // Histories are packed in the record of a block of at most 1 KiB (88
@@ -239,9 +239,9 @@ TEST(HeapBlocks, SmallBlocksGetPackedRecordsLargerOnesWide) {
   BlockCache cache;
   HeapBlock *small = new_heap_block(cache, kPages + 0x60000, 1024, 0, 0);
   HeapBlock *large = new_heap_block(cache, kPages + 0x61000, 1025, 0, 0);
-  EXPECT_FALSE(small->wide);
+  EXPECT_EQ(record_form(small), RecordForm::kPacked);
   EXPECT_EQ(wide_histories(small), nullptr);
-  EXPECT_TRUE(large->wide);
+  EXPECT_EQ(record_form(large), RecordForm::kWide);
   EXPECT_EQ(packed_histories(large), nullptr);
   History w{};
   w.stack = 9;
@@ -263,11 +263,87 @@ TEST(HeapBlocks, SmallBlocksGetPackedRecordsLargerOnesWide) {
   delete_heap_block(cache, small);
   delete_heap_block(cache, large);
   EXPECT_EQ(new_heap_block(cache, kPages + 0x62000, 4096, 0, 0), large) << "a wide record for a large block";
-  HeapBlock *again = new_heap_block(cache, kPages + 0x63000, 16, 0, 0);
+  HeapBlock *again = new_heap_block(cache, kPages + 0x63000, 65, 0, 0);
   EXPECT_EQ(again, small) << "the packed record for a small one";
   EXPECT_EQ(block_histories(again).write.stack, 0u) << "with no history";
   delete_heap_block(cache, again);
   delete_heap_block(cache, large);
+  release_block_cache(cache);
+}
+
+// A block of at most 64 bytes gets a thin record (64 bytes: its read and
+// write without a lockset word); what does not fit -- a second thread's
+// read beside the first's, an access under a lock -- spills the record:
+// its histories move unchanged to the spill, which every later access
+// uses, and the record is thin again for its next block.
+TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
+  BlockCache cache;
+  HeapBlock *thin = new_heap_block(cache, kPages + 0x70000, 64, 0, 0);
+  HeapBlock *packed = new_heap_block(cache, kPages + 0x70040, 65, 0, 0);
+  EXPECT_EQ(record_form(thin), RecordForm::kThin);
+  EXPECT_EQ(record_form(packed), RecordForm::kPacked);
+  EXPECT_EQ(packed_histories(thin), nullptr);
+  History r{};
+  r.stack = 11;
+  r.thread = 0xfffff;  // the last id 20 bits hold
+  r.clock = 0xfffffff0;
+  r.offset = 63;
+  r.size = 1;
+  History w = r;
+  w.stack = 12;
+  w.offset = 0;
+  w.size = 64;
+  w.write = 1;
+  set_block_history(thin, &Histories::read, r);
+  set_block_history(thin, &Histories::write, w);
+  EXPECT_EQ(record_form(thin), RecordForm::kThin) << "no lock, one thread: fits";
+  auto same = [](const History &x, const History &y) {
+    return x.stack == y.stack && x.lockset == y.lockset && x.thread == y.thread && x.clock == y.clock &&
+           x.offset == y.offset && x.size == y.size && x.write == y.write;
+  };
+  Histories before = block_histories(thin);
+  EXPECT_TRUE(same(before.read, r));
+  EXPECT_TRUE(same(before.write, w));
+  EXPECT_EQ(before.other_read.stack, 0u);
+  EXPECT_EQ(block_slot_key(thin, false, 0xfffff).stack, 11u);
+  EXPECT_EQ(block_slot_key(thin, false, 3).stack, 0u) << "another thread's read would go to other_read";
+  History o = r;
+  o.stack = 13;
+  o.thread = 3;
+  set_block_history(thin, &Histories::other_read, o);
+  EXPECT_EQ(record_form(thin), RecordForm::kThinSpilled);
+  PackedHistories *spill = packed_histories(thin);
+  ASSERT_NE(spill, nullptr);
+  EXPECT_TRUE(reinterpret_cast<char *>(spill) < reinterpret_cast<char *>(thin) ||
+              reinterpret_cast<char *>(spill) >= reinterpret_cast<char *>(thin) + kThinHeapBlockBytes)
+      << "the spill is outside the 64-byte record";
+  Histories after = block_histories(thin);
+  EXPECT_TRUE(same(after.read, r));
+  EXPECT_TRUE(same(after.write, w));
+  EXPECT_TRUE(same(after.other_read, o));
+  EXPECT_EQ(block_slot_key(thin, false, 3).stack, 13u);
+
+  // A locked write spills at once, and keeps its lockset.
+  HeapBlock *locked = new_heap_block(cache, kPages + 0x70100, 16, 0, 0);
+  set_block_history(locked, &Histories::read, r);
+  History lw = w;
+  lw.size = 16;
+  lw.lockset = 5;
+  set_block_slot(locked, true, lw.thread, pack_history(lw));
+  EXPECT_EQ(record_form(locked), RecordForm::kThinSpilled);
+  EXPECT_TRUE(same(block_histories(locked).write, lw));
+  EXPECT_TRUE(same(block_histories(locked).read, r));
+  EXPECT_NE(packed_histories(locked), packed_histories(thin)) << "each record its own spill";
+
+  delete_heap_block(cache, locked);
+  HeapBlock *again = new_heap_block(cache, kPages + 0x70200, 8, 0, 0);
+  EXPECT_EQ(again, locked);
+  EXPECT_EQ(record_form(again), RecordForm::kThin) << "thin again for its next block";
+  EXPECT_EQ(block_histories(again).write.stack, 0u);
+  EXPECT_EQ(block_histories(again).read.stack, 0u);
+  delete_heap_block(cache, again);
+  delete_heap_block(cache, thin);
+  delete_heap_block(cache, packed);
   release_block_cache(cache);
 }
 

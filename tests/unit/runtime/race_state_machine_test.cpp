@@ -552,11 +552,65 @@ TEST_F(RaceShortcuts, ASmallBlockRemembersThePreviousSideOfItsRace) {
   auto [a, b] = block_for_two_threads(heap, 48);
   HeapBlock *block = find_heap_block(heap);
   ASSERT_NE(block, nullptr);
-  EXPECT_FALSE(block->wide);
+  EXPECT_EQ(record_form(block), RecordForm::kThin);
   write_at(*a, heap + 40, 181);
   write_at(*b, heap + 40, 182);  // a and b are not ordered
   EXPECT_EQ(races_reported(), before + 1);
   EXPECT_EQ(remembered_write(heap + 40), 181u) << "the previous access named by the report";
+}
+
+// A block of at most 64 bytes gets a thin record (heap_blocks.h: its
+// owner's read and write, no lockset, no other_read). A read by a second
+// thread while the owner's read is remembered spills it: the record's
+// histories move to its spill, and a later race still names the owner's
+// write as its previous side.
+TEST_F(RaceShortcuts, AThinBlockSpilledByASecondReaderStillNamesTheOwnersWrite) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 56]);
+  auto [a, b] = block_for_two_threads(heap, 48);
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  become(*a);
+  access(*a, heap + 8, false, 300);  // (a read after a's own write would need no history)
+  write_at(*a, heap + 8, 301);
+  EXPECT_EQ(record_form(block), RecordForm::kThin) << "one thread, no lock: the record stays thin";
+  ThreadState *c = spawn(*a);  // ordered after a's accesses
+  become(*c);
+  access(*c, heap + 8, false, 302);
+  EXPECT_EQ(record_form(block), RecordForm::kThinSpilled) << "c's read is remembered beside a's";
+  const Histories hs = block_histories(block);
+  snag_site_t site;
+  StackId context;
+  access_stack_of(hs.write.stack, &site, &context);
+  EXPECT_EQ(site, 301u);
+  access_stack_of(hs.read.stack, &site, &context);
+  EXPECT_EQ(site, 300u);
+  access_stack_of(hs.other_read.stack, &site, &context);
+  EXPECT_EQ(site, 302u);
+  EXPECT_EQ(races_reported(), before);
+  write_at(*b, heap + 8, 303);  // ordered after none of a's and c's accesses
+  EXPECT_EQ(races_reported(), before + 1);
+  EXPECT_EQ(remembered_write(heap + 8), 301u) << "the previous access named by the report";
+}
+
+// An access under a lock does not fit a thin record (it keeps no lockset):
+// the owner's first locked write spills it, and the race with an unlocked
+// write names that write.
+TEST_F(RaceShortcuts, AThinBlockSpilledByALockedAccessStillNamesIt) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 57]);
+  auto [a, b] = block_for_two_threads(heap, 32);
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(record_form(block), RecordForm::kThin);
+  lock(*a, m1_);
+  write_at(*a, heap + 16, 311);
+  EXPECT_EQ(record_form(block), RecordForm::kThinSpilled);
+  EXPECT_NE(block_histories(block).write.lockset, kEmptyLockset);
+  write_at(*b, heap + 16, 312);  // no lock, not ordered after a's write
+  EXPECT_EQ(races_reported(), before + 1);
+  EXPECT_EQ(remembered_write(heap + 16), 311u);
+  unlock(*a, m1_);
 }
 
 // A block inside one page has its granules' words written once at malloc,
