@@ -231,8 +231,8 @@ BlockRefinement *refinement_at(uint32_t index) {
 }
 
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
-                          Tid thread) {
-  const RecordForm form = record_form_for(size, /*chunk=*/false);
+                          Tid thread, bool may_be_thin) {
+  const RecordForm form = record_form_for(size, may_be_thin);
   const RecordSlab slab = slab_of(form);
   BlockCache::List &list = cache.lists[slab];
   void *memory;
@@ -297,7 +297,7 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
     uintptr_t lo = base + uintptr_t(i) * kChunkSize, hi = lo + kChunkSize;
     if (lo < block->start) lo = block->start;
     if (hi > end) hi = end;
-    const RecordForm form = record_form_for(hi - lo, /*chunk=*/true);
+    const RecordForm form = record_form_for(hi - lo, /*may_be_thin=*/false);
     HeapBlock *chunk = chunks[i] = make_record(take_record(slab_of(form)), hi - lo, form);
     chunk->start = lo;
     chunk->alloc_stack = block->alloc_stack;

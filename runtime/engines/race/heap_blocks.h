@@ -107,10 +107,10 @@ static_assert(offsetof(HeapBlock, refinement) == offsetof(HeapBlock, alloc_stack
 
 // The form a new record for a block (or chunk) of `size` bytes takes. A
 // chunk is never thin (cut_block_into_chunks copies histories into it that
-// need not fit).
-SNAG_ALWAYS_INLINE RecordForm record_form_for(uintptr_t size, bool chunk) {
+// need not fit), nor a block allocated under a lock (new_heap_block).
+SNAG_ALWAYS_INLINE RecordForm record_form_for(uintptr_t size, bool may_be_thin) {
   if (size > kPackedVariableBytes) return RecordForm::kWide;
-  return !chunk && size <= kThinBlockBytes ? RecordForm::kThin : RecordForm::kPacked;
+  return may_be_thin && size <= kThinBlockBytes ? RecordForm::kThin : RecordForm::kPacked;
 }
 // Whether a record of a block (or chunk) of `size` bytes keeps wide histories.
 SNAG_ALWAYS_INLINE bool wide_record_for(uintptr_t size) { return size > kPackedVariableBytes; }
@@ -314,8 +314,13 @@ struct BlockCache {
   List lists[3];  // by RecordSlab
 };
 
+// A record for a new block. `may_be_thin` false: a packed record even for a
+// block of at most kThinBlockBytes, for a block allocated under a lock
+// (on_alloc), whose accesses are most likely locked too: it would spill at
+// its first access, and the thin record and its spill together take 112
+// bytes where a packed record takes 88 (lock_hash_map's bucket vectors).
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
-                          Tid thread);
+                          Tid thread, bool may_be_thin = true);
 // Switches a block (or chunk) to per-granule states (once; later calls, and
 // calls for a block already cut into chunks, do nothing). Returns true for
 // the caller that made the switch.

@@ -204,7 +204,8 @@ void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
   uintptr_t size = e.value;
   if (size == 0) return;
   RaceThread &rt = thread_data(t);
-  HeapBlock *block = new_heap_block(rt.blocks, e.addr, size, allocation_stack(t, rt, e.site), t.tid);
+  HeapBlock *block = new_heap_block(rt.blocks, e.addr, size, allocation_stack(t, rt, e.site), t.tid,
+                                    /*may_be_thin=*/rt.held_count == 0);
   shadow_mark_block(e.addr, e.addr + size, block);
 }
 

@@ -613,6 +613,22 @@ TEST_F(RaceShortcuts, AThinBlockSpilledByALockedAccessStillNamesIt) {
   unlock(*a, m1_);
 }
 
+// A block allocated under a lock gets a packed record even when it is small:
+// its accesses are most likely locked too, and would spill a thin record at
+// once (lock_hash_map's bucket vectors, grown under their bucket's lock).
+TEST_F(RaceShortcuts, ASmallBlockAllocatedUnderALockGetsAPackedRecord) {
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 55]);
+  lock(*main_, m1_);
+  alloc(*main_, heap, 32);
+  unlock(*main_, m1_);
+  alloc(*main_, heap + 32, 32);
+  HeapBlock *locked = find_heap_block(heap), *unlocked = find_heap_block(heap + 32);
+  ASSERT_NE(locked, nullptr);
+  ASSERT_NE(unlocked, nullptr);
+  EXPECT_EQ(record_form(locked), RecordForm::kPacked);
+  EXPECT_EQ(record_form(unlocked), RecordForm::kThin);
+}
+
 // A block inside one page has its granules' words written once at malloc,
 // with the block's word (shadow_mark_block: no reset first). Whatever a
 // granule held before, the freed word of the block freed there included, is
