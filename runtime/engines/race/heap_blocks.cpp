@@ -36,13 +36,7 @@ void set_next_free(HeapBlock *record, HeapBlock *next) {
 // dead record believes. Records are never unmapped: the fast path may read
 // one while a racing thread frees its block.
 constexpr size_t kRecordSlab = size_t(1) << 20;
-// A thin slab: kThinRecords records, then one spill (PackedHistories) per
-// record, the whole kThinSlabSpan-aligned so that a record finds its spill
-// from its own address. The spills cost memory only where records spilled
-// (a page of spills serves 85 records).
-constexpr size_t kThinSlabSpan = size_t(2) << 20;
-constexpr size_t kThinRecords = kRecordSlab / kThinHeapBlockBytes;
-static_assert(kThinRecords * (kThinHeapBlockBytes + sizeof(PackedHistories)) <= kThinSlabSpan, "spills fit");
+static_assert(kThinRecords * kThinHeapBlockBytes == kRecordSlab, "a thin slab's records fill a slab");
 struct RecordSlabs {
   HeapBlock *free_records = nullptr;
   char *next = nullptr;
@@ -105,7 +99,13 @@ void give_back_record(HeapBlock *record) {
 // `memory` (from take_record or a cache, of that form's slab), its
 // histories empty.
 HeapBlock *make_record(void *memory, uintptr_t size, RecordForm form) {
-  __builtin_memset(static_cast<char *>(memory) + sizeof(HeapBlock), 0, record_bytes(slab_of(form)) - sizeof(HeapBlock));
+  char *histories = static_cast<char *>(memory) + sizeof(HeapBlock);
+  // Constant sizes, so that the clearing is a few stores, not a call.
+  switch (slab_of(form)) {
+    case kThinSlab: __builtin_memset(histories, 0, sizeof(ThinHistories)); break;
+    case kPackedSlab: __builtin_memset(histories, 0, sizeof(PackedHistories)); break;
+    case kWideSlab: __builtin_memset(histories, 0, sizeof(Histories)); break;
+  }
   auto *b = new (memory) HeapBlock();
   b->form = static_cast<uint8_t>(form);
   b->size = size;
@@ -204,13 +204,6 @@ void inherit(HeapBlock &chunk, const HeapBlock &block, uint64_t block_word, cons
 }
 
 }  // namespace
-
-PackedHistories *thin_record_spill(const HeapBlock *block) {
-  const uintptr_t address = reinterpret_cast<uintptr_t>(block);
-  const uintptr_t slab = address & ~(kThinSlabSpan - 1);
-  auto *spills = reinterpret_cast<PackedHistories *>(slab + kThinRecords * kThinHeapBlockBytes);
-  return spills + (address - slab) / kThinHeapBlockBytes;
-}
 
 void spill_thin_record(HeapBlock *block) {
   const ThinHistories *thin = thin_histories(block);

@@ -120,8 +120,20 @@ SNAG_ALWAYS_INLINE RecordForm record_form(const HeapBlock *block) {
 SNAG_ALWAYS_INLINE void *record_histories(const HeapBlock *block) {
   return const_cast<char *>(reinterpret_cast<const char *>(block) + sizeof(HeapBlock));
 }
-// The spill of a record from a thin slab (heap_blocks.cpp).
-PackedHistories *thin_record_spill(const HeapBlock *block);
+// A thin slab (heap_blocks.cpp): a kThinSlabSpan-aligned span holding
+// kThinRecords records, then one spill (PackedHistories) per record, so
+// that a record finds its spill from its own address. The spills cost
+// memory only where records spilled (a page of spills serves 85 records).
+constexpr size_t kThinSlabSpan = size_t(2) << 20;
+constexpr size_t kThinRecords = (size_t(1) << 20) / kThinHeapBlockBytes;
+static_assert(kThinRecords * (kThinHeapBlockBytes + sizeof(PackedHistories)) <= kThinSlabSpan, "spills fit");
+// The spill of a record from a thin slab.
+SNAG_ALWAYS_INLINE PackedHistories *thin_record_spill(const HeapBlock *block) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(block);
+  const uintptr_t slab = address & ~(kThinSlabSpan - 1);
+  auto *spills = reinterpret_cast<PackedHistories *>(slab + kThinRecords * kThinHeapBlockBytes);
+  return spills + (address - slab) / kThinHeapBlockBytes;
+}
 // A wide record's histories; null otherwise.
 SNAG_ALWAYS_INLINE Histories *wide_histories(HeapBlock *block) {
   return record_form(block) == RecordForm::kWide ? static_cast<Histories *>(record_histories(block)) : nullptr;

@@ -113,13 +113,17 @@ struct Variable {
 // A wide record never becomes another form, nor a packed one, nor a
 // spilled thin one while its block lives; a thin one may spill.
 inline Variable block_variable(HeapBlock *block, Histories *copy) {
+  // The form read once (each helper would read it again).
   switch (record_form(block)) {
+    case RecordForm::kPacked:
+      return Variable{&block->state, copy, block->start, block, 0,
+                      static_cast<PackedHistories *>(record_histories(block))};
     case RecordForm::kWide:
-      return Variable{&block->state, wide_histories(block), block->start, block, 0};
+      return Variable{&block->state, static_cast<Histories *>(record_histories(block)), block->start, block, 0};
     case RecordForm::kThin:
       return Variable{&block->state, copy, block->start, block, 0, nullptr, true};
-    default:  // packed, or thin and spilled (for good, while the block lives)
-      return Variable{&block->state, copy, block->start, block, 0, packed_histories(block)};
+    default:  // thin and spilled, for good while the block lives
+      return Variable{&block->state, copy, block->start, block, 0, thin_record_spill(block)};
   }
 }
 // The Variable of a granule (level 1) or byte (level 2) at `base`, whose
