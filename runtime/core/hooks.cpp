@@ -22,10 +22,11 @@ namespace {
 // answers are not asked here: the fast path is on only while the race
 // engine's on_access is the hook, and on_access asks them itself (for its
 // callers that bypass these hooks too).
+// `seen` is the state word the inlined fast path loaded (0: none).
 __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
-                                                     snag_site_t site) {
+                                                     snag_site_t site, uint64_t seen) {
   // A split granule's bytes: answered before the engine's call chain.
-  if (race::split_access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+  if (race::split_word_needs_no_work(seen, reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
     return;
   AccessHook hook = g_access_hook;
   if (SNAG_UNLIKELY(!hook)) return;
@@ -36,9 +37,10 @@ __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size
 }
 
 SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {
-  if (race::access_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+  uint64_t seen;
+  if (race::access_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite, &seen))
     return;
-  access_after_fast_path(addr, size, flags, site);
+  access_after_fast_path(addr, size, flags, site, seen);
 }
 
 // A range over several granules inside one block its owner touches again

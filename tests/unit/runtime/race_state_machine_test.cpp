@@ -688,6 +688,34 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoc
   EXPECT_EQ(split_byte_write(4), 183u);
 }
 
+// The hooks do not look a split granule's word up twice: the inlined fast
+// path hands the word it loaded to the split check (hooks.cpp,
+// access_after_fast_path). The word handed on must be the granule's, and
+// nothing when the fast path loaded none, so that the check answers exactly
+// as split_access_needs_no_work does.
+TEST_F(RaceShortcuts, TheFastPathHandsTheWordItSawToTheSplitCheck) {
+  uint32_t before = races_reported();
+  ThreadState *a = split_by_main(185, 186);
+  ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
+  uint64_t seen = 1;
+  EXPECT_FALSE(access_quickly_needs_no_work(base_, 4, true, &seen));
+  EXPECT_EQ(seen, word()) << "the split granule's word";
+  EXPECT_TRUE(split_word_needs_no_work(seen, base_, 4, true));
+  EXPECT_TRUE(split_word_needs_no_work(seen, base_ + 2, 4, true)) << "bytes of both writes";
+  EXPECT_FALSE(split_word_needs_no_work(0, base_, 4, true)) << "no word seen";
+  seen = 1;
+  EXPECT_FALSE(access_quickly_needs_no_work(base_ + 4, 8, true, &seen)) << "two granules";
+  EXPECT_EQ(seen, 0u) << "the fast path does not answer it and loaded no word";
+  // Another thread's access: the word handed on says no, and the engine
+  // finds the race with main's write.
+  become(*a);
+  EXPECT_FALSE(access_quickly_needs_no_work(base_, 4, false, &seen));
+  EXPECT_EQ(seen, word());
+  EXPECT_FALSE(split_word_needs_no_work(seen, base_, 4, false)) << "not a's bytes";
+  RaceEngine::on_access(*a, base_, 4, kAccessQuickAsked, 187);
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
 // The split granule's question is asked once per access: the hooks ask it
 // before the engine (kAccessQuickAsked), so access_slowly_needs_no_work no
 // longer does; every other caller (access_needs_no_work, on_access from an
