@@ -214,10 +214,10 @@ void add_tsv_options(CLI::App &app, Options &o, ParsedValues &v) {
 
 void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
   app.add_option("--strategy", o.strategy,
-                 "how schedules are chosen: random, pct, delay-bound, preempt-bound, vb, pctvb, "
+                 "how schedules are chosen: random, pct, delay-bound, preempt-bound, vb, pctvb, cover, "
                  "or portfolio (default: a mix of them)")
       ->check(CLI::IsMember(
-          {"random", "pct", "delay-bound", "preempt-bound", "vb", "pctvb", "portfolio"}))
+          {"random", "pct", "delay-bound", "preempt-bound", "vb", "pctvb", "cover", "portfolio"}))
       ->type_name("S");
   app.add_option("--schedules", o.schedules, "run at most N schedules in all (default 1000)")
       ->check(whole_number(1, std::numeric_limits<uint64_t>::max()))

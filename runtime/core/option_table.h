@@ -59,7 +59,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"stall_ms",            OptionType::kCount,   "1",      1, 1000,       nullptr, "guard",   "guard: length of one stall step before the invariant is checked again"},
   {"max_stall_ms",        OptionType::kCount,   "10",     0, 60000,      nullptr, "guard",   "guard: longest stall of one access (0: report only, never stall)"},
   {"expose_stall_ms",     OptionType::kCount,   "1000",   1, 600000,     nullptr, "guard",   "expose: longest hold of a thread at a stall point, waiting for the access it usually follows"},
-  {"strategy",            OptionType::kChoice,  "portfolio", 0, 0,       "random|pct|delay-bound|preempt-bound|vb|pctvb|portfolio", "explore", "how schedules are chosen"},
+  {"strategy",            OptionType::kChoice,  "portfolio", 0, 0,       "random|pct|delay-bound|preempt-bound|vb|pctvb|cover|portfolio", "explore", "how schedules are chosen"},
   {"schedules",           OptionType::kCount,   "1000",   1, kNoLimit,   nullptr, "explore", "how many schedules this process runs at most"},
   {"time_limit",          OptionType::kSeconds, "0",      0, 0,          nullptr, "explore", "seconds this process may explore (0: no limit)"},
   {"schedule_from",       OptionType::kCount,   "0",      0, kNoLimit,   nullptr, "explore", "the first schedule index to run: lower ones count as run (explore goes on after a failure its replay did not reproduce)"},

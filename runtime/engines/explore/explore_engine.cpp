@@ -17,6 +17,7 @@
 #include "engines/explore/failures.h"
 #include "engines/explore/fork_server.h"
 #include "engines/explore/io_waits.h"
+#include "engines/explore/coverage.h"
 #include "engines/explore/racy_sites.h"
 #include "engines/explore/records.h"
 #include "engines/explore/replay_log.h"
@@ -100,13 +101,19 @@ void parse_points(Plan &plan) {
   if (base == 8 && cstr_starts_with(points, "accesses")) {
     plan.access_points = AccessPoints::kAll;
   } else if (cstr_starts_with(points, "vars/")) {
-    plan.access_points = AccessPoints::kVariables;
+    // A cover schedule's shared variables may be more than a plan holds;
+    // accesses to any of them were points all the same.
     const char *p = points + 5;
-    while (plan.variable_count < kMaxPlanVariables && parse_hex(p, &plan.variables[plan.variable_count])) {
-      ++plan.variable_count;
+    uint64_t key;
+    uint32_t keys = 0;
+    while (parse_hex(p, &key)) {
+      if (plan.variable_count < kMaxPlanVariables) plan.variables[plan.variable_count++] = key;
+      note_shared_variable(key);
+      ++keys;
       if (*p != ',') break;
       ++p;
     }
+    plan.access_points = keys > uint32_t(kMaxPlanVariables) ? AccessPoints::kShared : AccessPoints::kVariables;
   } else if (!(base == 4 && cstr_starts_with(points, "sync"))) {
     print_error("explore: unknown points option; using synchronization points only");
   }
@@ -188,9 +195,11 @@ void access_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
   Scheduler &s = scheduler();
   if (flags & kAccessWrite) s.progress(me->tid);
   bool plan_variable = visit_variable(*me, addr);
-  if (g_plan.access_points == AccessPoints::kAll || plan_variable || is_racy_access(site, addr)) {
+  bool shared = g_plan.access_points == AccessPoints::kShared && in_shared_variable(addr);
+  if (g_plan.access_points == AccessPoints::kAll || plan_variable || shared || is_racy_access(site, addr)) {
     me->block_site = site;
     s.point(*me, PointKind::kAccess);
+    coverage_access(addr, uint32_t(size), site);
   }
 }
 
@@ -384,6 +393,7 @@ void atomic_before(ControlledThread &me, const Event &e) {
 }
 
 void atomic_after(ControlledThread &me, const Event &e) {
+  coverage_atomic(e.addr, e.size, e.site);
   bool changed = e.value == SNAG_ATOMIC_STORE || e.value == SNAG_ATOMIC_RMW ||
                  (e.value == SNAG_ATOMIC_CMPXCHG && e.flags);
   if (changed) scheduler().progress(me.tid);

@@ -12,6 +12,8 @@
 #include "core/options.h"
 #include "core/platform.h"
 #include "core/text_buffer.h"
+#include "engines/explore/corpus.h"
+#include "engines/explore/coverage.h"
 #include "engines/explore/engine_state.h"
 #include "engines/explore/failure_bound.h"
 #include "engines/explore/failures.h"
@@ -302,6 +304,7 @@ Plan fork_schedules() {
     if (r.threads > summary.threads) summary.threads = r.threads;
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
+    if (coverage_learn(r)) corpus_add(r);
     learn_new_stacks();
     reserve_thread_stacks(r.threads);  // the next schedules' threads take no stack from glibc
     if (output_oracle_active()) {

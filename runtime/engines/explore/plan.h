@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "engines/explore/results.h"
+
 namespace snag::explore {
 
 enum class Strategy : uint8_t {
@@ -13,9 +15,11 @@ enum class Strategy : uint8_t {
   kPreemptBound,
   kVb,
   kPctVb,
+  kCover,  // coverage-guided: a schedule that covered something new, changed at one choice
   kReplay,
   kPortfolio,  // rotates among the others; never the strategy of one schedule
 };
+constexpr int kStrategyCount = int(Strategy::kPortfolio) + 1;
 
 const char *strategy_name(Strategy s);
 // False when `name` is no strategy (the CLI validates first; this is a guard).
@@ -26,6 +30,7 @@ enum class AccessPoints : uint8_t {
   kNone,       // synchronization operations only
   kAll,        // every instrumented access (--preempt-on-access)
   kVariables,  // accesses to the plan's variables (vb, pctvb)
+  kShared,     // accesses to the variables noted shared (variables.h; cover)
 };
 
 constexpr int kMaxPlanVariables = 4;
@@ -52,6 +57,16 @@ struct Plan {
 
   // Record per-variable access counts for later vb / pctvb plans.
   bool profile = false;
+
+  // cover: the decisions of an earlier schedule (in the fork server's
+  // corpus, which the child inherits) to follow up to choice `flip_at`,
+  // where another thread than the recorded one runs; after it, the rest of
+  // them where they still apply (`keep_tail`), else random choices. No
+  // base: random choices throughout.
+  const Decision *base = nullptr;
+  uint32_t base_length = 0;
+  uint32_t flip_at = 0;
+  bool keep_tail = false;
 };
 
 }  // namespace snag::explore

@@ -1,5 +1,7 @@
 #include "engines/explore/planner.h"
 
+#include "engines/explore/corpus.h"
+
 namespace snag::explore {
 
 namespace {
@@ -9,6 +11,11 @@ namespace {
 constexpr Strategy kPortfolio[] = {Strategy::kPct,          Strategy::kPctVb,
                                    Strategy::kRandom,       Strategy::kVb,
                                    Strategy::kPreemptBound, Strategy::kDelayBound};
+// After this many of a worker's schedules, every other one is a cover
+// schedule: most bugs fall to the rotation within a few hundred schedules,
+// and what is left needs long, precise interleavings, which cover reaches by
+// building on its corpus (bench/results/sctbench.txt: safestack).
+constexpr uint64_t kCoverHalfAfter = 1000;
 
 uint64_t mix(uint64_t a, uint64_t b) {
   Random r;
@@ -51,7 +58,11 @@ void Planner::start(Strategy strategy, uint64_t seed, uint32_t pct_depth, bool p
 
 Strategy Planner::pick_strategy() {
   Strategy s = strategy_;
-  if (s == Strategy::kPortfolio) s = kPortfolio[planned_ % (sizeof kPortfolio / sizeof *kPortfolio)];
+  if (s == Strategy::kPortfolio) {
+    constexpr uint64_t n = sizeof kPortfolio / sizeof *kPortfolio;
+    if (planned_ < kCoverHalfAfter) s = kPortfolio[planned_ % n];
+    else s = planned_ % 2 ? Strategy::kCover : kPortfolio[(planned_ / 2) % n];
+  }
   // Variable bounding needs the variables a profiling schedule found.
   if ((s == Strategy::kVb || s == Strategy::kPctVb) && variable_count_ == 0) s = Strategy::kPct;
   return s;
@@ -89,6 +100,12 @@ Plan Planner::next(uint64_t schedule) {
       break;
     case Strategy::kPctVb:
       choose_pctvb_set(p);
+      break;
+    case Strategy::kCover:
+      // A race between plain accesses shows only when a thread can be
+      // preempted between them: accesses to shared variables are points.
+      if (!preempt_on_access_) p.access_points = AccessPoints::kShared;
+      corpus_plan(p, random_);
       break;
     default:
       break;
@@ -225,6 +242,7 @@ void Planner::learn(const ScheduleResults &r) {
     }
     if (c.accesses > v->accesses) v->accesses = c.accesses;
     v->shared |= __builtin_popcountll(c.threads) >= 2;
+    if (v->shared) note_shared_variable(v->key);
   }
 }
 

@@ -50,11 +50,11 @@ class Planner {
   // The same per strategy: a bounded strategy draws its change points over
   // the choice points of its own schedules, which a strategy that keeps more
   // threads enabled at once (pct, random) can outnumber several times.
-  uint64_t max_choices_by_strategy_[8] = {};
+  uint64_t max_choices_by_strategy_[kStrategyCount] = {};
   Strategy last_strategy_ = Strategy::kPortfolio;  // of the plan learn() hears about
   uint32_t max_threads_seen_ = 0;
   uint64_t planned_ = 0;
-  uint64_t per_strategy_[8] = {};
+  uint64_t per_strategy_[kStrategyCount] = {};
 
   int variable_count_ = 0;
   Variable variables_[kMaxVariables];

@@ -7,6 +7,7 @@
 #include "core/platform.h"
 #include "core/text_buffer.h"
 #include "engines/explore/racy_sites.h"
+#include "engines/explore/variables.h"
 
 namespace snag::explore {
 
@@ -24,6 +25,13 @@ void add_points(TextBuffer &b, const Plan &plan) {
       for (int i = 0; i < plan.variable_count; ++i) {
         if (i) b.add(',');
         b.add_hex(plan.variables[i]);
+      }
+      break;
+    case AccessPoints::kShared:
+      b.add("vars/");
+      for (uint32_t i = 0; i < shared_variable_count(); ++i) {
+        if (i) b.add(',');
+        b.add_hex(shared_variable(i));
       }
       break;
   }
@@ -94,7 +102,7 @@ void write_summary(const Summary &s) {
   b.add(",\"time\":").add_u64(s.incomplete_time).add('}');
   b.add(",\"per_strategy\":{");
   bool first = true;
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < kStrategyCount; ++i) {
     if (!s.per_strategy[i]) continue;
     if (!first) b.add(',');
     first = false;

@@ -26,6 +26,7 @@ struct ScheduleResults {
   static constexpr uint32_t kMaxDecisions = 1u << 21;
   static constexpr uint32_t kProfileCapacity = 1u << 12;
   static constexpr uint32_t kMaxNewStacks = 32;
+  static constexpr uint32_t kMaxNewCoverage = 1024;
 
   std::atomic<uint32_t> failed;
   char kind[32];
@@ -46,6 +47,10 @@ struct ScheduleResults {
   // to its own (results.cpp: remember_new_stacks).
   std::atomic<uint32_t> new_stack_count;
   StackTrace new_stacks[kMaxNewStacks];
+  // Coverage points (coverage.h) the schedule reached that the fork server
+  // had not seen at its fork; beyond kMaxNewCoverage the count goes on.
+  uint32_t new_coverage_count;
+  uint16_t new_coverage[kMaxNewCoverage];
   VariableCount variables[kProfileCapacity];
   Decision decisions[kMaxDecisions];
 };

@@ -17,7 +17,8 @@ constexpr StrategyName kNames[] = {
     {Strategy::kRandom, "random"},       {Strategy::kPct, "pct"},
     {Strategy::kDelayBound, "delay-bound"}, {Strategy::kPreemptBound, "preempt-bound"},
     {Strategy::kVb, "vb"},               {Strategy::kPctVb, "pctvb"},
-    {Strategy::kReplay, "replay"},       {Strategy::kPortfolio, "portfolio"},
+    {Strategy::kCover, "cover"},         {Strategy::kReplay, "replay"},
+    {Strategy::kPortfolio, "portfolio"},
 };
 
 bool priority_based(Strategy s) {
@@ -166,6 +167,27 @@ bool Chooser::is_change_point(uint64_t choice) const {
   return false;
 }
 
+// The base's decision up to the flip (where it still applies: the base may
+// have taken another way there already), another thread than the base's at
+// the flip, and after it the base's decisions again or random ones.
+Tid Chooser::cover_choice(const Tid *candidates, int n, uint64_t choice) {
+  auto listed = [&](Tid tid) {
+    for (int i = 0; i < n; ++i)
+      if (candidates[i] == tid) return true;
+    return false;
+  };
+  if (plan_.base && choice < plan_.base_length) {
+    Tid recorded = plan_.base[choice].chosen;
+    if (choice == plan_.flip_at && listed(recorded)) {
+      uint64_t other = random_.below(uint64_t(n - 1));
+      for (int i = 0; i < n; ++i)
+        if (candidates[i] != recorded && other-- == 0) return candidates[i];
+    }
+    if ((choice < plan_.flip_at || plan_.keep_tail) && listed(recorded)) return recorded;
+  }
+  return candidates[random_.below(n)];
+}
+
 Tid Chooser::choose(const Tid *candidates, int n, ControlledThread &me, bool me_may_continue,
                     uint64_t choice) {
   // A thread that yields does not go on in a round robin.
@@ -189,6 +211,8 @@ Tid Chooser::choose(const Tid *candidates, int n, ControlledThread &me, bool me_
       if (is_change_point(choice)) return other_role(candidates, n, pick);
       return pick;
     }
+    case Strategy::kCover:
+      return cover_choice(candidates, n, choice);
     case Strategy::kReplay:
       return replay_log().choose(candidates, n, me, me_may_continue, choice);
     case Strategy::kPortfolio:

@@ -56,6 +56,7 @@ class Chooser {
   Tid round_robin_after_role(const Tid *candidates, int n, Tid after) const;
   Tid other_role(const Tid *candidates, int n, Tid except);
   bool is_change_point(uint64_t choice) const;
+  Tid cover_choice(const Tid *candidates, int n, uint64_t choice);
 
   Plan plan_;
   Random random_;

@@ -32,6 +32,9 @@ struct SiteCount {
   uint64_t site;
   uint64_t count;
 } g_site_counts[kSiteSlots];
+// Noted shared, in the order noted (few: a linear search is enough).
+uint64_t g_shared[kMaxSharedVariables];
+uint32_t g_shared_count = 0;
 // Threads outside the scheduler's control (before the first thread is
 // created there is only one; after it, one at a time) may still allocate.
 SpinLock g_lock;
@@ -92,6 +95,27 @@ void variable_keys(uintptr_t addr, uint64_t *instance, uint64_t *site) {
     return;
   }
   *instance = *site = (addr & ~uintptr_t(7)) & ~kTagMask;
+}
+
+void note_shared_variable(uint64_t key) {
+  if (is_shared_variable(key) || g_shared_count == kMaxSharedVariables) return;
+  g_shared[g_shared_count++] = key;
+}
+
+bool is_shared_variable(uint64_t key) {
+  for (uint32_t i = 0; i < g_shared_count; ++i)
+    if (g_shared[i] == key) return true;
+  return false;
+}
+
+uint32_t shared_variable_count() { return g_shared_count; }
+uint64_t shared_variable(uint32_t i) { return g_shared[i]; }
+
+bool in_shared_variable(uintptr_t addr) {
+  if (g_shared_count == 0) return false;
+  uint64_t instance, site;
+  variable_keys(addr, &instance, &site);
+  return is_shared_variable(instance) || is_shared_variable(site);
 }
 
 void heap_block_allocated(uintptr_t start, uintptr_t size, snag_site_t site) {

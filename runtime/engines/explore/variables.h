@@ -20,6 +20,17 @@ VariableKind variable_kind(uint64_t key);
 // and `site` (global or heap site; equal to `instance` for globals).
 void variable_keys(uintptr_t addr, uint64_t *instance, uint64_t *site);
 
+// The variables that schedules so far saw accessed by two threads or more
+// (the planner notes them; a cover schedule's accesses to them are
+// scheduling points). At most kMaxSharedVariables; later ones are not kept.
+constexpr uint32_t kMaxSharedVariables = 64;
+void note_shared_variable(uint64_t key);
+bool is_shared_variable(uint64_t key);
+uint32_t shared_variable_count();
+uint64_t shared_variable(uint32_t i);
+// Whether `addr` belongs to a variable noted shared.
+bool in_shared_variable(uintptr_t addr);
+
 void heap_block_allocated(uintptr_t start, uintptr_t size, snag_site_t site);
 void heap_block_freed(uintptr_t start);
 

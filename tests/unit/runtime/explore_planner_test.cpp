@@ -3,6 +3,9 @@
 // variable bounding's variable sets and thread-bounding counts).
 #include "engines/explore/planner.h"
 
+#include "engines/explore/corpus.h"
+#include "engines/explore/variables.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -101,6 +104,47 @@ TEST(Planner, PortfolioRotatesAndFallsBackWithoutVariables) {
   for (uint64_t s = 0; s < 7; ++s) EXPECT_EQ(p.next(s).strategy, expected[s]) << s;
   p.learn(*profile(2, {{0x1000, 5, kShared}}));
   EXPECT_EQ(p.next(7).strategy, Strategy::kPctVb);
+}
+
+TEST(Planner, PortfolioMakesEveryOtherScheduleCoverAfterItsFirstThousand) {
+  Planner p;
+  p.start(Strategy::kPortfolio, 9, 3, false);
+  for (uint64_t s = 0; s < 1000; ++s) ASSERT_NE(p.next(s).strategy, Strategy::kCover) << s;
+  int cover = 0;
+  for (uint64_t s = 1000; s < 1100; ++s) cover += p.next(s).strategy == Strategy::kCover;
+  EXPECT_EQ(cover, 50);
+}
+
+// Cover plans build on the schedules that covered something new; their
+// points include accesses to the variables seen shared.
+TEST(Planner, CoverBuildsOnTheCorpusAtSharedVariables) {
+  Planner p;
+  p.start(Strategy::kCover, 5, 3, false);
+  Plan first = p.next(0);
+  EXPECT_EQ(first.strategy, Strategy::kCover);
+  EXPECT_EQ(first.access_points, AccessPoints::kShared);
+  EXPECT_EQ(first.base, nullptr);  // nothing in the corpus yet
+  auto r = profile(2, {{0x2000, 5, kShared}, {0x2008, 5, kPrivate}});
+  r->decision_count = 4;
+  for (uint32_t i = 0; i < 4; ++i) r->decisions[i] = {i % 2, kNoThread};
+  p.learn(*r);
+  EXPECT_TRUE(is_shared_variable(0x2000));
+  EXPECT_FALSE(is_shared_variable(0x2008));
+  corpus_add(*r);
+  int based = 0;
+  for (uint64_t s = 1; s < 51; ++s) {
+    Plan plan = p.next(s);
+    if (!plan.base) continue;
+    ++based;
+    EXPECT_EQ(plan.base_length, corpus_size() == 1 ? 4u : plan.base_length);
+    EXPECT_LT(plan.flip_at, plan.base_length);
+    for (uint32_t i = 0; i < plan.base_length && corpus_size() == 1; ++i)
+      EXPECT_EQ(plan.base[i].chosen, i % 2);
+  }
+  EXPECT_GT(based, 30);  // four in five, about 40 of 50
+  Planner everywhere;
+  everywhere.start(Strategy::kCover, 5, 3, true);
+  EXPECT_EQ(everywhere.next(0).access_points, AccessPoints::kAll);
 }
 
 TEST(Planner, DelayBoundCyclesOneToThreeDelays) {

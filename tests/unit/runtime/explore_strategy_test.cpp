@@ -50,8 +50,8 @@ TEST(Random, IsSplitMix64) {
 
 TEST(StrategyNames, RoundTrip) {
   for (Strategy s : {Strategy::kRandom, Strategy::kPct, Strategy::kDelayBound,
-                     Strategy::kPreemptBound, Strategy::kVb, Strategy::kPctVb, Strategy::kReplay,
-                     Strategy::kPortfolio}) {
+                     Strategy::kPreemptBound, Strategy::kVb, Strategy::kPctVb, Strategy::kCover,
+                     Strategy::kReplay, Strategy::kPortfolio}) {
     Strategy parsed;
     ASSERT_TRUE(parse_strategy(strategy_name(s), &parsed)) << strategy_name(s);
     EXPECT_EQ(parsed, s);
@@ -64,6 +64,55 @@ TEST(StrategyNames, RoundTrip) {
 TEST_F(ChooserTest, RandomFollowsTheSeed) {
   Plan plan;
   plan.strategy = Strategy::kRandom;
+  plan.seed = 42;
+  ControlledThread &me = start(plan);
+  Random expected;
+  expected.seed(42);
+  for (uint64_t choice = 0; choice < 20; ++choice)
+    EXPECT_EQ(chooser().choose(all_, 3, me, true, choice), all_[expected.below(3)]) << choice;
+}
+
+// A cover plan: the base's decisions before the flip, another thread at it,
+// and after it the base's decisions again (keep_tail) or random ones.
+TEST_F(ChooserTest, CoverFollowsItsBaseFlipsOneChoiceAndKeepsTheTailWhenAsked) {
+  const Decision base[6] = {{2, kNoThread}, {1, kNoThread}, {1, kNoThread},
+                            {0, kNoThread}, {2, kNoThread}, {1, kNoThread}};
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    Plan plan;
+    plan.strategy = Strategy::kCover;
+    plan.seed = seed;
+    plan.base = base;
+    plan.base_length = 6;
+    plan.flip_at = 3;
+    plan.keep_tail = true;
+    ControlledThread &me = start(plan);
+    for (uint64_t choice = 0; choice < 6; ++choice) {
+      Tid chosen = chooser().choose(all_, 3, me, true, choice);
+      if (choice == 3) EXPECT_NE(chosen, base[3].chosen) << "seed " << seed;
+      else EXPECT_EQ(chosen, base[choice].chosen) << "seed " << seed << " choice " << choice;
+    }
+  }
+}
+
+TEST_F(ChooserTest, CoverGoesOnAtRandomAfterTheFlipWithoutTheTail) {
+  const Decision base[40] = {};  // thread 0 throughout
+  Plan plan;
+  plan.strategy = Strategy::kCover;
+  plan.seed = 3;
+  plan.base = base;
+  plan.base_length = 40;
+  plan.flip_at = 0;
+  ControlledThread &me = start(plan);
+  int others = 0;
+  EXPECT_NE(chooser().choose(all_, 3, me, true, 0), 0u);
+  for (uint64_t choice = 1; choice < 40; ++choice) others += chooser().choose(all_, 3, me, true, choice) != 0;
+  EXPECT_GT(others, 10);  // about 26 of 39 for a uniform choice
+  EXPECT_LT(others, 39);
+}
+
+TEST_F(ChooserTest, CoverWithoutABaseIsRandom) {
+  Plan plan;
+  plan.strategy = Strategy::kCover;
   plan.seed = 42;
   ControlledThread &me = start(plan);
   Random expected;
