@@ -4,7 +4,7 @@
 // program's atomic variables when it runs there: after each atomic
 // operation, its site and a running hash of the value of every atomic
 // variable the schedule has changed so far; at a scheduling point on a
-// plain access, its site, that hash and the value about to be read. Two
+// plain access, its site and that hash. Two
 // schedules that reach the same sites in the same atomic states are alike
 // to the cover strategy; one that reaches a new point got somewhere the
 // others did not, and its decisions become a base to change (corpus.h).
@@ -26,7 +26,7 @@ constexpr uint32_t kCoverageMapBits = 1u << 16;
 // at `site`, with the baton held (no other thread can change it meanwhile).
 void coverage_atomic(uintptr_t addr, uint32_t size, snag_site_t site);
 // In a schedule's child, at a scheduling point on a plain access, before it.
-void coverage_access(uintptr_t addr, uint32_t size, snag_site_t site);
+void coverage_access(snag_site_t site);
 
 // In the fork server: adds the points a schedule found new to the map;
 // returns how many were new to it.

@@ -199,7 +199,7 @@ void access_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
   if (g_plan.access_points == AccessPoints::kAll || plan_variable || shared || is_racy_access(site, addr)) {
     me->block_site = site;
     s.point(*me, PointKind::kAccess);
-    coverage_access(addr, uint32_t(size), site);
+    coverage_access(site);
   }
 }
 
