@@ -1,6 +1,7 @@
 #include "engines/explore/coverage.h"
 
 #include "engines/explore/engine_state.h"
+#include "engines/explore/mix.h"
 
 namespace snag::explore {
 
@@ -23,15 +24,6 @@ constexpr uint32_t kAtomicSlots = 1024;
 AtomicValue g_atomics[kAtomicSlots];
 uint64_t g_state_hash = 0;
 
-uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
 uint64_t read_value(uintptr_t addr, uint32_t size) {
   uint64_t v = 0;
   __builtin_memcpy(&v, reinterpret_cast<const void *>(addr), size < 8 ? size : 8);
@@ -39,7 +31,7 @@ uint64_t read_value(uintptr_t addr, uint32_t size) {
 }
 
 void mark(uint64_t key) {
-  uint32_t bit = uint32_t(mix(key)) & (kCoverageMapBits - 1);
+  uint32_t bit = uint32_t(mix64(key)) & (kCoverageMapBits - 1);
   uint64_t word_bit = uint64_t(1) << (bit % 64);
   if (g_seen[bit / 64] & word_bit) return;
   g_seen[bit / 64] |= word_bit;
@@ -53,14 +45,14 @@ void mark(uint64_t key) {
 void coverage_atomic(uintptr_t addr, uint32_t size, snag_site_t site) {
   if (!in_forked_child()) return;
   uint64_t value = read_value(addr, size);
-  uint32_t slot = uint32_t(mix(addr)) % kAtomicSlots;
+  uint32_t slot = uint32_t(mix64(addr)) % kAtomicSlots;
   for (uint32_t probes = 0; probes < kAtomicSlots; ++probes, slot = (slot + 1) % kAtomicSlots) {
     AtomicValue &a = g_atomics[slot];
     if (a.addr != addr && a.addr != 0) continue;
-    uint64_t before = a.addr ? mix(addr ^ mix(a.value)) : 0;
+    uint64_t before = a.addr ? mix64(addr ^ mix64(a.value)) : 0;
     a.addr = addr;
     a.value = value;
-    g_state_hash += mix(addr ^ mix(value)) - before;
+    g_state_hash += mix64(addr ^ mix64(value)) - before;
     break;
   }
   mark(site * 0x9e3779b97f4a7c15ull ^ g_state_hash);

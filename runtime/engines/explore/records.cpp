@@ -28,6 +28,11 @@ void add_points(TextBuffer &b, const Plan &plan) {
       }
       break;
     case AccessPoints::kShared:
+      // None seen shared: no access was a point.
+      if (shared_variable_count() == 0) {
+        b.add("sync");
+        break;
+      }
       b.add("vars/");
       for (uint32_t i = 0; i < shared_variable_count(); ++i) {
         if (i) b.add(',');

@@ -2,6 +2,7 @@
 
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
+#include "engines/explore/mix.h"
 
 namespace snag::explore {
 
@@ -39,21 +40,13 @@ uint32_t g_shared_count = 0;
 // created there is only one; after it, one at a time) may still allocate.
 SpinLock g_lock;
 
-uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
-
 // The page number itself, not a hash of it: consecutive heap pages share a
 // page of the table, and a forked schedule that allocates a few blocks
 // page-faults on one page of it rather than on one page each.
 uint32_t bucket(uintptr_t page) { return static_cast<uint32_t>(page) & (kBuckets - 1); }
 
 uint64_t next_ordinal(snag_site_t site) {
-  uint32_t slot = static_cast<uint32_t>(mix(site)) & (kSiteSlots - 1);
+  uint32_t slot = static_cast<uint32_t>(mix64(site)) & (kSiteSlots - 1);
   for (uint32_t probe = 0; probe < kSiteSlots; ++probe, slot = (slot + 1) & (kSiteSlots - 1)) {
     SiteCount &s = g_site_counts[slot];
     if (s.count == 0) s.site = site;
@@ -124,8 +117,8 @@ void heap_block_allocated(uintptr_t start, uintptr_t size, snag_site_t site) {
   uint64_t ordinal = next_ordinal(site);
   b->start = start;
   b->size = size ? size : 1;
-  b->site_key = (mix(site) & ~kTagMask) | kHeapSiteTag;
-  b->instance_key = (mix(site ^ mix(ordinal + 1)) & ~kTagMask) | kHeapInstanceTag;
+  b->site_key = (mix64(site) & ~kTagMask) | kHeapSiteTag;
+  b->instance_key = (mix64(site ^ mix64(ordinal + 1)) & ~kTagMask) | kHeapInstanceTag;
   HeapBlock **head = b->size <= kPage ? &g_by_page[bucket(start / kPage)] : &g_large;
   b->next = *head;
   *head = b;

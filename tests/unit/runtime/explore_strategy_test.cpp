@@ -61,15 +61,20 @@ TEST(StrategyNames, RoundTrip) {
   EXPECT_STREQ(strategy_name(Strategy::kPctVb), "pctvb");
 }
 
-TEST_F(ChooserTest, RandomFollowsTheSeed) {
-  Plan plan;
-  plan.strategy = Strategy::kRandom;
-  plan.seed = 42;
-  ControlledThread &me = start(plan);
-  Random expected;
-  expected.seed(42);
-  for (uint64_t choice = 0; choice < 20; ++choice)
-    EXPECT_EQ(chooser().choose(all_, 3, me, true, choice), all_[expected.below(3)]) << choice;
+// Random, and cover without a base (its corpus was empty, or one plan in
+// five), choose uniformly from the seed.
+TEST_F(ChooserTest, RandomAndCoverWithoutABaseFollowTheSeed) {
+  for (Strategy strategy : {Strategy::kRandom, Strategy::kCover}) {
+    Plan plan;
+    plan.strategy = strategy;
+    plan.seed = 42;
+    ControlledThread &me = start(plan);
+    Random expected;
+    expected.seed(42);
+    for (uint64_t choice = 0; choice < 20; ++choice)
+      EXPECT_EQ(chooser().choose(all_, 3, me, true, choice), all_[expected.below(3)])
+          << strategy_name(strategy) << " " << choice;
+  }
 }
 
 // A cover plan: the base's decisions before the flip, another thread at it,
@@ -108,17 +113,6 @@ TEST_F(ChooserTest, CoverGoesOnAtRandomAfterTheFlipWithoutTheTail) {
   for (uint64_t choice = 1; choice < 40; ++choice) others += chooser().choose(all_, 3, me, true, choice) != 0;
   EXPECT_GT(others, 10);  // about 26 of 39 for a uniform choice
   EXPECT_LT(others, 39);
-}
-
-TEST_F(ChooserTest, CoverWithoutABaseIsRandom) {
-  Plan plan;
-  plan.strategy = Strategy::kCover;
-  plan.seed = 42;
-  ControlledThread &me = start(plan);
-  Random expected;
-  expected.seed(42);
-  for (uint64_t choice = 0; choice < 20; ++choice)
-    EXPECT_EQ(chooser().choose(all_, 3, me, true, choice), all_[expected.below(3)]) << choice;
 }
 
 TEST_F(ChooserTest, PctRunsTheHighestPriorityUntilAChangePoint) {
