@@ -39,9 +39,6 @@ void corpus_add(const ScheduleResults &r) {
 }
 
 void corpus_plan(Plan &p, Random &random) {
-  p.base = nullptr;
-  p.base_length = p.flip_at = 0;
-  p.keep_tail = false;
   if (g_count == 0 || random.below(5) == 0) return;
   const Entry &e = g_entries[random.below(g_count)];
   p.base = e.decisions;

@@ -29,7 +29,7 @@ void coverage_atomic(uintptr_t addr, uint32_t size, snag_site_t site);
 void coverage_access(snag_site_t site);
 
 // In the fork server: adds the points a schedule found new to the map;
-// returns how many were new to it.
+// returns how many it found.
 uint32_t coverage_learn(const ScheduleResults &r);
 
 }  // namespace snag::explore

@@ -101,19 +101,14 @@ void parse_points(Plan &plan) {
   if (base == 8 && cstr_starts_with(points, "accesses")) {
     plan.access_points = AccessPoints::kAll;
   } else if (cstr_starts_with(points, "vars/")) {
-    // A cover schedule's shared variables may be more than a plan holds;
-    // accesses to any of them were points all the same.
+    // The variables whose accesses were points (a vb plan's, or a cover
+    // schedule's shared ones, which may be more than a plan holds).
+    plan.access_points = AccessPoints::kShared;
     const char *p = points + 5;
-    uint64_t key;
-    uint32_t keys = 0;
-    while (parse_hex(p, &key)) {
-      if (plan.variable_count < kMaxPlanVariables) plan.variables[plan.variable_count++] = key;
+    for (uint64_t key; parse_hex(p, &key); ++p) {
       note_shared_variable(key);
-      ++keys;
       if (*p != ',') break;
-      ++p;
     }
-    plan.access_points = keys > uint32_t(kMaxPlanVariables) ? AccessPoints::kShared : AccessPoints::kVariables;
   } else if (!(base == 4 && cstr_starts_with(points, "sync"))) {
     print_error("explore: unknown points option; using synchronization points only");
   }

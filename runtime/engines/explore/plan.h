@@ -30,7 +30,7 @@ enum class AccessPoints : uint8_t {
   kNone,       // synchronization operations only
   kAll,        // every instrumented access (--preempt-on-access)
   kVariables,  // accesses to the plan's variables (vb, pctvb)
-  kShared,     // accesses to the variables noted shared (variables.h; cover)
+  kShared,     // accesses to the variables noted shared (variables.h; cover, and replays)
 };
 
 constexpr int kMaxPlanVariables = 4;

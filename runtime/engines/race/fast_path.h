@@ -99,7 +99,7 @@ bool locked_granule_needs_no_work(const std::atomic<uint64_t> &state, uint64_t w
 // no work. A split granule stays split (a stack slot whose bytes served two
 // variables once): without this, each access to it took the hook and the
 // state machine once per byte (task_graph: 16 million calls). The hooks
-// ask it before they call the engine (split_access_needs_no_work).
+// ask it before they call the engine (split_word_needs_no_work).
 SNAG_ALWAYS_INLINE bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write) {
   const auto *split = static_cast<const SplitGranule *>(pointer_of(w));
   // A byte's state counts all of its one byte as touched (race_access.cpp).
@@ -213,21 +213,14 @@ SNAG_ALWAYS_INLINE bool split_word_needs_no_work(uint64_t w, uintptr_t addr, uin
   return kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kSplit &&
          split_granule_needs_no_work(w, addr, size, write);
 }
-// The same, looking the word up (for callers that did not load it).
-SNAG_ALWAYS_INLINE bool split_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
-  if (!fast_path_answers(addr, size)) return false;
-  std::atomic<uint64_t> *cell = find_cell(addr);
-  if (!cell) return false;
-  return split_word_needs_no_work(cell->load(std::memory_order_acquire), addr, size, write);
-}
 
-// Whether the caller asked split_access_needs_no_work already.
+// Whether the caller asked split_word_needs_no_work already.
 enum class SplitGranules { kAsk, kAskedAlready };
 
 // The rest of access_needs_no_work, out of line: the answers that need a
 // call (an untouched granule, a Shared-Modify1 word, a split granule's
 // bytes). The compiler hooks ask about split granules before they call the
-// engine (split_access_needs_no_work), so the engine's on_access passes
+// engine (split_word_needs_no_work), so the engine's on_access passes
 // kAskedAlready for them; every other caller has it asked here, from the
 // state word this loads anyway.
 bool access_slowly_needs_no_work(uintptr_t addr, uintptr_t size, bool write,

@@ -34,6 +34,14 @@ namespace {
 
 alignas(64) char g_memory[64 * 64];  // each test its own 64 bytes
 
+// What the compiler hooks ask before they call the engine (core/hooks.cpp):
+// the inlined check, then the split-granule check on the word it loaded.
+bool hooks_need_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  uint64_t seen;
+  return access_quickly_needs_no_work(addr, size, write, &seen) ||
+         split_word_needs_no_work(seen, addr, size, write);
+}
+
 class RaceStateMachine : public ::testing::Test {
  protected:
   static ThreadState *g_main;
@@ -661,7 +669,7 @@ TEST_F(RaceShortcuts, ABlockAllocatedWhereAnotherWasFreedStartsFreshOnEveryGranu
 
 // A granule split into bytes (two variables of one stack slot) is answered
 // by the hooks before they call the engine (fast_path.h:
-// split_access_needs_no_work): yes only for the owner's bytes in its
+// hooks_need_no_work): yes only for the owner's bytes in its
 // current epoch, so that another thread's access, or the owner's after an
 // unlock, still takes the state machine, races with the byte's own writer
 // and names that writer's site.
@@ -670,16 +678,16 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoc
   ThreadState *a = split_by_main(181, 182);
   ASSERT_EQ(kind(), Kind::kIndirect);
   ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
-  EXPECT_TRUE(split_access_needs_no_work(base_, 4, true));
-  EXPECT_TRUE(split_access_needs_no_work(base_ + 4, 4, false));
-  EXPECT_TRUE(split_access_needs_no_work(base_ + 2, 4, true)) << "bytes of both writes";
+  EXPECT_TRUE(hooks_need_no_work(base_, 4, true));
+  EXPECT_TRUE(hooks_need_no_work(base_ + 4, 4, false));
+  EXPECT_TRUE(hooks_need_no_work(base_ + 2, 4, true)) << "bytes of both writes";
   lock(*main_, m1_);
   unlock(*main_, m1_);
   become(*main_);
-  EXPECT_FALSE(split_access_needs_no_work(base_, 4, true)) << "a new epoch: each byte is renewed";
+  EXPECT_FALSE(hooks_need_no_work(base_, 4, true)) << "a new epoch: each byte is renewed";
   RaceEngine::on_access(*main_, base_ + 4, 4, kAccessWrite, 183);
   become(*a);
-  EXPECT_FALSE(split_access_needs_no_work(base_, 4, false)) << "not a's bytes";
+  EXPECT_FALSE(hooks_need_no_work(base_, 4, false)) << "not a's bytes";
   // a is ordered after neither of main's epochs: its read of bytes 0-3
   // races with main's write at 181.
   RaceEngine::on_access(*a, base_, 4, 0, 184);
@@ -692,7 +700,7 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAnsweredBeforeTheEngineOnlyForItsOwnersEpoc
 // path hands the word it loaded to the split check (hooks.cpp,
 // access_after_fast_path). The word handed on must be the granule's, and
 // nothing when the fast path loaded none, so that the check answers exactly
-// as split_access_needs_no_work does.
+// as hooks_need_no_work does.
 TEST_F(RaceShortcuts, TheFastPathHandsTheWordItSawToTheSplitCheck) {
   uint32_t before = races_reported();
   ThreadState *a = split_by_main(185, 186);
