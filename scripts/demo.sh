@@ -63,4 +63,14 @@ echo "(the example widens its window to 50 ms, so the stall cap is raised from 1
   grep -E "^WARNING|Atomicity violation|outcome|pattern|^snag guard|config_reload:"
 echo "(snag guard exited with the program's own status: ${PIPESTATUS[0]})"
 
+section "An order violation no test run ever hit, exposed from correct runs: snag learn, then snag expose"
+"$bin/snag-c++" -std=c++20 -O1 -g examples/late_publish.cc -o "$out/late_publish" || exit 1
+rm -f "$out/late_publish.invariants"
+echo "\$ snag learn --runs 3 --invariants $out/late_publish.invariants $out/late_publish   # ordinary runs pass"
+"$bin/snag" learn --runs 3 --invariants "$out/late_publish.invariants" "$out/late_publish"
+echo "\$ snag expose --invariants $out/late_publish.invariants $out/late_publish"
+"$bin/snag" expose --invariants "$out/late_publish.invariants" "$out/late_publish" 2>&1 |
+  grep -E "^late_publish|^WARNING|^  Order violation|^  Atomicity violation|late_publish.cc|^snag expose"
+echo "(snag expose exited with status ${PIPESTATUS[0]}: 66 means something was found)"
+
 exit 0
