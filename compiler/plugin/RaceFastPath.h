@@ -19,6 +19,10 @@
 
 namespace snag {
 
+// With LoopsOnly, the most checks one function gets: those of its most
+// deeply nested loops (MemoryInstrumentation.cpp, findLoopAccesses).
+constexpr unsigned kMaxInlineRaceChecks = 128;
+
 // Which parts of the check to emit (SNAG_RACE_INLINE, for measuring; the
 // default, blocks,owner,loops, is what bench/results/race_bench.txt §19
 // found best).
