@@ -344,10 +344,11 @@ SNAG_ALWAYS_INLINE bool RaceEngine::renew_block(ThreadState &t, RaceThread &rt, 
 // stays Exclusive (a new block's constructor clearing it, a string copied
 // into the thread's own block in a new epoch): the block renewed as renew
 // does it, where access_slow took ~800 instructions to come to the same
-// (short_lived_locks: each new object's memset, 1 million). False, having
-// changed nothing, otherwise.
+// (short_lived_locks: each new object's memset, 1 million). Like the other
+// shortcuts only while the fast path is on (the race engine the one engine
+// that wants accesses). False, having changed nothing, otherwise.
 bool RaceEngine::renew_range(ThreadState &t, RaceThread &rt, const Access &a) {
-  if (potential_ || a.size == 0 || a.addr + a.size < a.addr ||
+  if (potential_ || !t_fast_path.epoch_word || a.size == 0 || a.addr + a.size < a.addr ||
       ((a.addr ^ (a.addr + a.size - 1)) & ~(kGranule - 1)) == 0)
     return false;
   std::atomic<uint64_t> *cell = find_cell(a.addr);
