@@ -1118,7 +1118,7 @@ TEST_F(RaceRenewal, ARangeInsideABlockOfEachRecordFormIsRenewedWhole) {
     EXPECT_EQ(hooked_range(*main_, addr, c.length, site + 3), Route::kFastPath) << "then nothing to do";
     unlock(*main_, m2_);
     lock(*a, m1_);
-    EXPECT_EQ(hooked_range(*a, addr + c.length - 8, 16, site + 4), Route::kEngine);
+    EXPECT_EQ(hooked_range(*a, addr + c.length - 16, 16, site + 4), Route::kEngine);
     EXPECT_EQ(races_reported(), before + 1);
     unlock(*a, m1_);
   }
