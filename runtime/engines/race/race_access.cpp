@@ -367,8 +367,9 @@ bool RaceEngine::renew_range(ThreadState &t, RaceThread &rt, const Access &a) {
 // What access_exclusive_again and settle do with such an access, in one
 // function that does not look the word up again, builds the packed history
 // slot straight from the access (pack_entry) and keeps the one claim
-// (compare-and-swap to kBusyWord) that orders the slot's rewrite: ~450
-// instructions became ~200. False, having changed nothing, for anything
+// (compare-and-swap to kBusyWord) that orders the slot's rewrite: pipeline's
+// miss path went from ~435 instructions per call to ~258 (bench/results §39).
+// False, having changed nothing, for anything
 // else (a Virgin or shared word, a split granule, a fine block, an access
 // over bytes the owner did not touch, potential=1, a state changed under
 // us): the caller takes on_access's path, which asks again from the start.
