@@ -209,10 +209,24 @@ SNAG_ALWAYS_INLINE bool access_quickly_needs_no_work(uintptr_t addr, uintptr_t s
 // The word is not looked up again: the table, the shadow and the state
 // load were the miss path's second round of each (8.3 million calls in
 // task_graph).
-SNAG_ALWAYS_INLINE bool split_word_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write) {
-  return kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kSplit &&
-         split_granule_needs_no_work(w, addr, size, write);
+SNAG_ALWAYS_INLINE bool is_split_word(uint64_t w) {
+  return kind_of(w) == Kind::kIndirect && indirect_type(w) == IndirectType::kSplit;
 }
+SNAG_ALWAYS_INLINE bool split_word_needs_no_work(uint64_t w, uintptr_t addr, uintptr_t size, bool write) {
+  return is_split_word(w) && split_granule_needs_no_work(w, addr, size, write);
+}
+
+// For the hooks, after the split check, in place of the call of the
+// engine's hook: the renewal of an Exclusive granule or coarse block that
+// stays Exclusive (its owner in a newer epoch, a lock-ordered hand-off),
+// given the state word `w` that access_quickly_needs_no_work saw (nonzero:
+// the fast path is on, so the race engine's on_access is the hook, and the
+// access lies inside one granule); when the renewal does not apply it
+// calls the access hook as the hooks would (kAccessQuickAsked added). Out
+// of line (race_access.cpp, RaceEngine::renew); the hooks' tail call, so
+// that their miss path keeps no registers across it.
+void renew_after_fast_path(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                           uint64_t w);
 
 // Whether the caller asked split_word_needs_no_work already.
 enum class SplitGranules { kAsk, kAskedAlready };

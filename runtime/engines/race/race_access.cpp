@@ -222,10 +222,16 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
   // The compiler hooks asked the inlined half and the split granule's bytes
   // already (kAccessQuickAsked); the interceptors and atomics ask them here.
   const bool hooked = (flags & kAccessQuickAsked) != 0;
-  if (!hooked && access_quickly_needs_no_work(addr, size, write)) return;
+  if (!hooked) {
+    uint64_t seen;
+    if (access_quickly_needs_no_work(addr, size, write, &seen)) return;
+    // The hooks ask the renewal themselves (core/hooks.cpp).
+    if (seen && renew(t, addr, size, write, site, seen)) return;
+  }
   RaceThread &data = g_race->thread_data(t);
   const Access a{addr, size, write, site};
-  if (g_race->access_exclusive_again(t, data, a) || g_race->range_owner_again(a)) return;
+  if (g_race->access_exclusive_again(t, data, a) || g_race->range_owner_again(a) || g_race->renew_range(t, data, a))
+    return;
   if (access_slowly_needs_no_work(addr, size, write, hooked ? SplitGranules::kAskedAlready : SplitGranules::kAsk))
     return;
   RuntimeScope scope(&t);
@@ -289,6 +295,135 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
   if (!settle(t, rt, v, a, w, nw)) return false;
   if (v.block) remember_block(v.block);
   return true;
+}
+
+// renew's part for a coarse block (or chunk) `block` (null: not one), for an
+// access of `size` bytes at `addr` inside it: a single one or a range
+// (renew_range). What access_variable and settle do with an access to the
+// block whose state stays Exclusive.
+SNAG_ALWAYS_INLINE bool RaceEngine::renew_block(ThreadState &t, RaceThread &rt, HeapBlock *block, uintptr_t addr,
+                                                uintptr_t size, bool write, snag_site_t site) {
+  if (!block || block->fine.load(std::memory_order_acquire) || addr < block->start ||
+      addr + size > block->start + block->size)
+    return false;
+  // The form once, as block_variable reads it: a wide record stays wide, a
+  // packed one packed; a thin one may spill, which set_block_slot follows.
+  const RecordForm form = record_form(block);
+  std::atomic<uint64_t> &state = block->state;
+  uint64_t w = state.load(std::memory_order_acquire);
+  uint64_t nw;
+  if (!still_exclusive(rt, w, 0xff, write, &nw) || nw == w) return false;
+  const uint32_t offset = static_cast<uint32_t>(addr - block->start);
+  const LocksetId held = write ? rt.lockset_write : rt.lockset_all;
+  RuntimeScope scope(&t);
+  const uint32_t stack = access_stack(t, rt, site ? site : 1);
+  if (form == RecordForm::kWide) {
+    History entry{};
+    entry.stack = stack;
+    entry.lockset = held;
+    entry.thread = rt.slot;
+    entry.clock = rt.now;
+    entry.offset = offset;
+    entry.size = static_cast<uint16_t>(size > 0xffff ? 0xffff : size);  // as history_of caps it
+    entry.write = write;
+    if (!state.compare_exchange_strong(w, kBusyWord)) return false;
+    history_slot(*static_cast<Histories *>(record_histories(block)), write, rt.slot) = entry;
+  } else {
+    // A packed or thin record's block is at most kPackedVariableBytes long.
+    const PackedHistory entry = pack_entry(stack, held, rt.slot, rt.now, offset, static_cast<uint32_t>(size));
+    if (!state.compare_exchange_strong(w, kBusyWord)) return false;
+    if (form == RecordForm::kPacked) history_slot(*packed_histories(block), write, rt.slot) = entry;
+    else set_block_slot(block, write, rt.slot, entry);
+  }
+  state.store(nw, std::memory_order_release);
+  remember_block(block);
+  return true;
+}
+
+// An access over more than one granule inside one coarse block whose state
+// stays Exclusive (a new block's constructor clearing it, a string copied
+// into the thread's own block in a new epoch): the block renewed as renew
+// does it, where access_slow took ~800 instructions to come to the same
+// (short_lived_locks: each new object's memset, 1 million). Like the other
+// shortcuts only while the fast path is on (the race engine the one engine
+// that wants accesses). False, having changed nothing, otherwise.
+bool RaceEngine::renew_range(ThreadState &t, RaceThread &rt, const Access &a) {
+  if (potential_ || !t_fast_path.epoch_word || a.size == 0 || a.addr + a.size < a.addr ||
+      ((a.addr ^ (a.addr + a.size - 1)) & ~(kGranule - 1)) == 0)
+    return false;
+  std::atomic<uint64_t> *cell = find_cell(a.addr);
+  if (!cell) return false;
+  return renew_block(t, rt, block_of_word(cell->load(std::memory_order_acquire)), a.addr, a.size, a.write, a.site);
+}
+
+// The renewal, given the state word the fast path loaded for this access
+// (`seen`: nonzero only for an access inside one granule, with the fast
+// path on) and nothing else: the commonest miss of pipeline and
+// short_lived_locks (~11 million each, §37 of bench/results/race_bench.txt),
+// an Exclusive granule or coarse block that stays Exclusive (its owner in a
+// newer epoch, or writing after a read in this one, or a lock-ordered
+// hand-off: still_exclusive), or a coarse block's first access, whose
+// change therefore always remembers the access.
+// What access_exclusive_again and settle do with such an access, in one
+// function that does not look the word up again, builds the packed history
+// slot straight from the access (pack_entry) and keeps the one claim
+// (compare-and-swap to kBusyWord) that orders the slot's rewrite: pipeline's
+// miss path went from ~435 instructions per call to ~258 (bench/results §39).
+// False, having changed nothing, for anything
+// else (a Virgin or shared word, a split granule, a fine block, an access
+// over bytes the owner did not touch, potential=1, a state changed under
+// us): the caller takes on_access's path, which asks again from the start.
+SNAG_ALWAYS_INLINE bool RaceEngine::renew_inline(ThreadState &t, uintptr_t addr, uintptr_t size, bool write,
+                                                 snag_site_t site, uint64_t seen) {
+  RaceEngine &engine = *g_race;
+  auto *data = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
+  if (SNAG_UNLIKELY(!data || engine.potential_)) return false;
+  RaceThread &rt = *data;
+  SNAG_DEBUG_ASSERT(size >= 1 && size <= kGranule && (addr & (kGranule - 1)) + size <= kGranule,
+                    "a word seen by the fast path is of an access inside one granule");
+  const Kind k = kind_of(seen);
+  if (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) {
+    std::atomic<uint64_t> *cell = find_cell(addr);
+    if (SNAG_UNLIKELY(!cell)) return false;
+    const uint32_t offset = static_cast<uint32_t>(addr & (kGranule - 1));
+    uint64_t nw;
+    if (!still_exclusive(rt, seen, ((1u << size) - 1) << offset, write, &nw) || nw == seen) return false;
+    // After a hand-off the word's and the slot's lines were written last by
+    // another core (access_exclusive_again).
+    prefetch_for_write(cell);
+    ShadowPage *page = find_shadow_page(addr);
+    PackedHistories *histories = page ? find_history(page, addr) : nullptr;
+    if (SNAG_UNLIKELY(!histories)) return false;
+    prefetch_for_write(write ? &histories->write : &histories->read);
+    RuntimeScope scope(&t);
+    const PackedHistory entry = pack_entry(engine.access_stack(t, rt, site ? site : 1),
+                                           write ? rt.lockset_write : rt.lockset_all, rt.slot, rt.now,
+                                           offset, static_cast<uint32_t>(size));
+    if (!cell->compare_exchange_strong(seen, kBusyWord)) return false;
+    history_slot(*histories, write, rt.slot) = entry;
+    cell->store(nw, std::memory_order_release);
+    return true;
+  }
+  return engine.renew_block(t, rt, block_of_word(seen), addr, size, write, site);
+}
+
+bool RaceEngine::renew(ThreadState &t, uintptr_t addr, uintptr_t size, bool write, snag_site_t site,
+                       uint64_t seen) {
+  return renew_inline(t, addr, size, write, site, seen);
+}
+
+// The renewal inlined here, not called: a call would make this function keep
+// its arguments across it for the hook, in a frame of its own (pipeline: +20
+// instructions per renewal).
+void RaceEngine::renew_or_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                               uint64_t seen) {
+  if (renew_inline(t, addr, size, (flags & kAccessWrite) != 0, site, seen)) return;
+  g_access_hook(t, addr, size, flags | kAccessQuickAsked, site);
+}
+
+void renew_after_fast_path(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                           uint64_t seen) {
+  RaceEngine::renew_or_hook(t, addr, size, flags, site, seen);
 }
 
 // True for an access over more than one granule whose every granule (or

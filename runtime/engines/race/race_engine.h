@@ -177,6 +177,14 @@ class RaceEngine final : public Engine {
   // The access hook: a fast path for the common cases, then access_slow.
   static void on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                         snag_site_t site);
+  // The renewal of an Exclusive granule or block by the access the fast path
+  // loaded state word `seen` for (race_access.cpp); false: not done, nothing
+  // changed, on_access's path decides.
+  static bool renew(ThreadState &t, uintptr_t addr, uintptr_t size, bool write, snag_site_t site,
+                    uint64_t seen);
+  // renew, else the access hook (renew_after_fast_path, fast_path.h).
+  static void renew_or_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                            uint64_t seen);
   // The write of a free over [addr, addr + size), checked as on_access does.
   void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site);
   Verdict on_event(ThreadState &t, const Event &e) override;
@@ -184,6 +192,11 @@ class RaceEngine final : public Engine {
 
  private:
   // race_access.cpp
+  static bool renew_inline(ThreadState &t, uintptr_t addr, uintptr_t size, bool write, snag_site_t site,
+                           uint64_t seen);
+  bool renew_block(ThreadState &t, RaceThread &rt, HeapBlock *block, uintptr_t addr, uintptr_t size, bool write,
+                   snag_site_t site);
+  bool renew_range(ThreadState &t, RaceThread &rt, const Access &a);
   void access_slow(ThreadState &t, RaceThread &rt, const Access &a);
   bool access_plain_granule(ThreadState &t, RaceThread &rt, const Access &a);
   Outcome access_variable(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);

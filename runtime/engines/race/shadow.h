@@ -109,16 +109,24 @@ struct PackedHistories {
   PackedHistory write;
 };
 
-inline PackedHistory pack_history(const History &h) {
+// The packed entry of an access of `size` bytes at `offset` (offset below
+// kPackedVariableBytes, size from 1 to kPackedVariableBytes: no clamps), for
+// the renewal path (race_access.cpp, RaceEngine::renew), which knows both
+// fit and builds the slot straight from what it has.
+SNAG_ALWAYS_INLINE PackedHistory pack_entry(uint32_t stack, LocksetId lockset, uint32_t thread, uint32_t clock,
+                                            uint32_t offset, uint32_t size) {
   constexpr uint32_t kLow = (1u << kPackedLowBits) - 1;
+  const uint32_t last = size - 1;
+  return PackedHistory{
+      stack,
+      (lockset & ((1u << kLocksetIdBits) - 1)) | (offset >> kPackedLowBits) << kLocksetIdBits |
+          (last >> kPackedLowBits) << (kLocksetIdBits + kPackedHighBits),
+      clock, (thread & kPackedThreadMask) | (offset & kLow) << 20 | (last & kLow) << 26};
+}
+inline PackedHistory pack_history(const History &h) {
   uint32_t size = h.size == 0 ? 1 : h.size > kPackedVariableBytes ? kPackedVariableBytes : h.size;
   uint32_t offset = h.offset < kPackedVariableBytes ? h.offset : kPackedVariableBytes - 1;
-  --size;
-  return PackedHistory{
-      h.stack,
-      (h.lockset & ((1u << kLocksetIdBits) - 1)) | (offset >> kPackedLowBits) << kLocksetIdBits |
-          (size >> kPackedLowBits) << (kLocksetIdBits + kPackedHighBits),
-      h.clock, (h.thread & kPackedThreadMask) | (offset & kLow) << 20 | (size & kLow) << 26};
+  return pack_entry(h.stack, h.lockset, h.thread, h.clock, offset, size);
 }
 inline History unpack_history(const PackedHistory &p, bool write) {
   constexpr uint32_t kLow = (1u << kPackedLowBits) - 1, kHigh = (1u << kPackedHighBits) - 1;

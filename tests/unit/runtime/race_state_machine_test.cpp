@@ -845,5 +845,284 @@ TEST_F(RaceShortcuts, AWriteNamesItsOwnCallerWhenAnotherLeftTheSameTopFrame) {
   EXPECT_EQ(s.depth, depth);
 }
 
+// The renewal shortcut (race_access.cpp, RaceEngine::renew): what the hooks
+// ask with the word the inlined check loaded, before the engine's hook
+// (renew_after_fast_path).
+class RaceRenewal : public RaceShortcuts {
+ protected:
+  enum class Route { kFastPath, kSplit, kRenewed, kEngine };
+  // An access as the compiler hooks make it (core/hooks.cpp), and which of
+  // their steps took it.
+  static Route hooked(ThreadState &t, uintptr_t addr, uintptr_t size, bool write, snag_site_t site) {
+    become(t);
+    return route(t, addr, size, write, site);
+  }
+  // Apart from become(): GCC 12 otherwise warns that the fast path's reads
+  // of the thread's remembered blocks overflow (-Wstringop-overflow).
+  __attribute__((noinline)) static Route route(ThreadState &t, uintptr_t addr, uintptr_t size, bool write,
+                                               snag_site_t site) {
+    uint64_t seen;
+    if (access_quickly_needs_no_work(addr, size, write, &seen)) return Route::kFastPath;
+    if (split_word_needs_no_work(seen, addr, size, write)) return Route::kSplit;
+    if (seen && RaceEngine::renew(t, addr, size, write, site, seen)) return Route::kRenewed;
+    RaceEngine::on_access(t, addr, size, (write ? kAccessWrite : 0) | kAccessQuickAsked, site);
+    return Route::kEngine;
+  }
+  void lock_shared(ThreadState &t, uintptr_t m) {
+    Event e{EventKind::kLockAcquired};
+    e.addr = m;
+    e.flags = kLockRead;
+    engine().on_event(t, e);
+  }
+  // An access exactly as the hooks hand it on (core/hooks.cpp): a word seen
+  // goes to renew_after_fast_path, which calls the hook when it cannot renew.
+  static void through_hooks(ThreadState &t, uintptr_t addr, uintptr_t size, bool write, snag_site_t site) {
+    become(t);
+    hand_on(t, addr, size, write, site);
+  }
+  __attribute__((noinline)) static void hand_on(ThreadState &t, uintptr_t addr, uintptr_t size, bool write,
+                                                snag_site_t site) {  // apart from become(), as route()
+    uint64_t seen;
+    const uint32_t flags = write ? kAccessWrite : 0;
+    if (access_quickly_needs_no_work(addr, size, write, &seen) || split_word_needs_no_work(seen, addr, size, write))
+      return;
+    if (seen) renew_after_fast_path(t, addr, size, flags, site, seen);
+    else g_access_hook(t, addr, size, flags | kAccessQuickAsked, site);
+  }
+  // A range access as the hooks make it (__snag_write_range): the inline
+  // range check, then the engine.
+  static Route hooked_range(ThreadState &t, uintptr_t addr, uintptr_t size, snag_site_t site) {
+    become(t);
+    if (range_quickly_needs_no_work(addr, size, true)) return Route::kFastPath;
+    RaceEngine::on_access(t, addr, size, kAccessWrite | kAccessRange | kAccessQuickAsked, site);
+    return Route::kEngine;
+  }
+  static LocksetId held(const ThreadState &t, bool write) {
+    const auto *rt = static_cast<const RaceThread *>(t.engine_data[kRaceSlot]);
+    return write ? rt->lockset_write : rt->lockset_all;
+  }
+  static snag_site_t site_of(const History &h) {
+    snag_site_t site = 0;
+    StackId context;
+    if (h.stack) access_stack_of(h.stack, &site, &context);
+    return site;
+  }
+  // The granule at `addr`'s histories, unpacked.
+  static Histories granule_histories(uintptr_t addr) {
+    Histories hs{};
+    if (PackedHistories *p = find_history(find_shadow_page(addr), addr)) unpack_histories(*p, &hs);
+    return hs;
+  }
+};
+
+// The owner of a granule in a new epoch (after an unlock) and then writing
+// in that epoch: both renewed without the engine's path, each remembered
+// whole (site, offset and size within the granule, the locks held, thread
+// and clock) in its own slot, and the word takes the epoch (then the write
+// bit). A thread ordered after the first epoch only then races with the
+// renewed write and names it.
+TEST_F(RaceRenewal, TheOwnersNewEpochIsRenewedAndRemembersTheAccessWhole) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  EXPECT_EQ(hooked(*main_, base_ + 4, 4, true, 401), Route::kEngine) << "Virgin: the first access";
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  lock_shared(*main_, m2_);  // a reader's lock: held for reads, not for writes
+  const uint64_t old_word = word();
+  EXPECT_EQ(hooked(*main_, base_ + 4, 2, false, 402), Route::kRenewed);
+  EXPECT_EQ(kind(), Kind::kExclusive0);
+  EXPECT_EQ(tid_of(word()), slot(main_));
+  EXPECT_EQ(clock_of(word()), now(*main_)) << "the word takes the new epoch";
+  EXPECT_GT(clock_of(word()), clock_of(old_word));
+  EXPECT_FALSE(wrote(word())) << "nothing written in this epoch yet";
+  EXPECT_EQ(bytes_of(word()), 0x30u) << "the bytes read in this epoch";
+  Histories hs = granule_histories(base_);
+  EXPECT_EQ(site_of(hs.read), 402u);
+  EXPECT_EQ(hs.read.offset, 4u);
+  EXPECT_EQ(hs.read.size, 2u);
+  EXPECT_EQ(hs.read.thread, slot(main_));
+  EXPECT_EQ(hs.read.clock, now(*main_));
+  EXPECT_NE(held(*main_, false), kEmptyLockset);
+  EXPECT_EQ(hs.read.lockset, held(*main_, false)) << "the locks held";
+  EXPECT_EQ(site_of(hs.write), 401u) << "the write slot keeps the first epoch's write";
+  EXPECT_EQ(hooked(*main_, base_ + 5, 3, true, 403), Route::kRenewed) << "a write after a read";
+  EXPECT_TRUE(wrote(word()));
+  EXPECT_EQ(bytes_of(word()), 0xf0u) << "the bytes of both accesses";
+  hs = granule_histories(base_);
+  EXPECT_EQ(site_of(hs.write), 403u);
+  EXPECT_EQ(hs.write.offset, 5u);
+  EXPECT_EQ(hs.write.size, 3u);
+  EXPECT_EQ(hs.write.lockset, held(*main_, true)) << "the locks held in write mode: none";
+  EXPECT_EQ(hs.write.clock, now(*main_));
+  EXPECT_EQ(site_of(hs.read), 402u) << "the read stays in its slot";
+  EXPECT_EQ(hooked(*main_, base_ + 4, 4, true, 404), Route::kFastPath) << "then nothing is left to do";
+  unlock(*main_, m2_);
+  lock(*a, m1_);  // ordered after main's first epoch, not its second
+  EXPECT_EQ(hooked(*a, base_ + 4, 4, false, 405), Route::kEngine) << "not the owner, not ordered";
+  EXPECT_EQ(races_reported(), before + 1);
+  EXPECT_EQ(word(), kReportedWord);
+  unlock(*a, m1_);
+}
+
+// A hand-off ordered by a lock is renewed too: the new owner's word
+// (Exclusive1) and its read in the read slot beside the previous owner's
+// read, which stays (history_slot: a read by another thread goes to
+// other_read). A third thread's write ordered after neither read races.
+TEST_F(RaceRenewal, ALockOrderedHandOffIsRenewedBesideThePreviousOwnersRead) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_), *b = spawn(*main_);
+  lock(*main_, m1_);
+  EXPECT_EQ(hooked(*main_, base_, 8, false, 411), Route::kEngine);
+  unlock(*main_, m1_);
+  lock(*a, m1_);
+  EXPECT_EQ(hooked(*a, base_, 8, false, 412), Route::kRenewed);
+  EXPECT_EQ(kind(), Kind::kExclusive1);
+  EXPECT_EQ(tid_of(word()), slot(a));
+  const Histories hs = granule_histories(base_);
+  EXPECT_EQ(site_of(hs.read), 411u);
+  EXPECT_EQ(hs.read.thread, slot(main_));
+  EXPECT_EQ(site_of(hs.other_read), 412u);
+  EXPECT_EQ(hs.other_read.thread, slot(a));
+  EXPECT_EQ(hs.write.stack, 0u);
+  unlock(*a, m1_);
+  EXPECT_EQ(hooked(*b, base_, 8, true, 413), Route::kEngine);
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+// What the renewal must leave to the engine: another thread's access not
+// ordered after the owner's (a race), and the owner's new epoch over bytes
+// of the granule it did not touch before (the granule splits).
+TEST_F(RaceRenewal, AnUnorderedAccessAndOtherBytesOfTheGranuleGoToTheEngine) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  EXPECT_EQ(hooked(*main_, base_, 4, true, 421), Route::kEngine);
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  EXPECT_EQ(hooked(*main_, base_ + 4, 4, true, 422), Route::kEngine) << "other bytes: a split";
+  ASSERT_EQ(kind(), Kind::kIndirect);
+  EXPECT_EQ(indirect_type(word()), IndirectType::kSplit);
+  EXPECT_EQ(races_reported(), before);
+  const uintptr_t other = base_ + 8;
+  EXPECT_EQ(hooked(*main_, other, 8, true, 423), Route::kEngine);
+  EXPECT_EQ(hooked(*a, other, 8, true, 424), Route::kEngine) << "not ordered after main's write";
+  EXPECT_EQ(races_reported(), before + 1);
+  // The same through the hooks' own entry: what the renewal leaves, it
+  // hands to the engine's hook.
+  const uintptr_t third = base_ + 16;
+  through_hooks(*main_, third, 8, true, 425);
+  through_hooks(*a, third, 8, true, 426);
+  EXPECT_EQ(races_reported(), before + 2);
+}
+
+// Coarse blocks of each record form: the block's first access (Virgin ->
+// Exclusive0) and the owner's write in a new epoch under a lock are both
+// renewed in the block's state, the write remembered at its offset in the
+// block with its lockset (a thin record spills for it: a thin slot keeps
+// no lockset); a thread ordered after the first epoch only then races with
+// it. Each block's sites are its own (a report per site pair).
+TEST_F(RaceRenewal, ABlockOfEachRecordFormIsRenewedWithItsOffsetAndLocks) {
+  alignas(4096) static char blocks[3 * 4096];
+  struct Case {
+    uintptr_t start, size, offset;
+    RecordForm form;
+  } cases[] = {{reinterpret_cast<uintptr_t>(&blocks[0]), 48, 40, RecordForm::kThin},
+               {reinterpret_cast<uintptr_t>(&blocks[4096]), 512, 488, RecordForm::kPacked},
+               {reinterpret_cast<uintptr_t>(&blocks[8192]), 4096, 4000, RecordForm::kWide}};
+  snag_site_t site = 430;
+  for (const Case &c : cases) {
+    SCOPED_TRACE(testing::Message() << "block of " << c.size);
+    site += 10;
+    uint32_t before = races_reported();
+    alloc(*main_, c.start, c.size);
+    ThreadState *a = spawn(*main_);
+    HeapBlock *block = find_heap_block(c.start);
+    ASSERT_NE(block, nullptr);
+    EXPECT_EQ(record_form(block), c.form);
+    const uintptr_t addr = c.start + c.offset;
+    // A granule of a block on a page of its own reads Virgin until its
+    // first access (shadow.h): that one takes the engine.
+    const Route first = c.size < kPageSize ? Route::kRenewed : Route::kEngine;
+    EXPECT_EQ(hooked(*main_, addr, 8, true, site + 1), first) << "the block's first access";
+    EXPECT_EQ(kind_of(block->state.load()), Kind::kExclusive0);
+    EXPECT_EQ(site_of(block_histories(block).write), site + 1);
+    lock(*main_, m1_);
+    unlock(*main_, m1_);
+    lock(*main_, m2_);
+    EXPECT_EQ(hooked(*main_, addr, 8, true, site + 2), Route::kRenewed);
+    EXPECT_FALSE(block->fine.load());
+    EXPECT_EQ(clock_of(block->state.load()), now(*main_));
+    EXPECT_EQ(tid_of(block->state.load()), slot(main_));
+    const Histories hs = block_histories(block);
+    EXPECT_EQ(site_of(hs.write), site + 2);
+    EXPECT_EQ(hs.write.offset, c.offset);
+    EXPECT_EQ(hs.write.size, 8u);
+    EXPECT_EQ(hs.write.thread, slot(main_));
+    EXPECT_EQ(hs.write.clock, now(*main_));
+    EXPECT_NE(held(*main_, true), kEmptyLockset);
+    EXPECT_EQ(hs.write.lockset, held(*main_, true));
+    EXPECT_EQ(hooked(*main_, addr, 8, true, site + 3), Route::kFastPath);
+    unlock(*main_, m2_);
+    lock(*a, m1_);
+    EXPECT_EQ(hooked(*a, addr, 8, true, site + 4), Route::kEngine);
+    EXPECT_EQ(races_reported(), before + 1);
+    unlock(*a, m1_);
+  }
+}
+
+// A range inside one coarse block (a constructor clearing a new object, a
+// string copied into the thread's own block) is renewed as a single access
+// is (RaceEngine::renew_range): the block's first access, then the owner's
+// in a new epoch under a lock, each remembered with the range's offset and
+// size in the block and the locks held; a thread ordered after the first
+// epoch only then races with the second.
+TEST_F(RaceRenewal, ARangeInsideABlockOfEachRecordFormIsRenewedWhole) {
+  alignas(4096) static char blocks[3 * 4096];
+  struct Case {
+    uintptr_t start, size, offset, length;
+    RecordForm form;
+  } cases[] = {{reinterpret_cast<uintptr_t>(&blocks[0]), 48, 12, 30, RecordForm::kThin},
+               {reinterpret_cast<uintptr_t>(&blocks[4096]), 1000, 300, 700, RecordForm::kPacked},
+               {reinterpret_cast<uintptr_t>(&blocks[8192]), 4000, 1000, 2500, RecordForm::kWide}};
+  snag_site_t site = 460;
+  for (const Case &c : cases) {
+    SCOPED_TRACE(testing::Message() << "block of " << c.size);
+    site += 10;
+    uint32_t before = races_reported();
+    alloc(*main_, c.start, c.size);
+    ThreadState *a = spawn(*main_);
+    HeapBlock *block = find_heap_block(c.start);
+    ASSERT_NE(block, nullptr);
+    EXPECT_EQ(record_form(block), c.form);
+    const uintptr_t addr = c.start + c.offset;
+    EXPECT_EQ(hooked_range(*main_, addr, c.length, site + 1), Route::kEngine);
+    EXPECT_EQ(kind_of(block->state.load()), Kind::kExclusive0);
+    Histories hs = block_histories(block);
+    EXPECT_EQ(site_of(hs.write), site + 1);
+    EXPECT_EQ(hs.write.offset, c.offset);
+    EXPECT_EQ(hs.write.size, c.length);
+    lock(*main_, m1_);
+    unlock(*main_, m1_);
+    lock(*main_, m2_);
+    EXPECT_EQ(hooked_range(*main_, addr, c.length, site + 2), Route::kEngine) << "a new epoch";
+    EXPECT_FALSE(block->fine.load());
+    EXPECT_EQ(clock_of(block->state.load()), now(*main_));
+    EXPECT_TRUE(wrote(block->state.load()));
+    hs = block_histories(block);
+    EXPECT_EQ(site_of(hs.write), site + 2);
+    EXPECT_EQ(hs.write.offset, c.offset);
+    EXPECT_EQ(hs.write.size, c.length);
+    EXPECT_EQ(hs.write.thread, slot(main_));
+    EXPECT_EQ(hs.write.clock, now(*main_));
+    EXPECT_NE(held(*main_, true), kEmptyLockset);
+    EXPECT_EQ(hs.write.lockset, held(*main_, true));
+    EXPECT_EQ(hooked_range(*main_, addr, c.length, site + 3), Route::kFastPath) << "then nothing to do";
+    unlock(*main_, m2_);
+    lock(*a, m1_);
+    EXPECT_EQ(hooked_range(*a, addr + c.length - 16, 16, site + 4), Route::kEngine);
+    EXPECT_EQ(races_reported(), before + 1);
+    unlock(*a, m1_);
+  }
+}
+
 }  // namespace
 }  // namespace snag::race
