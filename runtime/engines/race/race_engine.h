@@ -221,7 +221,10 @@ class RaceEngine final : public Engine {
   // The atomic hooks' direct path (Engine::atomic_hook): what on_event does
   // with kAtomicBefore, kAtomicAfter and kFence, without the dispatch.
   static void on_atomic_hook(ThreadState &t, const Event &e);
-  void on_alloc(ThreadState &t, const Event &e);
+  // The heap interceptors' direct path (Engine::heap_hook): what on_event
+  // does with kAlloc and kFree, without the dispatch.
+  static void on_heap_hook(ThreadState &t, const Event &e);
+  void on_alloc(ThreadState &t, RaceThread &rt, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
   void forget_thread_stack();
 

@@ -34,6 +34,7 @@ RaceEngine *g_race;
 RaceEngine::RaceEngine() {
   access_hook = &RaceEngine::on_access;
   atomic_hook = &RaceEngine::on_atomic_hook;
+  heap_hook = &RaceEngine::on_heap_hook;
   report_object_level_ = options().flag("report_object_level");
   potential_ = options().flag("potential");
   g_ranges_answered_inline = !potential_;
@@ -200,10 +201,16 @@ void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
   else g_race->on_atomic(t, rt, e);
 }
 
-void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
+void RaceEngine::on_heap_hook(ThreadState &t, const Event &e) {
+  RuntimeScope scope(&t);
+  RaceThread &rt = g_race->thread_data(t);
+  if (e.kind == EventKind::kAlloc) g_race->on_alloc(t, rt, e);
+  else g_race->on_free(t, rt, e);
+}
+
+void RaceEngine::on_alloc(ThreadState &t, RaceThread &rt, const Event &e) {
   uintptr_t size = e.value;
   if (size == 0) return;
-  RaceThread &rt = thread_data(t);
   HeapBlock *block = new_heap_block(rt.blocks, e.addr, size, allocation_stack(t, rt, e.site), t.tid,
                                     /*may_be_thin=*/rt.held_count == 0);
   shadow_mark_block(e.addr, e.addr + size, block);
@@ -404,7 +411,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       on_fence(rt, e);
       break;
     case EventKind::kAlloc:
-      on_alloc(t, e);
+      on_alloc(t, rt, e);
       break;
     case EventKind::kFree:
       on_free(t, rt, e);

@@ -845,5 +845,47 @@ TEST_F(RaceShortcuts, AWriteNamesItsOwnCallerWhenAnotherLeftTheSameTopFrame) {
   EXPECT_EQ(s.depth, depth);
 }
 
+
+// Heap events (race_events.cpp, on_free and the heap hook) in the shapes the
+// free's shortcuts must tell apart.
+class RaceFrees : public RaceShortcuts {
+ protected:
+  void free_at(ThreadState &t, uintptr_t addr, uintptr_t size, snag_site_t site) {
+    Event e{EventKind::kFree};
+    e.addr = addr;
+    e.value = size;
+    e.site = site;
+    become(t);
+    engine().on_event(t, e);
+  }
+  // What a free leaves in each granule it wrote: the freeing thread's write.
+  static uint64_t freed_word(const ThreadState &t) {
+    const auto *rt = static_cast<const RaceThread *>(t.engine_data[kRaceSlot]);
+    return exclusive_word(Kind::kExclusive0, rt->slot, rt->now, true);
+  }
+};
+
+// The heap interceptors' direct path (Engine::heap_hook, taken when the race
+// engine runs alone) makes and frees blocks as on_event does.
+TEST_F(RaceFrees, TheHeapHookAllocatesAndFreesAsOnEventDoes) {
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 52]);
+  ASSERT_NE(engine().heap_hook, nullptr);
+  Event e{EventKind::kAlloc};
+  e.addr = heap;
+  e.value = 40;
+  engine().heap_hook(*main_, e);
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(block->start, heap);
+  EXPECT_EQ(block->size, 40u);
+  EXPECT_EQ(block_of_word(shadow_cell(heap + 32)->load()), block);
+  e.kind = EventKind::kFree;
+  become(*main_);
+  engine().heap_hook(*main_, e);
+  EXPECT_EQ(find_heap_block(heap), nullptr);
+  for (uintptr_t g = heap; g < heap + 40; g += kGranule) EXPECT_EQ(shadow_cell(g)->load(), freed_word(*main_));
+  EXPECT_EQ(main_->in_runtime, 0);
+}
+
 }  // namespace
 }  // namespace snag::race
