@@ -66,11 +66,12 @@ struct RaceThread {
   };
   static constexpr uint32_t kSiteStackBits = 7;
   SiteStack site_stacks[1u << kSiteStackBits] = {};
-  // The allocation stacks this thread captured last, by allocation site
-  // (race_access.cpp, allocation_stack): depot ids checked against the
-  // shadow stack, so that most allocations need no capture and no hash.
+  // The allocation stacks this thread captured last, by allocation site and
+  // calling context (race_access.cpp, allocation_stack), so that most
+  // allocations need no capture and no hash.
   struct AllocStack {
     snag_site_t site;
+    StackId context;
     StackId stack;
   };
   static constexpr uint32_t kAllocStackBits = 4;

@@ -784,8 +784,9 @@ TEST_F(RaceShortcuts, ARangeInsideABlockIsAnsweredInlineOnlyForItsOwnersEpoch) {
 
 // A heap block's allocation stack: the one capture_stack gives at the
 // allocation, also when this thread allocated at the same site before from
-// another caller (race_access.cpp, allocation_stack keeps the last id per
-// site).
+// another caller whose frame f sits at the same depth and address
+// (race_access.cpp, allocation_stack keeps the last id per site and cached
+// calling context).
 TEST_F(RaceShortcuts, BlocksAllocatedAtOneSiteFromTwoCallersKeepTheirOwnStacks) {
   const auto first = reinterpret_cast<uintptr_t>(&g_memory[64 * 61]);
   const auto second = reinterpret_cast<uintptr_t>(&g_memory[64 * 62]);
