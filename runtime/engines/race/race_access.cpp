@@ -325,7 +325,16 @@ bool RaceEngine::range_owner_again(const Access &a) const {
 }
 
 void RaceEngine::access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size,
-                              snag_site_t site) {
+                              snag_site_t site, const HeapBlock *block) {
+  // The free of a coarse block its owner wrote in this epoch: every granule
+  // of [addr, addr + size) stands for the block (its Indirect word, or
+  // Virgin on a whole page), so range_owner_again or access_slow's loop
+  // would each find exactly this, one granule at a time (a block allocated,
+  // written and freed by one thread between two of its synchronizations:
+  // most of task_graph's million frees).
+  if (block && !potential_ && !block->fine.load(std::memory_order_acquire) &&
+      owner_again(block->state.load(std::memory_order_acquire), 0xff, true))
+    return;
   Access a{addr, size, true, site};
   if (access_needs_no_work(addr, size, true) || range_owner_again(a)) return;
   RuntimeScope scope(&t);

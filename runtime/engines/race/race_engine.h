@@ -178,8 +178,10 @@ class RaceEngine final : public Engine {
   // The access hook: a fast path for the common cases, then access_slow.
   static void on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
                         snag_site_t site);
-  // The write of a free over [addr, addr + size), checked as on_access does.
-  void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site);
+  // The write of a free over [addr, addr + size), checked as on_access does;
+  // `block`: the heap block starting at addr whose whole range it is, if any.
+  void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site,
+                    const HeapBlock *block = nullptr);
   Verdict on_event(ThreadState &t, const Event &e) override;
   void on_exit(int status) override;
 
