@@ -287,11 +287,14 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
       HeapBlock *stale = page->block.load(std::memory_order_acquire);
       if (stale && stale != block) page->block.compare_exchange_strong(stale, nullptr);
     }
-    for (uintptr_t g = lo & ~(kGranule - 1); g < hi; g += kGranule) {
-      std::atomic<uint64_t> *cell = find_cell(g);  // inline: the slot has shadow already, mostly
-      if (!cell) cell = shadow_cell(g);
-      if (cell) cell->store(word, std::memory_order_relaxed);
-    }
+    // Within a page the state words are contiguous: cells[i] is granule
+    // first + 8i, found once (inline: the slot has shadow already, mostly).
+    const uintptr_t first = lo & ~(kGranule - 1);
+    std::atomic<uint64_t> *cells = find_cell(first);
+    if (!cells) cells = shadow_cell(first);
+    if (!cells) continue;
+    for (uintptr_t i = 0; i < (hi - first + kGranule - 1) / kGranule; ++i)
+      cells[i].store(word, std::memory_order_relaxed);
   }
 }
 
