@@ -27,6 +27,9 @@ extern ApiHook g_api_end_hook;
 // What the compiler's atomic hooks call instead of emit: the engine's
 // atomic_hook when it is the only engine of the run, else null.
 extern EventHook g_atomic_hook;
+// What the heap interceptors call instead of emit for kAlloc and kFree: the
+// engine's heap_hook when it is the only engine of the run, else null.
+extern EventHook g_heap_hook;
 // True once the runtime has started and until the process exits.
 extern bool g_started;
 

@@ -25,6 +25,13 @@ namespace {
 
 enum AllocFlags : uint32_t { kFromNew = 1, kFromNewArray = 2 };
 
+// The one engine's heap hook when it has one (core/runtime.h), else every
+// engine through emit.
+SNAG_ALWAYS_INLINE void deliver(ThreadState *t, const Event &e) {
+  if (EventHook hook = g_heap_hook) hook(*t, e);
+  else emit(t, e);
+}
+
 void *allocated(void *p, size_t size, uint32_t flags = 0) {
   if (!p) return p;
   if (ThreadState *t = observing_thread()) {
@@ -33,7 +40,7 @@ void *allocated(void *p, size_t size, uint32_t flags = 0) {
     e.size = static_cast<uint32_t>(size > 0xffffffffu ? 0xffffffffu : size);
     e.value = size;
     e.flags = flags;
-    emit(t, e);
+    deliver(t, e);
   }
   return p;
 }
@@ -45,7 +52,7 @@ void freeing(void *p, uint32_t flags = 0) {
     e.addr = reinterpret_cast<uintptr_t>(p);
     e.value = malloc_usable_size(p);
     e.flags = flags;
-    emit(t, e);
+    deliver(t, e);
   }
 }
 

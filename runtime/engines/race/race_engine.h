@@ -66,11 +66,12 @@ struct RaceThread {
   };
   static constexpr uint32_t kSiteStackBits = 7;
   SiteStack site_stacks[1u << kSiteStackBits] = {};
-  // The allocation stacks this thread captured last, by allocation site
-  // (race_access.cpp, allocation_stack): depot ids checked against the
-  // shadow stack, so that most allocations need no capture and no hash.
+  // The allocation stacks this thread captured last, by allocation site and
+  // calling context (race_access.cpp, allocation_stack), so that most
+  // allocations need no capture and no hash.
   struct AllocStack {
     snag_site_t site;
+    StackId context;
     StackId stack;
   };
   static constexpr uint32_t kAllocStackBits = 4;
@@ -185,8 +186,10 @@ class RaceEngine final : public Engine {
   // renew, else the access hook (renew_after_fast_path, fast_path.h).
   static void renew_or_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
                             uint64_t seen);
-  // The write of a free over [addr, addr + size), checked as on_access does.
-  void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site);
+  // The write of a free over [addr, addr + size), checked as on_access does;
+  // `block`: the heap block starting at addr whose whole range it is, if any.
+  void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site,
+                    const HeapBlock *block = nullptr);
   Verdict on_event(ThreadState &t, const Event &e) override;
   void on_exit(int status) override;
 
@@ -234,7 +237,10 @@ class RaceEngine final : public Engine {
   // The atomic hooks' direct path (Engine::atomic_hook): what on_event does
   // with kAtomicBefore, kAtomicAfter and kFence, without the dispatch.
   static void on_atomic_hook(ThreadState &t, const Event &e);
-  void on_alloc(ThreadState &t, const Event &e);
+  // The heap interceptors' direct path (Engine::heap_hook): what on_event
+  // does with kAlloc and kFree, without the dispatch.
+  static void on_heap_hook(ThreadState &t, const Event &e);
+  void on_alloc(ThreadState &t, RaceThread &rt, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
   void forget_thread_stack();
 

@@ -34,6 +34,7 @@ RaceEngine *g_race;
 RaceEngine::RaceEngine() {
   access_hook = &RaceEngine::on_access;
   atomic_hook = &RaceEngine::on_atomic_hook;
+  heap_hook = &RaceEngine::on_heap_hook;
   report_object_level_ = options().flag("report_object_level");
   potential_ = options().flag("potential");
   g_ranges_answered_inline = !potential_;
@@ -200,36 +201,54 @@ void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
   else g_race->on_atomic(t, rt, e);
 }
 
-void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
+void RaceEngine::on_heap_hook(ThreadState &t, const Event &e) {
+  RuntimeScope scope(&t);
+  RaceThread &rt = g_race->thread_data(t);
+  if (e.kind == EventKind::kAlloc) g_race->on_alloc(t, rt, e);
+  else g_race->on_free(t, rt, e);
+}
+
+void RaceEngine::on_alloc(ThreadState &t, RaceThread &rt, const Event &e) {
   uintptr_t size = e.value;
   if (size == 0) return;
-  RaceThread &rt = thread_data(t);
   HeapBlock *block = new_heap_block(rt.blocks, e.addr, size, allocation_stack(t, rt, e.site), t.tid,
                                     /*may_be_thin=*/rt.held_count == 0);
   shadow_mark_block(e.addr, e.addr + size, block);
 }
 
 void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
-  HeapBlock *block = find_heap_block(e.addr);
-  uintptr_t size = block && block->start == e.addr ? block->size : e.value;
+  // The block from its first granule's Indirect word (a coarse block's
+  // granules all hold it), else as find_heap_block finds it (a whole page
+  // of a block, a fine block); only a block that starts here is this one.
+  HeapBlock *block = nullptr;
+  if (std::atomic<uint64_t> *cell = find_cell(e.addr)) block = block_of_word(cell->load(std::memory_order_acquire));
+  block = block ? allocation_of(block) : find_heap_block(e.addr);
+  if (block && block->start != e.addr) block = nullptr;
+  uintptr_t size = block ? block->size : e.value;
   if (size == 0) return;
+  const uintptr_t end = e.addr + size;
   // Freeing writes the whole block: it races with unordered accesses to it
   // (unless the program asked to ignore its writes around the free).
-  if (!t.ignore_writes) access_freed(t, rt, e.addr, size, e.site);
-  sync_forget_range(e.addr, e.addr + size);
-  shadow_clear(e.addr, e.addr + size);
-  if (block && block->start == e.addr) delete_heap_block(rt.blocks, block);
-  // Until the memory is allocated again, it reads as written by the freeing
-  // thread, so an unordered access after the free is a race too. (Large
-  // blocks are left Virgin: marking them would cost their whole shadow.)
-  if (size <= kPageSize) {
-    uint64_t freed = exclusive_word(Kind::kExclusive0, rt.slot, rt.now, true);
-    for (uintptr_t g = e.addr & ~(kGranule - 1); g < e.addr + size; g += kGranule) {
-      std::atomic<uint64_t> *cell = find_cell(g);  // inline: the block's slot has shadow already
-      if (!cell) cell = shadow_cell(g);
-      if (cell) cell->store(freed, std::memory_order_relaxed);
+  if (!t.ignore_writes) access_freed(t, rt, e.addr, size, e.site, block);
+  if (size > kPageSize) {
+    sync_forget_range(e.addr, end);
+    shadow_clear(e.addr, end);
+    // Large blocks are left Virgin: marking them would cost their whole shadow.
+  } else {
+    // Until the memory is allocated again, it reads as written by the
+    // freeing thread, so an unordered access after the free is a race too.
+    // At most two pages: each has its synchronization variables forgotten,
+    // and its granules' histories and words replaced, in one walk.
+    const uint64_t freed = exclusive_word(Kind::kExclusive0, rt.slot, rt.now, true);
+    for (uintptr_t lo = e.addr; lo < end;) {
+      const uintptr_t hi = end < (lo & ~(kPageSize - 1)) + kPageSize ? end : (lo & ~(kPageSize - 1)) + kPageSize;
+      ShadowPage *page = find_shadow_page(lo);
+      if (page && page->sync_objects.load(std::memory_order_relaxed) != 0) sync_forget_range(lo, hi);
+      shadow_free_in_page(page, lo, hi, freed);
+      lo = hi;
     }
   }
+  if (block) delete_heap_block(rt.blocks, block);
 }
 
 void forget_stack_range(uintptr_t begin, uintptr_t end) {
@@ -404,7 +423,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       on_fence(rt, e);
       break;
     case EventKind::kAlloc:
-      on_alloc(t, e);
+      on_alloc(t, rt, e);
       break;
     case EventKind::kFree:
       on_free(t, rt, e);

@@ -287,12 +287,37 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
       HeapBlock *stale = page->block.load(std::memory_order_acquire);
       if (stale && stale != block) page->block.compare_exchange_strong(stale, nullptr);
     }
-    for (uintptr_t g = lo & ~(kGranule - 1); g < hi; g += kGranule) {
-      std::atomic<uint64_t> *cell = find_cell(g);  // inline: the slot has shadow already, mostly
-      if (!cell) cell = shadow_cell(g);
-      if (cell) cell->store(word, std::memory_order_relaxed);
-    }
+    // Within a page the state words are contiguous: cells[i] is granule
+    // first + 8i, found once (inline: the slot has shadow already, mostly).
+    const uintptr_t first = lo & ~(kGranule - 1);
+    std::atomic<uint64_t> *cells = find_cell(first);
+    if (!cells) cells = shadow_cell(first);
+    if (!cells) continue;
+    for (uintptr_t i = 0; i < (hi - first + kGranule - 1) / kGranule; ++i)
+      cells[i].store(word, std::memory_order_relaxed);
   }
+}
+
+void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint64_t word) {
+  const uintptr_t first = begin & ~(kGranule - 1);
+  std::atomic<uint64_t> *cells = find_cell(first);
+  if (!cells) cells = shadow_cell(first);
+  if (cells) {
+    // Within a page the state words are contiguous: cells[i] is granule first + 8i.
+    for (uintptr_t i = 0; i < (end - first + kGranule - 1) / kGranule; ++i)
+      cells[i].store(word, std::memory_order_relaxed);
+  }
+  if (!page) return;
+  const uintptr_t page_start = begin & ~(kPageSize - 1);
+  if (begin == page_start && end == page_start + kPageSize) page->block.store(nullptr, std::memory_order_release);
+  std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+  if (!index) return;
+  uint32_t freed[kCellsPerPage];
+  uint32_t count = 0;
+  for (uint32_t c = cell_index(begin), last = cell_index(end - 1); c <= last; ++c)
+    if (index[c].load(std::memory_order_relaxed))
+      if (uint32_t i = index[c].exchange(0, std::memory_order_acq_rel)) freed[count++] = i;
+  give_back_histories(freed, count);
 }
 
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory) {

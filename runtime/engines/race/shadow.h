@@ -253,6 +253,15 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block);
 // granules' histories go back to the pool.
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);
 
+// What shadow_clear(begin, end) and then writing `word` into the state of
+// every granule of [begin, end) do, in one walk, for a range inside one
+// application page whose shadow page is `page` (null: it has none): the
+// granules' histories go back to the pool, the page forgets its block when
+// the range is all of it. A freed small block (race_events.cpp, on_free)
+// walked its granules three times before: to clear their words, to give
+// back their histories, to write the freeing thread's word.
+void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint64_t word);
+
 // Calls f(page, page_start, first_index, last_index_exclusive) for every
 // existing shadow page overlapping [begin, end). Most pages of a large range
 // (a thread's 8 MiB stack, a freed buffer) have none: a table that does not

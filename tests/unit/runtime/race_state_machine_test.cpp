@@ -784,8 +784,9 @@ TEST_F(RaceShortcuts, ARangeInsideABlockIsAnsweredInlineOnlyForItsOwnersEpoch) {
 
 // A heap block's allocation stack: the one capture_stack gives at the
 // allocation, also when this thread allocated at the same site before from
-// another caller (race_access.cpp, allocation_stack keeps the last id per
-// site).
+// another caller whose frame f sits at the same depth and address
+// (race_access.cpp, allocation_stack keeps the last id per site and cached
+// calling context).
 TEST_F(RaceShortcuts, BlocksAllocatedAtOneSiteFromTwoCallersKeepTheirOwnStacks) {
   const auto first = reinterpret_cast<uintptr_t>(&g_memory[64 * 61]);
   const auto second = reinterpret_cast<uintptr_t>(&g_memory[64 * 62]);
@@ -1122,6 +1123,108 @@ TEST_F(RaceRenewal, ARangeInsideABlockOfEachRecordFormIsRenewedWhole) {
     EXPECT_EQ(races_reported(), before + 1);
     unlock(*a, m1_);
   }
+
+// Heap events (race_events.cpp, on_free and the heap hook) in the shapes the
+// free's shortcuts must tell apart.
+class RaceFrees : public RaceShortcuts {
+ protected:
+  void free_at(ThreadState &t, uintptr_t addr, uintptr_t size, snag_site_t site) {
+    Event e{EventKind::kFree};
+    e.addr = addr;
+    e.value = size;
+    e.site = site;
+    become(t);
+    engine().on_event(t, e);
+  }
+  // What a free leaves in each granule it wrote: the freeing thread's write.
+  static uint64_t freed_word(const ThreadState &t) {
+    const auto *rt = static_cast<const RaceThread *>(t.engine_data[kRaceSlot]);
+    return exclusive_word(Kind::kExclusive0, rt->slot, rt->now, true);
+  }
+};
+
+// Two pages, so that a range can cross from one to the next.
+alignas(4096) char g_pages[2 * 4096];
+
+// A free of a coarse block its owner wrote in this epoch checks nothing
+// (access_freed's first answer); a free by a thread that is not the owner
+// is checked, and races with the owner's unordered write.
+TEST_F(RaceFrees, AnotherThreadsFreeOfAnOwnedBlockRacesWithTheOwnersWrite) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 50]);
+  auto [a, b] = block_for_two_threads(heap, 48);
+  write_at(*a, heap + 8, 331);
+  free_at(*a, heap, 48, 332);  // a's own block, written in this epoch
+  EXPECT_EQ(races_reported(), before);
+  EXPECT_EQ(find_heap_block(heap), nullptr);
+  alloc(*a, heap, 48);
+  write_at(*a, heap + 16, 333);
+  free_at(*b, heap, 48, 334);  // b is ordered after neither a's malloc nor its write
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+// A block gone fine keeps per-granule states, which the block's own state
+// word does not speak for: a free by the thread whose word the block kept
+// still races with another thread's write to one of its granules.
+TEST_F(RaceFrees, TheFreeOfAFineBlockChecksItsGranules) {
+  uint32_t before = races_reported();
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 51]);
+  auto [a, b] = block_for_two_threads(heap, 48);
+  write_at(*a, heap, 341);
+  write_at(*b, heap + 32, 342);  // another field: the block goes fine, no race
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  ASSERT_TRUE(block->fine.load());
+  ASSERT_EQ(races_reported(), before);
+  free_at(*a, heap, 48, 343);  // unordered with b's write
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+// A freed range that crosses a page boundary: on both pages every granule
+// reads as written by the free, gives its histories back, and forgets the
+// synchronization variables it held (on_free's walk, page by page).
+TEST_F(RaceFrees, AFreedRangeAcrossTwoPagesIsForgottenOnBoth) {
+  uint32_t before = races_reported();
+  const auto range = reinterpret_cast<uintptr_t>(&g_pages[4096 - 24]);
+  ThreadState *c = spawn(*main_);  // not ordered after main's free below
+  for (uintptr_t g = range; g < range + 48; g += kGranule) write_at(*main_, g, 351);
+  lock(*main_, range + 8);  // a mutex on each page
+  unlock(*main_, range + 8);
+  lock(*main_, range + 32);
+  unlock(*main_, range + 32);
+  ASSERT_NE(sync_var(range + 8, false), nullptr);
+  ASSERT_NE(sync_var(range + 32, false), nullptr);
+  free_at(*main_, range, 48, 352);
+  for (uintptr_t g = range; g < range + 48; g += kGranule) {
+    EXPECT_EQ(shadow_cell(g)->load(), freed_word(*main_)) << "granule " << (g - range) / kGranule;
+    EXPECT_EQ(find_history(find_shadow_page(g), g), nullptr) << "granule " << (g - range) / kGranule;
+  }
+  EXPECT_EQ(sync_var(range + 8, false), nullptr);
+  EXPECT_EQ(sync_var(range + 32, false), nullptr);
+  write_at(*c, range + 40, 353);  // after the free, unordered with it
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+// The heap interceptors' direct path (Engine::heap_hook, taken when the race
+// engine runs alone) makes and frees blocks as on_event does.
+TEST_F(RaceFrees, TheHeapHookAllocatesAndFreesAsOnEventDoes) {
+  const auto heap = reinterpret_cast<uintptr_t>(&g_memory[64 * 52]);
+  ASSERT_NE(engine().heap_hook, nullptr);
+  Event e{EventKind::kAlloc};
+  e.addr = heap;
+  e.value = 40;
+  engine().heap_hook(*main_, e);
+  HeapBlock *block = find_heap_block(heap);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(block->start, heap);
+  EXPECT_EQ(block->size, 40u);
+  EXPECT_EQ(block_of_word(shadow_cell(heap + 32)->load()), block);
+  e.kind = EventKind::kFree;
+  become(*main_);
+  engine().heap_hook(*main_, e);
+  EXPECT_EQ(find_heap_block(heap), nullptr);
+  for (uintptr_t g = heap; g < heap + 40; g += kGranule) EXPECT_EQ(shadow_cell(g)->load(), freed_word(*main_));
+  EXPECT_EQ(main_->in_runtime, 0);
 }
 
 }  // namespace
