@@ -211,7 +211,7 @@ void RaceEngine::on_alloc(ThreadState &t, const Event &e) {
 
 void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   HeapBlock *block = find_heap_block(e.addr);
-  uintptr_t size = block && block->start == e.addr ? block->size : e.value;
+  uintptr_t size = block && block->start == e.addr ? block_size(block) : e.value;
   if (size == 0) return;
   // Freeing writes the whole block: it races with unordered accesses to it
   // (unless the program asked to ignore its writes around the free).
