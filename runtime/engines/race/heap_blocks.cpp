@@ -339,7 +339,11 @@ HeapBlock *find_tracking_block(uintptr_t addr) {
 }
 
 void delete_heap_block(BlockCache &cache, HeapBlock *block) {
-  if (block_refinement_index(block)) {  // went fine or was cut: only such blocks have one
+  // Only a block that went fine or was cut has a refinement, given before
+  // `fine` is published: a coarse block's record (most of them) is freed
+  // without reading its refinement index (a thin record's sits in its
+  // slab's side array, a line of its own).
+  if (block->fine.load(std::memory_order_acquire) && block_refinement_index(block)) {
     HeapBlock **chunks = nullptr;
     uint32_t count = 0;
     {
