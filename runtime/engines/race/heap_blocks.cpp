@@ -66,7 +66,21 @@ char *map_thin_slab() {
   return aligned;
 }
 
-void *take_record(RecordSlab slab) {
+// Thin records are handed out of the slab in line-aligned groups of four
+// (192 bytes, three cache lines), the rest of a group going to the taking
+// thread's cache: a 48-byte record shares a line with its neighbours, and
+// records taken one at a time by threads allocating at once interleave, so
+// that one thread's compare-and-swap on its record's state and another's
+// on the next record contended for the line (short_lived_locks, two threads
+// churning blocks: +5-7% CPU with records handed out singly).
+constexpr size_t kThinGroup = 4;
+static_assert(kThinGroup * kThinHeapBlockBytes % 64 == 0 && kThinSpillsOffset % (kThinGroup * kThinHeapBlockBytes) == 0,
+              "groups fill whole lines and the records area");
+
+// A record of `slab`; for the thin slab, taken from the slab's fresh part,
+// the other records of its group go to `rest` (the caller's cache list), or
+// to the free records when there is none.
+void *take_record(RecordSlab slab, BlockCache::List *rest = nullptr) {
   SpinLockGuard guard(g_record_lock);
   RecordSlabs &slabs = g_slabs[slab];
   if (HeapBlock *record = slabs.free_records) {
@@ -84,6 +98,22 @@ void *take_record(RecordSlab slab) {
   }
   void *record = slabs.next;
   slabs.next += record_bytes(slab);
+  if (slab == kThinSlab) {
+    // The group's others, last first: the cache hands them out in order.
+    for (size_t i = kThinGroup - 1; i > 0; --i) {
+      auto *other = reinterpret_cast<HeapBlock *>(static_cast<char *>(record) + i * kThinHeapBlockBytes);
+      other->form = static_cast<uint8_t>(RecordForm::kThin);  // its slab, for give_back_record
+      if (rest) {
+        set_next_free(other, rest->head);
+        rest->head = other;
+        ++rest->count;
+      } else {
+        set_next_free(other, slabs.free_records);
+        slabs.free_records = other;
+      }
+    }
+    slabs.next += (kThinGroup - 1) * kThinHeapBlockBytes;
+  }
   return record;
 }
 
@@ -238,7 +268,7 @@ HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, St
     --list.count;
     memory = cached;
   } else {
-    memory = take_record(slab);
+    memory = take_record(slab, &list);
   }
   HeapBlock *b = make_record(memory, size, form);
   b->start = start;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace snag::race {
 namespace {
 
@@ -23,7 +25,8 @@ TEST(HeapBlocks, ANewBlockRecordsItsAllocation) {
 
 // One record per live heap block: records are packed at their exact size
 // (no allocator header, no rounding up to a size class), and a record
-// given back (cache full, or the thread ended) is the next one handed out.
+// given back (cache full, or the thread ended) is handed out again before
+// a fresh one.
 TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   BlockCache cache;
   HeapBlock *first = new_heap_block(cache, kPages + 0x40000, 16, 0, 0);
@@ -37,13 +40,52 @@ TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   release_block_cache(cache);  // back to the shared free records
   BlockCache other;
   HeapBlock *reused = new_heap_block(other, kPages + 0x40060, 8, 5, 2);
-  EXPECT_EQ(reused, second);
+  // One of the records given back (the thin slab hands out groups of four:
+  // `second` went back with the rest of its group), not a fresh one.
+  const auto back = reinterpret_cast<char *>(reused) - reinterpret_cast<char *>(first);
+  EXPECT_TRUE(back > 0 && back < ptrdiff_t(4 * kThinHeapBlockBytes) && back % ptrdiff_t(kThinHeapBlockBytes) == 0)
+      << "record " << back << " bytes from the first";
   EXPECT_EQ(reused->start, kPages + 0x40060);
   EXPECT_EQ(reused->state.load(), 0u) << "a reused record starts Virgin";
   EXPECT_EQ(block_histories(reused).write.stack, 0u) << "with no history";
   delete_heap_block(other, reused);
   delete_heap_block(other, first);
   release_block_cache(other);
+}
+
+// Thin records (48 bytes) share cache lines; a thread taking fresh ones
+// from the slab gets a line-aligned group of four, so that records two
+// threads allocate at once do not share a line (their state words'
+// compare-and-swaps would contend for it).
+TEST(HeapBlocks, ThreadsTakeFreshThinRecordsInWholeLines) {
+  // The first record of a fresh group: the cache gets the group's other three.
+  auto fresh = [](BlockCache &cache, std::vector<HeapBlock *> &taken) -> HeapBlock * {
+    for (int i = 0; i < 200000; ++i) {
+      HeapBlock *b = new_heap_block(cache, kPages + 0xa0000, 16, 0, 0);
+      taken.push_back(b);
+      if (cache.lists[kThinSlab].count == 3) return b;
+    }
+    return nullptr;
+  };
+  BlockCache a, b;
+  std::vector<HeapBlock *> taken_a, taken_b;
+  HeapBlock *first_a = fresh(a, taken_a);
+  HeapBlock *first_b = fresh(b, taken_b);
+  ASSERT_NE(first_a, nullptr) << "no group of fresh records";
+  ASSERT_NE(first_b, nullptr);
+  const auto at = [](HeapBlock *r) { return reinterpret_cast<uintptr_t>(r); };
+  EXPECT_EQ(at(first_a) % 64, 0u);
+  EXPECT_EQ(at(first_b) % 64, 0u);
+  EXPECT_GE(at(first_a) > at(first_b) ? at(first_a) - at(first_b) : at(first_b) - at(first_a),
+            4 * kThinHeapBlockBytes)
+      << "the two threads' groups share no line";
+  HeapBlock *next_a = new_heap_block(a, kPages + 0xa0000, 16, 0, 0);
+  taken_a.push_back(next_a);
+  EXPECT_EQ(at(next_a), at(first_a) + kThinHeapBlockBytes) << "the cache hands the group out in order";
+  for (HeapBlock *r : taken_a) delete_heap_block(a, r);
+  for (HeapBlock *r : taken_b) delete_heap_block(b, r);
+  release_block_cache(a);
+  release_block_cache(b);
 }
 
 TEST(HeapBlocks, FoundThroughTheShadowWhileCoarse) {
