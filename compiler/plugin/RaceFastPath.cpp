@@ -154,8 +154,10 @@ private:
                         AtomicOrdering::Acquire, "snag.state");
     Value *BlockStart = load(I64, byteAddress(Block, SNAG_RACE_BLOCK_START_OFFSET),
                              AtomicOrdering::Monotonic, "snag.block.start");
-    Value *BlockSize = load(I64, byteAddress(Block, SNAG_RACE_BLOCK_SIZE_OFFSET),
-                            AtomicOrdering::Monotonic, "snag.block.size");
+    // 32 bits (race_fast_path.h): a block of 4 GiB or more never matches.
+    Value *BlockSize = IRB.CreateZExt(load(Type::getInt32Ty(C), byteAddress(Block, SNAG_RACE_BLOCK_SIZE_OFFSET),
+                                           AtomicOrdering::Monotonic, "snag.block.size"),
+                                      I64);
     Value *SameRange = IRB.CreateAnd(IRB.CreateICmpEQ(BlockStart, Start),
                                      IRB.CreateICmpEQ(IRB.CreateAdd(BlockStart, BlockSize), End));
     // A block's state counts all bytes as touched.
@@ -213,7 +215,7 @@ private:
 
   Value *load(Type *Ty, Value *BytePtr, AtomicOrdering Order, const Twine &Name) {
     Value *Ptr = IRB.CreatePointerCast(BytePtr, Ty->getPointerTo());
-    LoadInst *L = IRB.CreateAlignedLoad(Ty, Ptr, Align(Ty == I8 ? 1 : 8), Name);
+    LoadInst *L = IRB.CreateAlignedLoad(Ty, Ptr, Align(Ty->isPointerTy() ? 8 : Ty->getPrimitiveSizeInBits() / 8), Name);
     if (Order != AtomicOrdering::NotAtomic)
       L->setAtomic(Order);
     return L;

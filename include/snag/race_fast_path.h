@@ -48,10 +48,12 @@
 #define SNAG_RACE_REMEMBERED_END_OFFSET 8
 #define SNAG_RACE_REMEMBERED_BLOCK_OFFSET 16
 
-/* A heap block record: its `fine` flag (a byte), state word, start and size. */
+/* A heap block record: its `fine` flag (a byte), state word, start, and
+ * the low 32 bits of its size (a block of 4 GiB or more never matches a
+ * remembered range through them, and is left to the hook). */
 #define SNAG_RACE_BLOCK_FINE_OFFSET 2
+#define SNAG_RACE_BLOCK_SIZE_OFFSET 4
 #define SNAG_RACE_BLOCK_STATE_OFFSET 8
 #define SNAG_RACE_BLOCK_START_OFFSET 16
-#define SNAG_RACE_BLOCK_SIZE_OFFSET 24
 
 #endif

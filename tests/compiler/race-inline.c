@@ -38,11 +38,18 @@ long sum(const long *b, long n) {
   // Remembered block 1 at offset 40.
   // CHECK: load i64, {{.*}}@__snag_fast_path {{.*}} i64 40)
   // The record of block 0: fine flag (byte 2), state (acquire, byte 8),
-  // start and size.
+  // start (byte 16) and size (32 bits at byte 4: the record's header is 32
+  // bytes).
   // CHECK: [[BLOCK:%snag.block[0-9]*]] = load i8*, {{.*}}@__snag_fast_path {{.*}} i64 32)
   // CHECK-NEXT: [[FINEP:%.*]] = getelementptr inbounds i8, i8* [[BLOCK]], i64 2
   // CHECK-NEXT: load atomic i8, i8* [[FINEP]] monotonic
   // CHECK: [[STATE:%snag.state[0-9]*]] = load atomic i64, {{.*}} acquire
+  // CHECK-NEXT: getelementptr inbounds i8, i8* [[BLOCK]], i64 16
+  // CHECK: [[BSTART:%snag.block.start[0-9]*]] = load atomic i64, {{.*}} monotonic, align 8
+  // CHECK-NEXT: getelementptr inbounds i8, i8* [[BLOCK]], i64 4
+  // CHECK: [[BSIZE:%snag.block.size[0-9]*]] = load atomic i32, {{.*}} monotonic, align 4
+  // CHECK-NEXT: [[BSIZE64:%.*]] = zext i32 [[BSIZE]] to i64
+  // CHECK-NEXT: add i64 [[BSTART]], [[BSIZE64]]
   // A block's state counts all 8 bytes as touched (0xff0); owner bits
   // 12-63 equal the epoch word; the kind one of the Exclusive kinds (bits
   // 1, 2, 5 of 38).

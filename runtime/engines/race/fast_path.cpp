@@ -50,9 +50,9 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
                                                                : &Histories::other_read;
   const History *slot = &(hs.*which);
   if (!mine_this_epoch(*slot)) return;  // this epoch's access was of the other kind
-  const uintptr_t block_end = block->start + block->size;
+  const uintptr_t end_of_block = block_end(block);
   if (lo < block->start) lo = block->start;
-  if (hi > block_end) hi = block_end;
+  if (hi > end_of_block) hi = end_of_block;
   uintptr_t from = lo - block->start, to = hi - block->start;
   if (from >= slot->offset && to <= uintptr_t(slot->offset) + slot->size) return;  // covered already
   if (from > slot->offset) from = slot->offset;
@@ -87,7 +87,7 @@ static_assert(offsetof(FastPathThread::RememberedBlock, block) == SNAG_RACE_REME
 static_assert(offsetof(HeapBlock, fine) == SNAG_RACE_BLOCK_FINE_OFFSET && sizeof(HeapBlock::fine) == 1);
 static_assert(offsetof(HeapBlock, state) == SNAG_RACE_BLOCK_STATE_OFFSET);
 static_assert(offsetof(HeapBlock, start) == SNAG_RACE_BLOCK_START_OFFSET);
-static_assert(offsetof(HeapBlock, size) == SNAG_RACE_BLOCK_SIZE_OFFSET);
+static_assert(offsetof(HeapBlock, size_low) == SNAG_RACE_BLOCK_SIZE_OFFSET && sizeof(HeapBlock::size_low) == 4);
 static_assert(detail::kSlotBits == SNAG_RACE_SLOT_BITS && detail::kSlotCount == SNAG_RACE_SLOT_COUNT);
 static_assert(sizeof(detail::g_slot_offset[0]) == 8 && sizeof(HeapBlock::state) == 8);
 
@@ -105,11 +105,11 @@ bool step_needs_no_work(uintptr_t g, uintptr_t addr, uintptr_t end, bool write, 
     if (block->fine.load(std::memory_order_acquire)) return false;
     uint64_t state = block->state.load(std::memory_order_acquire);
     if (!state_needs_no_work(state, 0xff, write)) return false;
-    uintptr_t block_end = block->start + block->size;
-    if (block_end <= g) return false;  // a stale word: let the hooks look
+    uintptr_t end_of_block = block_end(block);
+    if (end_of_block <= g) return false;  // a stale word: let the hooks look
     remember_loop_range(block, state, addr, end, write);
     remember_block(block);  // the loop's own accesses, if it makes any, find it first
-    *next = (block_end + kGranule - 1) & ~(kGranule - 1);
+    *next = (end_of_block + kGranule - 1) & ~(kGranule - 1);
     return true;
   }
   uintptr_t lo = addr > g ? addr - g : 0;
@@ -230,7 +230,7 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   // here). The word means what the Virgin word on the block's page meant,
   // so nothing changes; larger blocks keep their words unwritten (no
   // shadow committed for a huge buffer one thread fills).
-  if (block->size < kWordsWrittenBelow)
+  if (block_size(block) < kWordsWrittenBelow)
     if (std::atomic<uint64_t> *cell = find_cell(addr)) {
       uint64_t untouched = 0;
       cell->compare_exchange_strong(untouched, pointer_word(Kind::kIndirect, block));

@@ -139,7 +139,7 @@ SNAG_ALWAYS_INLINE bool remembered_block_needs_no_work(const FastPathThread::Rem
   const HeapBlock *block = r.block;
   if (block->fine.load(std::memory_order_relaxed)) return false;
   *word = block->state.load(std::memory_order_acquire);
-  if (block->start != r.start || block->start + block->size != r.end) return false;
+  if (!fast_path_range_is(block, r.start, r.end)) return false;
   return state_needs_no_work(*word, 0xff, write);
 }
 
@@ -166,7 +166,7 @@ SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) {
   FastPathThread::RememberedBlock *r = t_fast_path.remembered;
   if (r[0].block != block)
     for (int i = FastPathThread::kRemembered - 1; i > 0; --i) r[i] = r[i - 1];
-  r[0] = {block->start, block->start + block->size, const_cast<HeapBlock *>(block)};
+  r[0] = {block->start, block_end(block), const_cast<HeapBlock *>(block)};
 }
 
 // The part of access_needs_no_work that makes no call (so that the access
@@ -269,7 +269,7 @@ SNAG_ALWAYS_INLINE bool range_quickly_needs_no_work(uintptr_t addr, uintptr_t si
   const uint64_t w = block->state.load(std::memory_order_acquire);
   // The range after the state: a reused record has its new block's range
   // (cached_block_needs_no_work).
-  if (addr < block->start || end > block->start + block->size) return false;
+  if (addr < block->start || end > block_end(block)) return false;
   const Kind k = kind_of(w);
   if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return false;
   if (!state_needs_no_work(w, 0xff, write)) return false;

@@ -27,7 +27,7 @@ namespace snag::race {
 // How a record keeps its histories (its second byte). Its slab holds
 // records of one size, so a record keeps the size its form gives for good,
 // whatever a racing reader of a dead record believes: packed (88 bytes) or
-// wide (112) from the record's birth to its reuse, and thin (64) or thin
+// wide (112) from the record's birth to its reuse, and thin (48) or thin
 // spilled, which share one slab (a thin record spills once, and is thin
 // again when reused).
 enum class RecordForm : uint8_t {
@@ -38,72 +38,85 @@ enum class RecordForm : uint8_t {
 };
 
 struct HeapBlock {
-  // The fast path reads these four together (fast_path.h, and the check
-  // the compiler pass inlines: include/snag/race_fast_path.h): keep them in
-  // the first bytes, in one cache line.
+  // The fast path reads fine, size, state and start together (fast_path.h,
+  // and the check the compiler pass inlines: include/snag/race_fast_path.h):
+  // keep them in the first 24 bytes, which a 48-byte thin record has in one
+  // cache line wherever it sits (at 0, 16 or 32 of a line) but one place in
+  // four (48: the line ends after `size`).
   IndirectType type = IndirectType::kBlock;
   // RecordForm, read with __atomic loads: a thin record's turns spilled
   // while its state is claimed (spill_thin_record).
   uint8_t form = 0;
   std::atomic<bool> fine{false};
   bool is_chunk = false;  // a piece of a larger block (its refinement names the block)
-  Tid alloc_thread = 0;   // here, in what would be padding
+  // The size's low 32 bits (block_size() gives the whole size: a wide
+  // record keeps the high bits in its tail). 32 bits, so that the header is
+  // 32 bytes and a thin record 48: the inlined check adds it to `start`, and
+  // for a block of 4 GiB or more that sum never matches the remembered end,
+  // so such a block is answered by the hooks, never wrongly by the check.
+  uint32_t size_low = 0;
   std::atomic<uint64_t> state{0};
   uintptr_t start = 0;
-  uintptr_t size = 0;
-  StackId alloc_stack = 0;
-  // What only a block that went fine or was cut into chunks needs (its link
-  // in the list of fine blocks, its chunks, a chunk's block), kept in a side
-  // table (heap_blocks.cpp), so that the record every live heap block pays
-  // for does not carry three pointers almost none of them uses. An index,
-  // not a pointer, so that it fits beside alloc_stack; 0 while the block has
-  // none. Set (under the refinement lock) before `fine` is published.
-  uint32_t refinement = 0;
   // A free record (in the shared free list or a thread's BlockCache) is
-  // linked through the 8 bytes of alloc_stack and refinement: a dead
-  // record's allocation stack is never reported, and its `fine` is reset, so
-  // no reader of a dead record asks for its refinement (one that raced with
-  // the free finds an index the table checks).
+  // linked through these 8 bytes: a dead record's allocation stack and
+  // thread are never reported.
+  StackId alloc_stack = 0;
+  Tid alloc_thread = 0;
+  // What only a block that went fine or was cut into chunks needs (its link
+  // in the list of fine blocks, its chunks, a chunk's block) is kept in a
+  // side table (heap_blocks.cpp), found through the record's refinement
+  // index (refinement_slot: after a packed or wide record's histories, in a
+  // side array of a thin record's slab), 0 while the block has none.
   //
   // The histories follow the header, in the form `form` says. Most live
-  // blocks are small (thread_local_heavy: about 80,000 map and
+  // blocks are small (thread_local_heavy: about 94,000 map and
   // unordered_map nodes of 16-48 bytes at its peak; lock_hash_map: 4,096
   // bucket vectors of 16 B to 1 KiB).
 };
-static_assert(sizeof(HeapBlock) == 40, "a record's header stays small");
+static_assert(sizeof(HeapBlock) == 32, "a record's header stays small");
 
-// A thin record's histories: a block of at most kThinBlockBytes that no
-// thread touched while holding a lock, and that no second thread read
-// after another's read (the other_read slot), keeps its read and write as
-// PackedHistory does without the lockset word (which is 0 then: no lock,
-// offset and size below 64). Most small blocks stay so all their life
-// (thread_local_heavy's map nodes: one thread, no lock); 24 bytes where
-// the three packed histories took 48, the record 64 bytes instead of 88.
-// The first access that does not fit spills the record
-// (spill_thin_record): its histories move, unchanged, to the record's
-// spill, a PackedHistories at a place fixed by the record's own address
-// (heap_blocks.cpp: each thin slab has its spills after its records, in
-// memory that costs nothing until a record spills), so no Indirect word
-// and no pointer to the record changes.
-constexpr uintptr_t kThinBlockBytes = 64;
-struct ThinHistory {
-  uint32_t stack;  // as PackedHistory: 0, nothing recorded
-  uint32_t clock;
-  uint32_t where;  // as PackedHistory::where
+// What a packed or wide record keeps after its histories: the refinement
+// index, and the size's high 32 bits (only a wide record's block can reach
+// 4 GiB; a packed record's stay 0).
+struct RecordTail {
+  uint32_t refinement;
+  uint32_t size_high;
 };
+
+// A thin record's histories: a block of at most kThinBlockBytes keeps its
+// read and write in 16 bytes while they fit: made with no lock held (no
+// lockset word; offset and size below 64 then), by one thread at one clock
+// (below 2^20), kept once for both slots. Most small blocks stay so all
+// their life (thread_local_heavy's map nodes: one thread, no lock, a clock
+// that does not move while they live); 16 bytes where PackedHistories
+// takes 48, the record 48 bytes instead of 88. The first access that does
+// not fit -- by another thread or at another clock than the other slot's,
+// or under a lock -- spills the record (spill_thin_record): its histories
+// move, unchanged, to the record's spill, a PackedHistories at a place
+// fixed by the record's own address (heap_blocks.cpp: each thin slab has
+// its spills after its records, in memory that costs nothing until a
+// record spills), so no Indirect word and no pointer to the record
+// changes.
+constexpr uintptr_t kThinBlockBytes = 64;
+constexpr uint32_t kThinClockLimit = 1u << 20;  // the slots' clock is below it
 struct ThinHistories {
-  ThinHistory read;
-  ThinHistory write;
+  uint32_t read_stack;   // as PackedHistory::stack: 0, nothing recorded
+  uint32_t write_stack;
+  // The slots' thread (bits 0-19, as PackedHistory::where) and clock
+  // (20-39), the read's offset and size - 1 (40-51, as `where`'s bits
+  // 20-31), the write's (52-63).
+  uint64_t epoch_where;
 };
 constexpr size_t kThinHeapBlockBytes = sizeof(HeapBlock) + sizeof(ThinHistories);
-constexpr size_t kPackedHeapBlockBytes = sizeof(HeapBlock) + sizeof(PackedHistories);
-constexpr size_t kWideHeapBlockBytes = sizeof(HeapBlock) + sizeof(Histories);
-static_assert(kThinHeapBlockBytes == 64 && kPackedHeapBlockBytes == 88 && kWideHeapBlockBytes == 112,
+constexpr size_t kPackedHeapBlockBytes = sizeof(HeapBlock) + sizeof(PackedHistories) + sizeof(RecordTail);
+constexpr size_t kWideHeapBlockBytes = sizeof(HeapBlock) + sizeof(Histories) + sizeof(RecordTail);
+static_assert(kThinHeapBlockBytes == 48 && kPackedHeapBlockBytes == 88 && kWideHeapBlockBytes == 112,
               "record sizes");
 static_assert(kThinBlockBytes <= (1u << kPackedLowBits), "a thin block's offsets and sizes fit `where`");
-static_assert(offsetof(HeapBlock, refinement) == offsetof(HeapBlock, alloc_stack) + 4 &&
+static_assert(kThinClockLimit - 1 == kPackedThreadMask, "thread and clock take 20 bits each");
+static_assert(offsetof(HeapBlock, alloc_thread) == offsetof(HeapBlock, alloc_stack) + 4 &&
                   offsetof(HeapBlock, alloc_stack) % alignof(HeapBlock *) == 0,
-              "a free record's link fills alloc_stack and refinement");
+              "a free record's link fills alloc_stack and alloc_thread");
 
 // The form a new record for a block (or chunk) of `size` bytes takes. A
 // chunk is never thin (cut_block_into_chunks copies histories into it that
@@ -121,18 +134,58 @@ SNAG_ALWAYS_INLINE void *record_histories(const HeapBlock *block) {
   return const_cast<char *>(reinterpret_cast<const char *>(block) + sizeof(HeapBlock));
 }
 // A thin slab (heap_blocks.cpp): a kThinSlabSpan-aligned span holding
-// kThinRecords records, then one spill (PackedHistories) per record, so
-// that a record finds its spill from its own address. The spills cost
-// memory only where records spilled (a page of spills serves 85 records).
+// kThinRecords records, then one spill (PackedHistories) per record, then
+// one refinement index per record, so that a record finds its spill and
+// its refinement from its own address. The spills cost memory only where
+// records spilled (a page of spills serves 85 records), the refinement
+// indices a page per 1,024 records.
 constexpr size_t kThinSlabSpan = size_t(2) << 20;
-constexpr size_t kThinRecords = (size_t(1) << 20) / kThinHeapBlockBytes;
-static_assert(kThinRecords * (kThinHeapBlockBytes + sizeof(PackedHistories)) <= kThinSlabSpan, "spills fit");
+constexpr size_t kThinRecords = 16384;
+constexpr size_t kThinSpillsOffset = kThinRecords * kThinHeapBlockBytes;
+constexpr size_t kThinRefinementsOffset = kThinSpillsOffset + kThinRecords * sizeof(PackedHistories);
+static_assert(kThinRefinementsOffset + kThinRecords * sizeof(uint32_t) <= kThinSlabSpan, "spills fit");
+SNAG_ALWAYS_INLINE size_t thin_record_index(const HeapBlock *block) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(block);
+  return (address & (kThinSlabSpan - 1)) / kThinHeapBlockBytes;
+}
+SNAG_ALWAYS_INLINE uintptr_t thin_slab_of(const HeapBlock *block) {
+  return reinterpret_cast<uintptr_t>(block) & ~(kThinSlabSpan - 1);
+}
 // The spill of a record from a thin slab.
 SNAG_ALWAYS_INLINE PackedHistories *thin_record_spill(const HeapBlock *block) {
-  const uintptr_t address = reinterpret_cast<uintptr_t>(block);
-  const uintptr_t slab = address & ~(kThinSlabSpan - 1);
-  auto *spills = reinterpret_cast<PackedHistories *>(slab + kThinRecords * kThinHeapBlockBytes);
-  return spills + (address - slab) / kThinHeapBlockBytes;
+  auto *spills = reinterpret_cast<PackedHistories *>(thin_slab_of(block) + kThinSpillsOffset);
+  return spills + thin_record_index(block);
+}
+// A packed or wide record's tail (after its histories).
+SNAG_ALWAYS_INLINE RecordTail *record_tail(const HeapBlock *block, RecordForm form) {
+  const size_t histories = form == RecordForm::kWide ? sizeof(Histories) : sizeof(PackedHistories);
+  return reinterpret_cast<RecordTail *>(const_cast<char *>(reinterpret_cast<const char *>(block)) +
+                                        sizeof(HeapBlock) + histories);
+}
+// Where a record keeps its refinement index: in its tail, or for a record
+// of a thin slab (thin or spilled: the same place) in the slab's side
+// array. A record keeps its slab for good, so the place never changes.
+SNAG_ALWAYS_INLINE uint32_t *refinement_slot(const HeapBlock *block) {
+  const RecordForm form = static_cast<RecordForm>(__atomic_load_n(&block->form, __ATOMIC_ACQUIRE));
+  if (form == RecordForm::kThin || form == RecordForm::kThinSpilled)
+    return reinterpret_cast<uint32_t *>(thin_slab_of(block) + kThinRefinementsOffset) + thin_record_index(block);
+  return &record_tail(block, form)->refinement;
+}
+SNAG_ALWAYS_INLINE uint32_t block_refinement_index(const HeapBlock *block) {
+  return __atomic_load_n(refinement_slot(block), __ATOMIC_ACQUIRE);
+}
+// A block's (or chunk's) size in bytes.
+SNAG_ALWAYS_INLINE uintptr_t block_size(const HeapBlock *block) {
+  uintptr_t size = block->size_low;
+  if (SNAG_UNLIKELY(record_form(block) == RecordForm::kWide))
+    size |= uintptr_t(record_tail(block, RecordForm::kWide)->size_high) << 32;
+  return size;
+}
+SNAG_ALWAYS_INLINE uintptr_t block_end(const HeapBlock *block) { return block->start + block_size(block); }
+// Whether [start, end) is the range the fast path's 32-bit size gives
+// `block` (as the inlined check asks it: never for a block of 4 GiB or more).
+SNAG_ALWAYS_INLINE bool fast_path_range_is(const HeapBlock *block, uintptr_t start, uintptr_t end) {
+  return block->start == start && block->start + block->size_low == end;
 }
 // A wide record's histories; null otherwise.
 SNAG_ALWAYS_INLINE Histories *wide_histories(HeapBlock *block) {
@@ -151,9 +204,34 @@ SNAG_ALWAYS_INLINE PackedHistories *packed_histories(HeapBlock *block) {
 SNAG_ALWAYS_INLINE ThinHistories *thin_histories(HeapBlock *block) {
   return record_form(block) == RecordForm::kThin ? static_cast<ThinHistories *>(record_histories(block)) : nullptr;
 }
-SNAG_ALWAYS_INLINE PackedHistory widen_thin(const ThinHistory &h) { return PackedHistory{h.stack, 0, h.clock, h.where}; }
-// Whether a packed history fits a thin slot.
-SNAG_ALWAYS_INLINE bool fits_thin(const PackedHistory &p) { return p.lockset_high == 0; }
+// The thread and clock a thin record's slots hold (when one holds an
+// access).
+SNAG_ALWAYS_INLINE uint32_t thin_thread(const ThinHistories &h) { return uint32_t(h.epoch_where) & kPackedThreadMask; }
+SNAG_ALWAYS_INLINE uint32_t thin_clock(const ThinHistories &h) {
+  return uint32_t(h.epoch_where >> 20) & (kThinClockLimit - 1);
+}
+// A thin slot as a packed history (an empty one as an empty one).
+SNAG_ALWAYS_INLINE PackedHistory widen_thin(const ThinHistories &h, bool write) {
+  const uint32_t stack = write ? h.write_stack : h.read_stack;
+  if (!stack) return PackedHistory{};
+  const uint32_t where = uint32_t(h.epoch_where >> (write ? 52 : 40)) & 0xfff;
+  return PackedHistory{stack, 0, thin_clock(h), thin_thread(h) | where << 20};
+}
+// Writes `p` into the read or write slot of thin histories `h`, if it
+// fits: no lockset (nor offset or size bits beyond 6), a clock below
+// kThinClockLimit, and the other slot empty or of the same thread and
+// clock. False (nothing written) otherwise.
+SNAG_ALWAYS_INLINE bool set_thin_slot(ThinHistories &h, bool write, const PackedHistory &p) {
+  if (p.lockset_high != 0 || p.clock >= kThinClockLimit) return false;
+  const uint32_t other = write ? h.read_stack : h.write_stack;
+  if (other && (thin_thread(h) != slot_thread(p) || thin_clock(h) != p.clock)) return false;
+  const unsigned shift = write ? 52 : 40;
+  const uint64_t where = p.where >> 20;  // offset and size - 1: 12 bits
+  h.epoch_where = (h.epoch_where & ~(uint64_t(0xfff) << shift) & ~((uint64_t(1) << 40) - 1)) |
+                  where << shift | uint64_t(p.clock) << 20 | slot_thread(p);
+  (write ? h.write_stack : h.read_stack) = p.stack;
+  return true;
+}
 // Moves a thin record's histories to its spill, where they are kept packed
 // from now on. Only with the block's state claimed (kBusyWord), as every
 // change of histories; a no-op for a record that is not thin.
@@ -165,9 +243,9 @@ SNAG_ALWAYS_INLINE Histories block_histories(const HeapBlock *block) {
   if (Histories *wide = wide_histories(b)) return *wide;
   Histories out;
   if (const ThinHistories *thin = thin_histories(b)) {
-    out.read = thin->read.stack ? unpack_history(widen_thin(thin->read), false) : History{};
+    out.read = thin->read_stack ? unpack_history(widen_thin(*thin, false), false) : History{};
     out.other_read = History{};
-    out.write = thin->write.stack ? unpack_history(widen_thin(thin->write), true) : History{};
+    out.write = thin->write_stack ? unpack_history(widen_thin(*thin, true), true) : History{};
     return out;
   }
   unpack_histories(*packed_histories(b), &out);
@@ -182,12 +260,11 @@ struct SlotKey {
 };
 SNAG_ALWAYS_INLINE SlotKey block_slot_key(HeapBlock *block, bool write, Tid me) {
   if (const ThinHistories *thin = thin_histories(block)) {
-    const ThinHistory &r = thin->read;
-    const ThinHistory &s = write ? thin->write
-                           : (r.stack == 0 || (r.where & kPackedThreadMask) == (me & kPackedThreadMask))
-                               ? r
-                               : ThinHistory{};  // other_read: a thin record has none
-    return {s.stack, s.where & kPackedThreadMask, s.clock};
+    // A read goes to other_read (which a thin record has none of: empty)
+    // when the read slot holds another thread's.
+    const bool none = !write && thin->read_stack && thin_thread(*thin) != (me & kPackedThreadMask);
+    const PackedHistory s = none ? PackedHistory{} : widen_thin(*thin, write);
+    return {s.stack, slot_thread(s), s.clock};
   }
   const PackedHistory &s = history_slot(*packed_histories(block), write, me);
   return {s.stack, slot_thread(s), s.clock};
@@ -199,14 +276,10 @@ SNAG_ALWAYS_INLINE SlotKey block_slot_key(HeapBlock *block, bool write, Tid me) 
 // histories (spilling a thin record first). With the state claimed.
 SNAG_ALWAYS_INLINE void set_block_slot(HeapBlock *block, bool write, Tid me, const PackedHistory &p) {
   if (ThinHistories *thin = thin_histories(block)) {
-    ThinHistory *slot = write ? &thin->write
-                        : (thin->read.stack == 0 || (thin->read.where & kPackedThreadMask) == (me & kPackedThreadMask))
-                            ? &thin->read
-                            : nullptr;
-    if (slot && fits_thin(p)) {
-      *slot = ThinHistory{p.stack, p.clock, p.where};
-      return;
-    }
+    // A read whose slot would be other_read (the read slot holds another
+    // thread's) does not fit.
+    const bool other_read = !write && thin->read_stack && thin_thread(*thin) != (me & kPackedThreadMask);
+    if (!other_read && set_thin_slot(*thin, write, p)) return;
     spill_thin_record(block);
   }
   history_slot(*packed_histories(block), write, me) = p;
@@ -222,10 +295,7 @@ SNAG_ALWAYS_INLINE void set_block_history(HeapBlock *block, History Histories::*
   }
   PackedHistory p = pack_history(h);
   if (ThinHistories *thin = thin_histories(block)) {
-    if (fits_thin(p) && slot != &Histories::other_read) {
-      (slot == &Histories::write ? thin->write : thin->read) = ThinHistory{p.stack, p.clock, p.where};
-      return;
-    }
+    if (slot != &Histories::other_read && set_thin_slot(*thin, slot == &Histories::write, p)) return;
     spill_thin_record(block);
   }
   PackedHistories *packed = packed_histories(block);
@@ -252,7 +322,7 @@ struct BlockRefinement {
 // gave out (a dead record's).
 BlockRefinement *refinement_at(uint32_t index);
 SNAG_ALWAYS_INLINE BlockRefinement *refinement_of(const HeapBlock *block) {
-  return refinement_at(__atomic_load_n(&block->refinement, __ATOMIC_ACQUIRE));
+  return refinement_at(block_refinement_index(block));
 }
 // A cut block's chunks and their number (null and 0 otherwise).
 SNAG_ALWAYS_INLINE HeapBlock **block_chunks(const HeapBlock *block) {
@@ -299,7 +369,7 @@ SNAG_ALWAYS_INLINE HeapBlock *block_of_granule(uint64_t w, uintptr_t g) {
 SNAG_ALWAYS_INLINE HeapBlock *chunk_of(HeapBlock *block, uintptr_t addr) {
   if (!block->fine.load(std::memory_order_acquire)) return block;
   HeapBlock **chunks = block_chunks(block);
-  if (!chunks || addr < block->start || addr >= block->start + block->size) return block;
+  if (!chunks || addr < block->start || addr >= block_end(block)) return block;
   return chunks[(addr - chunk_base(block)) / kChunkSize];
 }
 
@@ -329,7 +399,7 @@ struct BlockCache {
 // A record for a new block. `may_be_thin` false: a packed record even for a
 // block of at most kThinBlockBytes, for a block allocated under a lock
 // (on_alloc), whose accesses are most likely locked too: it would spill at
-// its first access, and the thin record and its spill together take 112
+// its first access, and the thin record and its spill together take 96
 // bytes where a packed record takes 88 (lock_hash_map's bucket vectors).
 HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
                           Tid thread, bool may_be_thin = true);

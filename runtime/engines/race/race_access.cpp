@@ -268,7 +268,7 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
     // work (untouched_granule_needs_no_work: no shadow for a huge buffer).
     ShadowPage *page = find_shadow_page(a.addr);
     HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;
-    if (!block || block->size >= kWordsWrittenBelow || block->fine.load(std::memory_order_acquire))
+    if (!block || block_size(block) >= kWordsWrittenBelow || block->fine.load(std::memory_order_acquire))
       return false;
     const uint64_t coarse = pointer_word(Kind::kIndirect, block);
     if (!cell->compare_exchange_strong(word, coarse) && word != coarse) return false;
@@ -276,7 +276,7 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
   }
   if (HeapBlock *block = block_of_word(word)) {
     if (block->fine.load(std::memory_order_acquire) || a.addr < block->start ||
-        a.addr + a.size > block->start + block->size)
+        a.addr + a.size > block_end(block))
       return false;
     v = block_variable(block, &copy);
   } else {
@@ -309,7 +309,7 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
 SNAG_ALWAYS_INLINE bool RaceEngine::renew_block(ThreadState &t, RaceThread &rt, HeapBlock *block, uintptr_t addr,
                                                 uintptr_t size, bool write, snag_site_t site) {
   if (!block || block->fine.load(std::memory_order_acquire) || addr < block->start ||
-      addr + size > block->start + block->size)
+      addr + size > block_end(block))
     return false;
   // The form once, as block_variable reads it: a wide record stays wide, a
   // packed one packed; a thin one may spill, which set_block_slot follows.
@@ -449,7 +449,7 @@ bool RaceEngine::range_owner_again(const Access &a) const {
       if (block->fine.load(std::memory_order_acquire) || g < block->start ||
           !owner_again(block->state.load(std::memory_order_acquire), 0xff, a.write))
         return false;
-      const uintptr_t last = (block->start + block->size - 1) & ~(kGranule - 1);
+      const uintptr_t last = (block_end(block) - 1) & ~(kGranule - 1);
       if (last > g) g = last;
       continue;
     }
@@ -548,7 +548,7 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
             redo = access_variable(t, rt, v, a) == Outcome::kRedo;
           }
         }
-        uintptr_t last = (block->start + block->size - 1) & ~(kGranule - 1);
+        uintptr_t last = (block_end(block) - 1) & ~(kGranule - 1);
         if (last > g) g = last;
         continue;
       }
@@ -846,7 +846,7 @@ bool RaceEngine::refine(ThreadState &t, RaceThread &rt, const Variable &v, uint6
                         const History &h, const Access &a) {
   if (v.level == 0) {
     HeapBlock *block = v.block;
-    Span current = clip(a, block->start, block->size);
+    Span current = clip(a, block->start, block_size(block));
     if (report_object_level_ && h.stack && !overlaps(current.offset, current.size, h.offset, h.size))
       report(t, rt, v, h, a, "Shared-Modify1");
     // A large block is cut into chunks first: its chunks inherit what the

@@ -106,7 +106,7 @@ struct Variable {
   // What histories and reports measure accesses against: a byte of a split
   // granule counts as its granule, so that an int access reads as 4 bytes.
   uintptr_t extent_base() const { return level == 2 ? base & ~(kGranule - 1) : base; }
-  uintptr_t extent_size() const { return level == 0 ? block->size : kGranule; }
+  uintptr_t extent_size() const { return level == 0 ? block_size(block) : kGranule; }
 };
 
 // The Variable of a whole block (or chunk): its histories are the record's

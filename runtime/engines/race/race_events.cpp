@@ -224,7 +224,7 @@ void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   if (std::atomic<uint64_t> *cell = find_cell(e.addr)) block = block_of_word(cell->load(std::memory_order_acquire));
   block = block ? allocation_of(block) : find_heap_block(e.addr);
   if (block && block->start != e.addr) block = nullptr;
-  uintptr_t size = block ? block->size : e.value;
+  uintptr_t size = block ? block_size(block) : e.value;
   if (size == 0) return;
   const uintptr_t end = e.addr + size;
   // Freeing writes the whole block: it races with unordered accesses to it

@@ -157,7 +157,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   if (block) {
     f->has_heap = true;
     f->heap_address = block->start;
-    f->heap_size = block->size;
+    f->heap_size = block_size(block);
     f->heap_thread = block->alloc_thread;
     depot_get(block->alloc_stack, &f->heap_stack);
   } else {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace snag::race {
 namespace {
 
@@ -14,7 +16,7 @@ TEST(HeapBlocks, ANewBlockRecordsItsAllocation) {
   HeapBlock *b = new_heap_block(cache, kPages, 48, /*stack=*/7, /*thread=*/3);
   EXPECT_EQ(b->type, IndirectType::kBlock);
   EXPECT_EQ(b->start, kPages);
-  EXPECT_EQ(b->size, 48u);
+  EXPECT_EQ(block_size(b), 48u);
   EXPECT_EQ(b->alloc_stack, 7u);
   EXPECT_EQ(b->alloc_thread, 3u);
   EXPECT_FALSE(b->fine.load());
@@ -23,7 +25,8 @@ TEST(HeapBlocks, ANewBlockRecordsItsAllocation) {
 
 // One record per live heap block: records are packed at their exact size
 // (no allocator header, no rounding up to a size class), and a record
-// given back (cache full, or the thread ended) is the next one handed out.
+// given back (cache full, or the thread ended) is handed out again before
+// a fresh one.
 TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   BlockCache cache;
   HeapBlock *first = new_heap_block(cache, kPages + 0x40000, 16, 0, 0);
@@ -37,13 +40,52 @@ TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   release_block_cache(cache);  // back to the shared free records
   BlockCache other;
   HeapBlock *reused = new_heap_block(other, kPages + 0x40060, 8, 5, 2);
-  EXPECT_EQ(reused, second);
+  // One of the records given back (the thin slab hands out groups of four:
+  // `second` went back with the rest of its group), not a fresh one.
+  const auto back = reinterpret_cast<char *>(reused) - reinterpret_cast<char *>(first);
+  EXPECT_TRUE(back > 0 && back < ptrdiff_t(4 * kThinHeapBlockBytes) && back % ptrdiff_t(kThinHeapBlockBytes) == 0)
+      << "record " << back << " bytes from the first";
   EXPECT_EQ(reused->start, kPages + 0x40060);
   EXPECT_EQ(reused->state.load(), 0u) << "a reused record starts Virgin";
   EXPECT_EQ(block_histories(reused).write.stack, 0u) << "with no history";
   delete_heap_block(other, reused);
   delete_heap_block(other, first);
   release_block_cache(other);
+}
+
+// Thin records (48 bytes) share cache lines; a thread taking fresh ones
+// from the slab gets a line-aligned group of four, so that records two
+// threads allocate at once do not share a line (their state words'
+// compare-and-swaps would contend for it).
+TEST(HeapBlocks, ThreadsTakeFreshThinRecordsInWholeLines) {
+  // The first record of a fresh group: the cache gets the group's other three.
+  auto fresh = [](BlockCache &cache, std::vector<HeapBlock *> &taken) -> HeapBlock * {
+    for (int i = 0; i < 200000; ++i) {
+      HeapBlock *b = new_heap_block(cache, kPages + 0xa0000, 16, 0, 0);
+      taken.push_back(b);
+      if (cache.lists[kThinSlab].count == 3) return b;
+    }
+    return nullptr;
+  };
+  BlockCache a, b;
+  std::vector<HeapBlock *> taken_a, taken_b;
+  HeapBlock *first_a = fresh(a, taken_a);
+  HeapBlock *first_b = fresh(b, taken_b);
+  ASSERT_NE(first_a, nullptr) << "no group of fresh records";
+  ASSERT_NE(first_b, nullptr);
+  const auto at = [](HeapBlock *r) { return reinterpret_cast<uintptr_t>(r); };
+  EXPECT_EQ(at(first_a) % 64, 0u);
+  EXPECT_EQ(at(first_b) % 64, 0u);
+  EXPECT_GE(at(first_a) > at(first_b) ? at(first_a) - at(first_b) : at(first_b) - at(first_a),
+            4 * kThinHeapBlockBytes)
+      << "the two threads' groups share no line";
+  HeapBlock *next_a = new_heap_block(a, kPages + 0xa0000, 16, 0, 0);
+  taken_a.push_back(next_a);
+  EXPECT_EQ(at(next_a), at(first_a) + kThinHeapBlockBytes) << "the cache hands the group out in order";
+  for (HeapBlock *r : taken_a) delete_heap_block(a, r);
+  for (HeapBlock *r : taken_b) delete_heap_block(b, r);
+  release_block_cache(a);
+  release_block_cache(b);
 }
 
 TEST(HeapBlocks, FoundThroughTheShadowWhileCoarse) {
@@ -98,17 +140,19 @@ TEST(HeapBlocks, DeletedRecordsAreRecycledThroughTheThreadCache) {
   BlockCache cache;
   const uintptr_t start = kPages + 0x50000;
   HeapBlock *b = new_heap_block(cache, start, 16, 0, 0);
+  // A fresh record comes with the rest of its group in the cache.
+  const uint32_t cached = cache.lists[kThinSlab].count;
   shadow_mark_block(start, start + 16, b);
   make_block_fine(b);
   shadow_clear(start, start + 16);
   delete_heap_block(cache, b);
-  EXPECT_EQ(cache.lists[kThinSlab].count, 1u);
+  EXPECT_EQ(cache.lists[kThinSlab].count, cached + 1);
   EXPECT_EQ(find_heap_block(start), nullptr);  // off the fine list
   HeapBlock *again = new_heap_block(cache, start + 0x100, 24, 5, 2);
   EXPECT_EQ(again, b);
-  EXPECT_EQ(cache.lists[kThinSlab].count, 0u);
+  EXPECT_EQ(cache.lists[kThinSlab].count, cached);
   EXPECT_FALSE(again->fine.load());  // a fresh record
-  EXPECT_EQ(again->size, 24u);
+  EXPECT_EQ(block_size(again), 24u);
   EXPECT_EQ(again->alloc_thread, 2u);
 }
 
@@ -136,9 +180,9 @@ TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem
   ASSERT_EQ(block_chunk_count(b), 4u);
   HeapBlock **chunks = block_chunks(b);
   EXPECT_EQ(chunks[0]->start, start);
-  EXPECT_EQ(chunks[0]->size, kChunkSize - 16);
+  EXPECT_EQ(block_size(chunks[0]), kChunkSize - 16);
   EXPECT_EQ(chunks[1]->start, (start & ~(kChunkSize - 1)) + kChunkSize);
-  EXPECT_EQ(chunks[3]->start + chunks[3]->size, start + size);
+  EXPECT_EQ(block_end(chunks[3]), start + size);
   // Both chunks the write touched: the owner's word and the clipped write.
   EXPECT_EQ(chunks[0]->state.load(), owner);
   EXPECT_EQ(chunks[1]->state.load(), owner);
@@ -175,14 +219,14 @@ TEST(HeapBlocks, ARefinedBlockKeepsItsBoundsAndAllocationStack) {
   const uintptr_t start = kPages + 0x60010;
   HeapBlock *b = new_heap_block(cache, start, 40, /*stack=*/1234, /*thread=*/6);
   shadow_mark_block(start, start + 40, b);
-  EXPECT_EQ(b->refinement, 0u) << "a coarse block has no side record";
+  EXPECT_EQ(block_refinement_index(b), 0u) << "a coarse block has no side record";
   ASSERT_TRUE(make_block_fine(b));
   EXPECT_NE(refinement_of(b), nullptr);
   HeapBlock *found = find_heap_block(start + 32);
   ASSERT_EQ(found, b);
   EXPECT_EQ(allocation_of(found), b);
   EXPECT_EQ(found->start, start);
-  EXPECT_EQ(found->size, 40u);
+  EXPECT_EQ(block_size(found), 40u);
   EXPECT_EQ(found->alloc_stack, 1234u);
   EXPECT_EQ(found->alloc_thread, 6u);
   shadow_clear(start, start + 40);
@@ -192,7 +236,7 @@ TEST(HeapBlocks, ARefinedBlockKeepsItsBoundsAndAllocationStack) {
   HeapBlock *again = new_heap_block(cache, start + 0x100, 24, 4321, 7);
   ASSERT_EQ(again, b);
   EXPECT_EQ(again->alloc_stack, 4321u);
-  EXPECT_EQ(again->refinement, 0u);
+  EXPECT_EQ(block_refinement_index(again), 0u);
   EXPECT_EQ(refinement_of(again), nullptr);
   delete_heap_block(cache, again);
   release_block_cache(cache);
@@ -211,7 +255,7 @@ TEST(HeapBlocks, AChunkReportsItsAllocationsBoundsAndStack) {
   HeapBlock *allocation = allocation_of(chunk);
   ASSERT_EQ(allocation, b);
   EXPECT_EQ(allocation->start, start);
-  EXPECT_EQ(allocation->size, size);
+  EXPECT_EQ(block_size(allocation), size);
   EXPECT_EQ(allocation->alloc_stack, 555u);
   EXPECT_EQ(allocation->alloc_thread, 4u);
   EXPECT_EQ(chunk->alloc_stack, 555u);
@@ -271,11 +315,11 @@ TEST(HeapBlocks, SmallBlocksGetPackedRecordsLargerOnesWide) {
   release_block_cache(cache);
 }
 
-// A block of at most 64 bytes gets a thin record (64 bytes: its read and
-// write without a lockset word); what does not fit -- a second thread's
-// read beside the first's, an access under a lock -- spills the record:
-// its histories move unchanged to the spill, which every later access
-// uses, and the record is thin again for its next block.
+// A block of at most 64 bytes gets a thin record (48 bytes: its read and
+// write by one thread at one clock, without a lockset word); what does not
+// fit -- a second thread's read beside the first's, an access under a lock
+// -- spills the record: its histories move unchanged to the spill, which
+// every later access uses, and the record is thin again for its next block.
 TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   BlockCache cache;
   HeapBlock *thin = new_heap_block(cache, kPages + 0x70000, 64, 0, 0);
@@ -286,7 +330,7 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   History r{};
   r.stack = 11;
   r.thread = 0xfffff;  // the last id 20 bits hold
-  r.clock = 0xfffffff0;
+  r.clock = kThinClockLimit - 1;  // the last clock a thin record holds
   r.offset = 63;
   r.size = 1;
   History w = r;
@@ -306,6 +350,8 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   EXPECT_TRUE(same(before.write, w));
   EXPECT_EQ(before.other_read.stack, 0u);
   EXPECT_EQ(block_slot_key(thin, false, 0xfffff).stack, 11u);
+  EXPECT_EQ(block_slot_key(thin, false, 0xfffff).clock, kThinClockLimit - 1);
+  EXPECT_EQ(block_slot_key(thin, true, 3).thread, 0xfffffu);
   EXPECT_EQ(block_slot_key(thin, false, 3).stack, 0u) << "another thread's read would go to other_read";
   History o = r;
   o.stack = 13;
@@ -316,7 +362,7 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   ASSERT_NE(spill, nullptr);
   EXPECT_TRUE(reinterpret_cast<char *>(spill) < reinterpret_cast<char *>(thin) ||
               reinterpret_cast<char *>(spill) >= reinterpret_cast<char *>(thin) + kThinHeapBlockBytes)
-      << "the spill is outside the 64-byte record";
+      << "the spill is outside the 48-byte record";
   Histories after = block_histories(thin);
   EXPECT_TRUE(same(after.read, r));
   EXPECT_TRUE(same(after.write, w));
@@ -344,6 +390,103 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   delete_heap_block(cache, again);
   delete_heap_block(cache, thin);
   delete_heap_block(cache, packed);
+  release_block_cache(cache);
+}
+
+// A thin record keeps one thread and one clock for its two slots: an
+// access by another thread, or by the same thread at another clock, beside
+// the other slot's spills the record, and every slot comes back exactly as
+// it was remembered (the report's previous side). A slot written while the
+// other is empty takes its own thread and clock; a clock of 2^20 or more
+// never fits.
+TEST(HeapBlocks, AThinRecordHoldsOneThreadAndOneClock) {
+  BlockCache cache;
+  auto same = [](const History &x, const History &y) {
+    return x.stack == y.stack && x.lockset == y.lockset && x.thread == y.thread && x.clock == y.clock &&
+           x.offset == y.offset && x.size == y.size && x.write == y.write;
+  };
+  History w{};
+  w.stack = 21;
+  w.thread = 4;
+  w.clock = 5;
+  w.offset = 8;
+  w.size = 8;
+  w.write = 1;
+
+  // Another thread's read beside the write (a hand-off): spilled.
+  HeapBlock *handed = new_heap_block(cache, kPages + 0x80000, 32, 0, /*thread=*/9);
+  set_block_slot(handed, true, w.thread, pack_history(w));
+  History r{};
+  r.stack = 22;
+  r.thread = 6;
+  r.clock = 5;
+  r.offset = 0;
+  r.size = 4;
+  set_block_slot(handed, false, r.thread, pack_history(r));
+  EXPECT_EQ(record_form(handed), RecordForm::kThinSpilled);
+  EXPECT_TRUE(same(block_histories(handed).write, w));
+  EXPECT_TRUE(same(block_histories(handed).read, r));
+
+  // The same thread's read at a later clock: spilled, both clocks kept.
+  HeapBlock *later = new_heap_block(cache, kPages + 0x80040, 32, 0, 4);
+  set_block_slot(later, true, w.thread, pack_history(w));
+  History r2 = r;
+  r2.thread = w.thread;
+  r2.clock = w.clock + 1;
+  set_block_slot(later, false, r2.thread, pack_history(r2));
+  EXPECT_EQ(record_form(later), RecordForm::kThinSpilled);
+  EXPECT_TRUE(same(block_histories(later).write, w));
+  EXPECT_TRUE(same(block_histories(later).read, r2));
+
+  // The same thread at the same clock: thin; a new write while the read
+  // slot is empty takes the new clock.
+  HeapBlock *kept = new_heap_block(cache, kPages + 0x80080, 32, 0, 4);
+  set_block_slot(kept, true, w.thread, pack_history(w));
+  History w2 = w;
+  w2.clock = 77;
+  w2.offset = 16;
+  set_block_slot(kept, true, w2.thread, pack_history(w2));
+  History r3 = r;
+  r3.thread = w.thread;
+  r3.clock = 77;
+  set_block_slot(kept, false, r3.thread, pack_history(r3));
+  EXPECT_EQ(record_form(kept), RecordForm::kThin);
+  EXPECT_TRUE(same(block_histories(kept).write, w2));
+  EXPECT_TRUE(same(block_histories(kept).read, r3));
+
+  // A clock beyond 20 bits: spilled, the clock whole.
+  HeapBlock *late = new_heap_block(cache, kPages + 0x800c0, 32, 0, 4);
+  History w3 = w;
+  w3.clock = kThinClockLimit;
+  set_block_slot(late, true, w3.thread, pack_history(w3));
+  EXPECT_EQ(record_form(late), RecordForm::kThinSpilled);
+  EXPECT_TRUE(same(block_histories(late).write, w3));
+
+  for (HeapBlock *b : {handed, later, kept, late}) delete_heap_block(cache, b);
+  release_block_cache(cache);
+}
+
+// A record's header keeps 32 bits of its block's size (where the inlined
+// check reads it); a wide record keeps the rest, so a block of 4 GiB or
+// more has its whole size, and the fast path's range test does not take
+// the block's whole range (the hooks answer it). (The range its low bits
+// give, a stale remembered range of an earlier block at the same start,
+// lies inside the block: answering from the record is right there.)
+TEST(HeapBlocks, ABlockOf4GiBOrMoreKeepsItsSizeAndIsNotAnsweredByTheFastPath) {
+  BlockCache cache;
+  const uintptr_t start = uintptr_t(0x7e0000000000);  // a record only: no memory, no shadow
+  const uintptr_t size = (uintptr_t(5) << 30) + 24;
+  HeapBlock *huge = new_heap_block(cache, start, size, 0, 0);
+  EXPECT_EQ(record_form(huge), RecordForm::kWide);
+  EXPECT_EQ(block_size(huge), size);
+  EXPECT_EQ(block_end(huge), start + size);
+  EXPECT_FALSE(fast_path_range_is(huge, start, start + size));
+  delete_heap_block(cache, huge);
+  HeapBlock *small = new_heap_block(cache, start, 2000, 0, 0);
+  EXPECT_EQ(small, huge) << "the wide record again";
+  EXPECT_EQ(block_size(small), 2000u) << "no high bits left from the last block";
+  EXPECT_TRUE(fast_path_range_is(small, start, start + 2000));
+  delete_heap_block(cache, small);
   release_block_cache(cache);
 }
 

@@ -39,7 +39,7 @@ class RememberedBlocks : public ::testing::Test {
     return block;
   }
   void free_block(HeapBlock *block) {
-    shadow_clear(block->start, block->start + block->size);
+    shadow_clear(block->start, block_end(block));
     delete_heap_block(cache_, block);
   }
   void TearDown() override { release_block_cache(cache_); }
