@@ -1123,6 +1123,7 @@ TEST_F(RaceRenewal, ARangeInsideABlockOfEachRecordFormIsRenewedWhole) {
     EXPECT_EQ(races_reported(), before + 1);
     unlock(*a, m1_);
   }
+}
 
 // Heap events (race_events.cpp, on_free and the heap hook) in the shapes the
 // free's shortcuts must tell apart.
@@ -1217,7 +1218,7 @@ TEST_F(RaceFrees, TheHeapHookAllocatesAndFreesAsOnEventDoes) {
   HeapBlock *block = find_heap_block(heap);
   ASSERT_NE(block, nullptr);
   EXPECT_EQ(block->start, heap);
-  EXPECT_EQ(block->size, 40u);
+  EXPECT_EQ(block_size(block), 40u);
   EXPECT_EQ(block_of_word(shadow_cell(heap + 32)->load()), block);
   e.kind = EventKind::kFree;
   become(*main_);
