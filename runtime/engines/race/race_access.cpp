@@ -199,15 +199,8 @@ StackId RaceEngine::allocation_stack(ThreadState &t, RaceThread &rt, snag_site_t
 SNAG_ALWAYS_INLINE History RaceEngine::history_of(ThreadState &t, RaceThread &rt, const Variable &v,
                                                   const Access &a) {
   Span span = clip(a, v.extent_base(), v.extent_size());
-  History h{};
-  h.stack = access_stack(t, rt, a.site ? a.site : 1);
-  h.lockset = a.write ? rt.lockset_write : rt.lockset_all;
-  h.thread = rt.slot;
-  h.clock = rt.now;
-  h.offset = span.offset;
-  h.size = static_cast<uint16_t>(span.size > 0xffff ? 0xffff : span.size);
-  h.write = a.write;
-  return h;
+  return history_entry(access_stack(t, rt, a.site ? a.site : 1), a.write ? rt.lockset_write : rt.lockset_all,
+                       rt.slot, rt.now, span.offset, span.size, a.write);
 }
 
 void RaceEngine::publish_fast_path(const RaceThread &rt, Tid self) {
@@ -323,14 +316,7 @@ SNAG_ALWAYS_INLINE bool RaceEngine::renew_block(ThreadState &t, RaceThread &rt, 
   RuntimeScope scope(&t);
   const uint32_t stack = access_stack(t, rt, site ? site : 1);
   if (form == RecordForm::kWide) {
-    History entry{};
-    entry.stack = stack;
-    entry.lockset = held;
-    entry.thread = rt.slot;
-    entry.clock = rt.now;
-    entry.offset = offset;
-    entry.size = static_cast<uint16_t>(size > 0xffff ? 0xffff : size);  // as history_of caps it
-    entry.write = write;
+    const History entry = history_entry(stack, held, rt.slot, rt.now, offset, size, write);
     if (!state.compare_exchange_strong(w, kBusyWord)) return false;
     history_slot(*static_cast<Histories *>(record_histories(block)), write, rt.slot) = entry;
   } else {

@@ -260,6 +260,23 @@ PackedHistories *shadow_history(ShadowPage *page, uintptr_t addr) {
   return history_at(i);
 }
 
+namespace {
+
+// Writes `word` into the state of every granule of [begin, end), a range
+// inside one application page. Within a page the state words are
+// contiguous (cells[i] is granule first + 8i), so the first is found once
+// (inline: the slot has shadow already, mostly).
+void fill_cells_in_page(uintptr_t begin, uintptr_t end, uint64_t word) {
+  const uintptr_t first = begin & ~(kGranule - 1);
+  std::atomic<uint64_t> *cells = find_cell(first);
+  if (!cells) cells = shadow_cell(first);
+  if (!cells) return;
+  for (uintptr_t i = 0; i < (end - first + kGranule - 1) / kGranule; ++i)
+    cells[i].store(word, std::memory_order_relaxed);
+}
+
+}  // namespace
+
 void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
   uint64_t word = pointer_word(Kind::kIndirect, block);
   // Granule states left from earlier blocks must not outlive this one's
@@ -287,26 +304,12 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
       HeapBlock *stale = page->block.load(std::memory_order_acquire);
       if (stale && stale != block) page->block.compare_exchange_strong(stale, nullptr);
     }
-    // Within a page the state words are contiguous: cells[i] is granule
-    // first + 8i, found once (inline: the slot has shadow already, mostly).
-    const uintptr_t first = lo & ~(kGranule - 1);
-    std::atomic<uint64_t> *cells = find_cell(first);
-    if (!cells) cells = shadow_cell(first);
-    if (!cells) continue;
-    for (uintptr_t i = 0; i < (hi - first + kGranule - 1) / kGranule; ++i)
-      cells[i].store(word, std::memory_order_relaxed);
+    fill_cells_in_page(lo, hi, word);
   }
 }
 
 void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint64_t word) {
-  const uintptr_t first = begin & ~(kGranule - 1);
-  std::atomic<uint64_t> *cells = find_cell(first);
-  if (!cells) cells = shadow_cell(first);
-  if (cells) {
-    // Within a page the state words are contiguous: cells[i] is granule first + 8i.
-    for (uintptr_t i = 0; i < (end - first + kGranule - 1) / kGranule; ++i)
-      cells[i].store(word, std::memory_order_relaxed);
-  }
+  fill_cells_in_page(begin, end, word);
   if (!page) return;
   const uintptr_t page_start = begin & ~(kPageSize - 1);
   if (begin == page_start && end == page_start + kPageSize) page->block.store(nullptr, std::memory_order_release);

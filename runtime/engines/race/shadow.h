@@ -123,6 +123,19 @@ SNAG_ALWAYS_INLINE PackedHistory pack_entry(uint32_t stack, LocksetId lockset, u
           (last >> kPackedLowBits) << (kLocksetIdBits + kPackedHighBits),
       clock, (thread & kPackedThreadMask) | (offset & kLow) << 20 | (last & kLow) << 26};
 }
+// The unpacked entry of an access, its size capped to a History's 16 bits.
+SNAG_ALWAYS_INLINE History history_entry(uint32_t stack, LocksetId lockset, uint32_t thread, uint32_t clock,
+                                         uint32_t offset, uintptr_t size, bool write) {
+  History h{};
+  h.stack = stack;
+  h.lockset = lockset;
+  h.thread = thread;
+  h.clock = clock;
+  h.offset = offset;
+  h.size = static_cast<uint16_t>(size > 0xffff ? 0xffff : size);
+  h.write = write;
+  return h;
+}
 inline PackedHistory pack_history(const History &h) {
   uint32_t size = h.size == 0 ? 1 : h.size > kPackedVariableBytes ? kPackedVariableBytes : h.size;
   uint32_t offset = h.offset < kPackedVariableBytes ? h.offset : kPackedVariableBytes - 1;
