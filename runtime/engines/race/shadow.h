@@ -170,12 +170,16 @@ inline const PackedHistory &history_slot(const PackedHistories &hs, bool write, 
   return history_slot(const_cast<PackedHistories &>(hs), write, me);
 }
 
+struct SyncLines;  // sync_vars.cpp
+
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page
   // Per granule (kCellsPerPage entries): its histories' index in the
   // history pool, 0 while it has none. Null until a granule needs one.
   std::atomic<std::atomic<uint32_t> *> history;
   std::atomic<uint32_t> sync_objects;         // synchronization objects here
+  // Their chains, one per 64-byte line; null until the page's first.
+  std::atomic<SyncLines *> sync_lines;
 };
 
 // The tables' lookups, inlined into the access path.

@@ -13,46 +13,48 @@ namespace snag::race {
 
 namespace {
 
-// Buckets are chosen by 64-byte line, so the variables of a freed range are
-// found by probing its lines. Chains are read without a lock; inserts and
-// removals take the bucket's lock. Removed variables are never unmapped, so
-// a reader that still holds one reads stale but valid memory; they are used
+// A page's variables, by 64-byte line: a lookup walks its own line's
+// variables only (eight 8-byte atomics at most). The page's shadow record
+// points at them from the first variable made on the page on; they are
+// never unmapped. Chains are read without a lock; inserts and removals
+// take the page's lock. Removed variables are never unmapped either, so a
+// reader that still holds one reads stale but valid memory; they are used
 // again for other addresses only after a quarantine (below).
 //
-// The table's 16,384 buckets are 256 KiB (at 65,536, 1 MiB, the table alone
-// was over a quarter of what task_graph used beyond its own 3.5 MB), and
-// only its pages that hold a used bucket cost memory: the bucket keeps the
-// program's locality (line_buckets.h), so an array of 4,096 objects with a
-// lock each uses 4,096 adjacent buckets, 16 pages. The variables of one
-// line share a bucket: a chain is a handful at most.
-constexpr int kBucketBits = 14;
-constexpr uint32_t kBuckets = 1u << kBucketBits;
-static_assert(kBuckets == kSyncBuckets, "sync_vars.h names the table's size");
-
-struct Bucket {
-  SpinLock lock;
-  // Bumped (under `lock`) at each removal. A reader that walked the chain
-  // without the lock and found nothing checks it: a variable removed from
-  // this chain and used again elsewhere could have led it off the chain.
-  std::atomic<uint32_t> removals;
-  std::atomic<SyncVar *> head;
-};
-static_assert(sizeof(Bucket) == kSyncBucketBytes, "sync_vars.h names a bucket's size");
-Bucket g_buckets[kBuckets];
-
-// One bit per bucket, set while the bucket holds a variable (changed under
-// the bucket's lock). Most atomics live at addresses with no variable (a
-// relaxed store or load of a node's field), and their lookup used to miss
-// in the bucket array; these 2 KiB stay in the cache.
-std::atomic<uint64_t> g_bucket_used[kBuckets / 64];
+// The heads used to be the buckets of one table of 16,384, chosen by line:
+// with two million atomics alive (a thread pool's test of a parallel loop)
+// a chain held 128 variables and lookups took over half of the run.
+constexpr uintptr_t kLine = uintptr_t(1) << kBucketLineBits;
+constexpr uint32_t kLinesPerPage = kPageSize / kLine;
 
 }  // namespace
 
-uint32_t sync_bucket_index(uintptr_t addr) { return line_bucket<kBucketBits>(addr); }
+struct SyncLines {
+  SpinLock lock;
+  // Bumped (under `lock`) at each removal. A reader that walked a chain
+  // without the lock and found nothing checks it: a variable removed from
+  // this page and used again elsewhere could have led it off the chain.
+  std::atomic<uint32_t> removals;
+  std::atomic<SyncVar *> head[kLinesPerPage];
+};
 
 namespace {
 
-Bucket &bucket_of(uintptr_t addr) { return g_buckets[sync_bucket_index(addr)]; }
+// Most atomics live at addresses with no variable (a relaxed store or load
+// of a node's field); their lookup ends at a bitmap of 2 KiB that stays in
+// the cache, one bit per filter bucket (a line's bucket in a table of
+// 16,384, line_buckets.h), set while some variable's line maps to it. The
+// bit and the count of variables behind it change under the bucket's lock.
+constexpr int kBucketBits = 14;
+constexpr uint32_t kBuckets = 1u << kBucketBits;
+struct FilterBucket {
+  SpinLock lock;
+  std::atomic<uint32_t> vars;
+};
+FilterBucket g_filter[kBuckets];
+std::atomic<uint64_t> g_bucket_used[kBuckets / 64];
+
+uint32_t filter_index(uintptr_t addr) { return line_bucket<kBucketBits>(addr); }
 
 bool bucket_may_hold(uint32_t index) {
   return (g_bucket_used[index / 64].load(std::memory_order_acquire) >> (index % 64)) & 1;
@@ -64,19 +66,33 @@ void mark_bucket(uint32_t index, bool used) {
   else g_bucket_used[index / 64].fetch_and(~bit, std::memory_order_release);
 }
 
-// Clears the bit of bucket `index`, found empty by a lookup. Removals
-// leave the bit set: an object holding a mutex, freed, and another made at
-// the address malloc hands out again, set and cleared it each time, an
-// atomic read-modify-write of a line every thread that makes locks writes.
-// Cleared here (under the bucket's lock, as it is set), once, by a lookup
-// that would otherwise find the bucket empty again and again. Only tried:
-// the bit is a filter, a later lookup clears it as well, and a lookup must
-// not wait for the bucket's lock (a signal handler's lookup while the
-// thread it interrupted holds that lock would wait forever).
+// Called before a variable is published (the bit must be set by then).
+void count_in_filter(uint32_t index) {
+  FilterBucket &b = g_filter[index];
+  SpinLockGuard guard(b.lock);
+  b.vars.store(b.vars.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  if (!bucket_may_hold(index)) mark_bucket(index, true);
+}
+
+// A removal only counts down and leaves the bit set: an object holding a
+// mutex, freed, and another made at the address malloc hands out again,
+// set and cleared it each time, an atomic read-modify-write of a line every
+// thread that makes locks writes.
+void uncount_in_filter(uint32_t index) {
+  FilterBucket &b = g_filter[index];
+  SpinLockGuard guard(b.lock);
+  b.vars.store(b.vars.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+}
+
+// Clears the bit of bucket `index` if no variable is behind it, for a
+// lookup that found none: once, where later lookups would find none again
+// and again. Only tried: the bit is a filter, a later lookup clears it as
+// well, and a lookup must not wait for the lock (a signal handler's lookup
+// while the thread it interrupted holds that lock would wait forever).
 void unmark_empty_bucket(uint32_t index) {
-  Bucket &b = g_buckets[index];
-  if (!b.lock.try_lock()) return;
-  if (!b.head.load(std::memory_order_relaxed)) mark_bucket(index, false);
+  FilterBucket &b = g_filter[index];
+  if (b.vars.load(std::memory_order_relaxed) != 0 || !b.lock.try_lock()) return;
+  if (b.vars.load(std::memory_order_relaxed) == 0) mark_bucket(index, false);
   b.lock.unlock();
 }
 
@@ -194,9 +210,40 @@ SyncVar *remember(RecentVar &recent, SyncVar *v) {
   return v;
 }
 
-void count_in_page(uintptr_t addr, int delta) {
-  if (ShadowPage *page = delta > 0 ? shadow_page(addr) : find_shadow_page(addr))
-    page->sync_objects.fetch_add(static_cast<uint32_t>(delta), std::memory_order_relaxed);
+// The line heads of `page`, made on its first variable.
+SpinLock g_lines_lock;
+SyncLines *g_lines_next;
+SyncLines *g_lines_end;
+
+SyncLines *lines_of(ShadowPage *page) {
+  if (SyncLines *lines = page->sync_lines.load(std::memory_order_acquire)) return lines;
+  SpinLockGuard guard(g_lines_lock);
+  SyncLines *lines = page->sync_lines.load(std::memory_order_acquire);
+  if (lines) return lines;
+  if (g_lines_next == g_lines_end) {
+    constexpr size_t kPerRun = 128;  // 66 KiB
+    g_lines_next = static_cast<SyncLines *>(map_pages(sizeof(SyncLines) * kPerRun));
+    g_lines_end = g_lines_next + kPerRun;
+  }
+  lines = new (g_lines_next++) SyncLines();
+  page->sync_lines.store(lines, std::memory_order_release);
+  return lines;
+}
+
+std::atomic<SyncVar *> &line_head(SyncLines *lines, uintptr_t addr) {
+  return lines->head[(addr & (kPageSize - 1)) / kLine];
+}
+
+// The line heads of `addr`'s page, if a variable was ever made there.
+SyncLines *find_lines(uintptr_t addr) {
+  ShadowPage *page = find_shadow_page(addr);
+  return page ? page->sync_lines.load(std::memory_order_acquire) : nullptr;
+}
+
+SyncVar *find_in_chain(std::atomic<SyncVar *> &head, uintptr_t addr) {
+  for (SyncVar *v = head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
+    if (v->addr == addr) return v;
+  return nullptr;
 }
 
 }  // namespace
@@ -211,37 +258,45 @@ SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) {
     if (!recent.var->forgotten.load(std::memory_order_acquire) && recent.var->addr == addr)
       return recent.var;
   }
-  const uint32_t index = sync_bucket_index(addr);
+  const uint32_t index = filter_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
-  Bucket &b = g_buckets[index];
-  const uint32_t removals = b.removals.load(std::memory_order_acquire);
-  SyncVar *const head = b.head.load(std::memory_order_acquire);
-  for (SyncVar *v = head; v; v = v->next.load(std::memory_order_acquire))
-    if (v->addr == addr) return remember(recent, v);
+  ShadowPage *const page = create ? shadow_page(addr) : find_shadow_page(addr);
+  SyncLines *lines = page ? page->sync_lines.load(std::memory_order_acquire) : nullptr;
+  if (!lines) {
+    if (!create) {
+      unmark_empty_bucket(index);
+      return nullptr;
+    }
+    lines = lines_of(page);
+  }
+  std::atomic<SyncVar *> &head = line_head(lines, addr);
+  const uint32_t removals = lines->removals.load(std::memory_order_acquire);
+  if (SyncVar *v = find_in_chain(head, addr)) return remember(recent, v);
   // Not found: certainly so unless a removal could have led the walk astray.
-  if (!create && b.removals.load(std::memory_order_acquire) == removals) {
-    if (!head) unmark_empty_bucket(index);
+  if (!create && lines->removals.load(std::memory_order_acquire) == removals) {
+    if (!head.load(std::memory_order_relaxed)) unmark_empty_bucket(index);
     return nullptr;
   }
-  SpinLockGuard guard(b.lock);
-  for (SyncVar *v = b.head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
-    if (v->addr == addr) return remember(recent, v);
+  SpinLockGuard guard(lines->lock);
+  if (SyncVar *v = find_in_chain(head, addr)) return remember(recent, v);
   if (!create) return nullptr;
+  count_in_filter(index);
   SyncVar *v = new_sync_var(addr);
   // Read before the variable is published: nobody released here yet.
   if (made) made->note(v, v->version.load(std::memory_order_relaxed), true);
-  v->next.store(b.head.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  if (!bucket_may_hold(index)) mark_bucket(index, true);
-  b.head.store(v, std::memory_order_release);
-  count_in_page(addr, +1);
+  v->next.store(head.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  head.store(v, std::memory_order_release);
+  page->sync_objects.fetch_add(1, std::memory_order_relaxed);
   return remember(recent, v);
 }
 
 void sync_var_prefetch(uintptr_t addr) {
   const RecentVar &recent = recent_slot(addr);
   SyncVar *v = recent.addr == addr ? recent.var : nullptr;
-  // Most chains hold one variable: the head is the one, without reading it.
-  if (!v) v = g_buckets[sync_bucket_index(addr)].head.load(std::memory_order_acquire);
+  if (!v && bucket_may_hold(filter_index(addr))) {
+    // Most lines hold one variable: the head is the one, without reading it.
+    if (SyncLines *lines = find_lines(addr)) v = line_head(lines, addr).load(std::memory_order_acquire);
+  }
   if (!v) return;
   prefetch_for_write(v);
   // The second line (the one-lock lockset, read_clock) is read, not written.
@@ -348,37 +403,51 @@ void sync_release_lock(SyncVar *v, const VectorClock &from, bool write_mode, uin
                     "a release noted as seen publishes nothing the releaser lacks");
 }
 
+size_t sync_chain_length(uintptr_t addr) {
+  SyncLines *lines = find_lines(addr);
+  if (!lines) return 0;
+  size_t length = 0;
+  for (SyncVar *v = line_head(lines, addr).load(std::memory_order_acquire); v;
+       v = v->next.load(std::memory_order_acquire))
+    ++length;
+  return length;
+}
+
 size_t sync_vars_carved() {
   SpinLockGuard guard(g_carve_lock);
   return g_carved;
 }
 
 void sync_forget_range(uintptr_t begin, uintptr_t end) {
-  // Line by line, on the pages that hold variables.
-  constexpr uintptr_t kLine = uintptr_t(1) << kBucketLineBits;
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t, uint32_t) {
     if (page->sync_objects.load(std::memory_order_relaxed) == 0) return;
+    SyncLines *lines = page->sync_lines.load(std::memory_order_acquire);
+    if (!lines) return;
     const uintptr_t first = (begin > page_start ? begin : page_start) & ~(kLine - 1);
     const uintptr_t last = end < page_start + kPageSize ? end : page_start + kPageSize;
-    for (uintptr_t g = first; g < last; g += kLine) {
-      Bucket &b = bucket_of(g);
-      if (!b.head.load(std::memory_order_acquire)) continue;
-      SpinLockGuard guard(b.lock);
-      std::atomic<SyncVar *> *link = &b.head;
+    // A freed block on a page holding variables elsewhere (a node beside
+    // nodes with atomics) takes no lock.
+    bool any = false;
+    for (uintptr_t line = first; line < last && !any; line += kLine)
+      any = line_head(lines, line).load(std::memory_order_relaxed) != nullptr;
+    if (!any) return;
+    SpinLockGuard guard(lines->lock);
+    for (uintptr_t line = first; line < last; line += kLine) {
+      std::atomic<SyncVar *> *link = &line_head(lines, line);
       for (SyncVar *v = link->load(std::memory_order_relaxed); v;) {
         SyncVar *next = v->next.load(std::memory_order_relaxed);
         if (v->addr >= begin && v->addr < end) {
           link->store(next, std::memory_order_release);
-          b.removals.store(b.removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+          lines->removals.store(lines->removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
           v->forgotten.store(true, std::memory_order_release);
-          count_in_page(v->addr, -1);
+          page->sync_objects.fetch_sub(1, std::memory_order_relaxed);
+          uncount_in_filter(filter_index(v->addr));
           quarantine(v);  // a lock-free reader may still be looking at it
         } else {
           link = &v->next;
         }
         v = next;
       }
-      // An emptied bucket keeps its bit (unmark_empty_bucket).
     }
   });
 }

@@ -143,11 +143,9 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
 // used again for another address after a quarantine.
 void sync_forget_range(uintptr_t begin, uintptr_t end);
 
-// The bucket of the variables' table that the variable at `addr` goes to
-// (sync_vars.cpp says how it is chosen; exposed for its tests).
-uint32_t sync_bucket_index(uintptr_t addr);
-constexpr uint32_t kSyncBuckets = 1u << 14;
-constexpr uint32_t kSyncBucketBytes = 16;
+// How many variables a lookup of `addr` walks past at most: those of its
+// 64-byte line (exposed for its tests).
+size_t sync_chain_length(uintptr_t addr);
 
 // How many variables were ever carved (their memory is never unmapped).
 size_t sync_vars_carved();

@@ -5,8 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
-
 namespace snag::race {
 namespace {
 
@@ -413,25 +411,31 @@ TEST(SyncVars, RecentVariablesEvictEachOtherWithoutMixingUp) {
   EXPECT_EQ(sync_var(kBase + 0x7fff0, false), nullptr);
 }
 
-// The table's pages cost memory only where a bucket is used: an array of
-// objects with a lock each (lock_hash_map: 4,096 bucket mutexes 64 bytes
-// apart) must use a run of adjacent buckets, a few pages, not a bucket on
-// every page of the table (what hashing each address did: all 64 pages).
-TEST(SyncVars, AnArrayOfLocksUsesAFewPagesOfTheTable) {
-  constexpr uintptr_t kArray = 0x7f1234567040;  // anywhere, not window-aligned
-  constexpr uint32_t kLocks = 4096;
-  constexpr uint32_t kBucketsPerPage = 4096 / kSyncBucketBytes;
-  std::set<uint32_t> buckets, pages;
-  for (uint32_t i = 0; i < kLocks; ++i) {
-    uint32_t b = sync_bucket_index(kArray + 64 * uintptr_t(i));
-    buckets.insert(b);
-    pages.insert(b / kBucketsPerPage);
+// A lookup walks the variables of its own 64-byte line only, however many
+// are alive: a thread pool's test that checks a parallel loop keeps two
+// million atomics, and when chains were the buckets of one table of 16,384,
+// chosen by line, each held 128 of them and lookups took over half the run.
+TEST(SyncVars, ALookupWalksItsOwnLinesVariablesOnly) {
+  constexpr uintptr_t kArray = 0x7f2234567000;
+  constexpr uintptr_t kLines = 40000;  // more lines than the old table had buckets
+  VectorClock c;
+  c.set(1, 1);
+  for (uintptr_t i = 0; i < kLines; ++i) sync_release(kArray + 64 * i + 8 * (i % 8), c);
+  size_t longest = 0;
+  for (uintptr_t i = 0; i < kLines; ++i) {
+    const uintptr_t a = kArray + 64 * i + 8 * (i % 8);
+    const size_t length = sync_chain_length(a);
+    if (length > longest) longest = length;
+    ASSERT_NE(sync_var(a, false), nullptr) << i;
+    ASSERT_EQ(sync_var(a, false)->addr, a);
   }
-  EXPECT_EQ(buckets.size(), kLocks);  // no two locks of the array share a chain
-  EXPECT_LE(pages.size(), kLocks / kBucketsPerPage + 2);  // a wrap at the table's end: +1
+  EXPECT_EQ(longest, 1u);
+  sync_forget_range(kArray, kArray + 64 * kLines);
+  EXPECT_EQ(sync_var(kArray, false), nullptr);
+  EXPECT_EQ(sync_chain_length(kArray + 64 * (kLines - 1)), 0u);
 }
 
-// A line's variables share a bucket: each is still found by its own address,
+// A line's variables share a chain: each is still found by its own address,
 // and freeing part of a line forgets those inside the freed range only (the
 // range's probe starts at the line of its first byte).
 TEST(SyncVars, VariablesOfOneLineAreFoundAndForgottenEachByItsAddress) {
