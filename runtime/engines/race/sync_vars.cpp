@@ -234,10 +234,26 @@ std::atomic<SyncVar *> &line_head(SyncLines *lines, uintptr_t addr) {
   return lines->head[(addr & (kPageSize - 1)) / kLine];
 }
 
+// The pages whose line heads this thread found last, direct-mapped by page.
+// A page's heads never move once made, so an entry never goes stale; it
+// saves the three dependent loads of the shadow page's lookup (a queue's
+// cells, looked up by both ends, span a few pages).
+struct RecentLines {
+  uintptr_t page;
+  SyncLines *lines;
+};
+constexpr int kRecentLinesBits = 4;  // 16 entries, 256 bytes per thread
+SNAG_TLS RecentLines t_recent_lines[1u << kRecentLinesBits];
+
 // The line heads of `addr`'s page, if a variable was ever made there.
 SyncLines *find_lines(uintptr_t addr) {
+  const uintptr_t page_number = addr / kPageSize;
+  RecentLines &recent = t_recent_lines[page_number & ((1u << kRecentLinesBits) - 1)];
+  if (recent.page == page_number && recent.lines) return recent.lines;
   ShadowPage *page = find_shadow_page(addr);
-  return page ? page->sync_lines.load(std::memory_order_acquire) : nullptr;
+  SyncLines *lines = page ? page->sync_lines.load(std::memory_order_acquire) : nullptr;
+  if (lines) recent = {page_number, lines};
+  return lines;
 }
 
 SyncVar *find_in_chain(std::atomic<SyncVar *> &head, uintptr_t addr) {
@@ -260,14 +276,13 @@ SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) {
   }
   const uint32_t index = filter_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
-  ShadowPage *const page = create ? shadow_page(addr) : find_shadow_page(addr);
-  SyncLines *lines = page ? page->sync_lines.load(std::memory_order_acquire) : nullptr;
+  SyncLines *lines = find_lines(addr);
   if (!lines) {
     if (!create) {
       unmark_empty_bucket(index);
       return nullptr;
     }
-    lines = lines_of(page);
+    lines = lines_of(shadow_page(addr));
   }
   std::atomic<SyncVar *> &head = line_head(lines, addr);
   const uint32_t removals = lines->removals.load(std::memory_order_acquire);
@@ -286,7 +301,7 @@ SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) {
   if (made) made->note(v, v->version.load(std::memory_order_relaxed), true);
   v->next.store(head.load(std::memory_order_relaxed), std::memory_order_relaxed);
   head.store(v, std::memory_order_release);
-  page->sync_objects.fetch_add(1, std::memory_order_relaxed);
+  shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
   return remember(recent, v);
 }
 
