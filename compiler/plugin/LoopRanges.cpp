@@ -3,6 +3,7 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -114,7 +115,33 @@ Value *LoopRanges::skipFlag(Instruction *Access, Value *Addr, uint64_t Bytes,
       {IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy()), Count,
        ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)});
   Flag = IRB.CreateICmpNE(Answer, ConstantInt::get(Hooks.i32Ty(), 0), "snag.skip");
+  Questions.push_back({cast<CallInst>(Answer), cast<Instruction>(Flag), L->getHeader()});
   return Flag;
+}
+
+void LoopRanges::askOnEntryOnly(const std::vector<Question> &Questions) {
+  // One new block per edge, for all the questions of its loop.
+  DenseMap<std::pair<BasicBlock *, BasicBlock *>, BasicBlock *> Entries;
+  for (const Question &Q : Questions) {
+    BasicBlock *From = Q.Call->getParent();
+    BasicBlock *&Entry = Entries[{From, Q.Header}];
+    if (!Entry) {
+      if (From->getSingleSuccessor())
+        continue;  // the block enters the loop only
+      unsigned Edges = 0;
+      for (BasicBlock *Succ : successors(From))
+        Edges += Succ == Q.Header;
+      // A switch with two cases into the loop, or an indirect branch, keeps
+      // its question where it is.
+      if (Edges != 1 || !isa<BranchInst>(From->getTerminator()))
+        continue;
+      Entry = SplitEdge(From, Q.Header);
+      if (!Entry)
+        continue;
+    }
+    Q.Call->moveBefore(Entry->getTerminator());
+    Q.Flag->moveBefore(Entry->getTerminator());
+  }
 }
 
 } // namespace snag

@@ -151,6 +151,7 @@ public:
       instrumentEntryAndExits(FunctionSite);
     for (CallBase *Call : Calls)
       storeCallSite(*Call);
+    LoopRanges::askOnEntryOnly(LoopQuestions);
     return Kinds.Functions || !PlainAccesses.empty() || !Atomics.empty() ||
            !MemOps.empty();
   }
@@ -240,6 +241,7 @@ private:
       if (!Access.IsVolatile && !isVtablePointerStore(*Access.Inst))
         Access.SkipFlag = Ranges.skipFlag(Access.Inst, Access.Addr,
                                           Access.Bytes, Access.IsWrite);
+    LoopQuestions = Ranges.takeQuestions();
   }
 
   // After the loop-range questions (an access whose hook they may skip covers
@@ -614,6 +616,7 @@ private:
   SmallVector<Instruction *, 8> Atomics;
   SmallVector<MemOp, 8> MemOps;
   SmallVector<CallBase *, 16> Calls;
+  std::vector<LoopRanges::Question> LoopQuestions;
   DenseMap<const Value *, bool> AllocaEscapes;
 };
 

@@ -59,6 +59,24 @@ unsigned long fill_then_sum(unsigned long *w) {
   return s;
 }
 
+// A loop that runs only on some calls (std::mt19937 refills its state every
+// 312th draw) asks on the edge into the loop, not in the block that
+// branches around it: asking there walked the whole range on every call.
+long state[312];
+long next_index;
+// CHECK-LABEL: define {{.*}}i64 @draw(
+long draw(void) {
+  // CHECK: br i1 {{.*}}, label %[[REFILL_ENTRY:[^ ,]*]], label %[[DRAW:[^ ,]*]]
+  // CHECK-NOT: __snag_loop_range_unchanged
+  // CHECK: [[REFILL_ENTRY]]:
+  // CHECK-NEXT: call i32 @__snag_loop_range_unchanged(
+  if (next_index >= 312) {
+    for (long i = 0; i < 312; ++i) state[i] = state[i] * 3 + 1;
+    next_index = 0;
+  }
+  return state[next_index++];
+}
+
 // CHECK-LABEL: define {{.*}}i64 @sum_locked(
 long sum_locked(const long *b, long n) {
   // CHECK-NOT: __snag_loop_range_unchanged
