@@ -40,8 +40,8 @@ bool LoopRanges::neverSynchronizes(const Loop *L) {
   return true;
 }
 
-Value *LoopRanges::skipFlag(Instruction *Access, Value *Addr, uint64_t Bytes,
-                            bool IsWrite) {
+const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value *Addr,
+                                                     uint64_t Bytes, bool IsWrite) {
   Loop *L = LI.getLoopFor(Access->getParent());
   if (!L || !neverSynchronizes(L))
     return nullptr;
@@ -99,22 +99,31 @@ Value *LoopRanges::skipFlag(Instruction *Access, Value *Addr, uint64_t Bytes,
       !isSafeToExpandAt(Length, At, SE))
     return nullptr;
 
-  Value *&Flag = Flags[{L, Lo, Length, IsWrite}];
-  if (Flag)
-    return Flag;
+  auto [It, Inserted] = Questions.try_emplace({L, Lo, Length, IsWrite});
+  Question &Q = It->second;
+  if (!Inserted)
+    return &Q;
   SCEVExpander Expander(SE, Access->getModule()->getDataLayout(), "snag.range");
   Value *Begin = Expander.expandCodeFor(Lo, IntPtr, At);
   Value *Count = Expander.expandCodeFor(Length, IntPtr, At);
+  Function &F = *Access->getFunction();
+  IntegerType *I8 = Type::getInt8Ty(F.getContext());
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  Q.Slot = Entry.CreateAlloca(I8, nullptr, "snag.skip.slot");
   IRBuilder<> IRB(At);
   // The entering block's terminator may carry the loop's own location; the
   // question belongs to no source line of its own.
   IRB.SetCurrentDebugLocation(Access->getDebugLoc());
-  Value *Answer = IRB.CreateCall(
-      Hooks.loopRangeUnchanged(),
-      {IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy()), Count,
-       ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)});
-  Flag = IRB.CreateICmpNE(Answer, ConstantInt::get(Hooks.i32Ty(), 0), "snag.skip");
-  return Flag;
+  Q.Begin = IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy());
+  Q.Count = Count;
+  Q.IsWrite = IsWrite;
+  Value *Answer = IRB.CreateCall(Hooks.loopRangeUnchanged(),
+                                 {Q.Begin, Count, ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)});
+  IRB.CreateStore(IRB.CreateSelect(IRB.CreateICmpNE(Answer, ConstantInt::get(Hooks.i32Ty(), 0)),
+                                   ConstantInt::get(I8, kSkip),
+                                   ConstantInt::get(I8, kAskAgain), "snag.skip"),
+                  Q.Slot);
+  return &Q;
 }
 
 } // namespace snag
