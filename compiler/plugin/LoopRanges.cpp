@@ -41,8 +41,8 @@ bool LoopRanges::neverSynchronizes(const Loop *L) {
   return true;
 }
 
-Value *LoopRanges::skipFlag(Instruction *Access, Value *Addr, uint64_t Bytes,
-                            bool IsWrite) {
+const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value *Addr,
+                                                     uint64_t Bytes, bool IsWrite) {
   Loop *L = LI.getLoopFor(Access->getParent());
   if (!L || !neverSynchronizes(L))
     return nullptr;
@@ -100,30 +100,39 @@ Value *LoopRanges::skipFlag(Instruction *Access, Value *Addr, uint64_t Bytes,
       !isSafeToExpandAt(Length, At, SE))
     return nullptr;
 
-  Value *&Flag = Flags[{L, Lo, Length, IsWrite}];
-  if (Flag)
-    return Flag;
+  auto [It, Inserted] = Questions.try_emplace({L, Lo, Length, IsWrite});
+  Question &Q = It->second;
+  if (!Inserted)
+    return &Q;
   SCEVExpander Expander(SE, Access->getModule()->getDataLayout(), "snag.range");
   Value *Begin = Expander.expandCodeFor(Lo, IntPtr, At);
   Value *Count = Expander.expandCodeFor(Length, IntPtr, At);
+  Function &F = *Access->getFunction();
+  IntegerType *I8 = Type::getInt8Ty(F.getContext());
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  Q.Slot = Entry.CreateAlloca(I8, nullptr, "snag.skip.slot");
   IRBuilder<> IRB(At);
   // The entering block's terminator may carry the loop's own location; the
   // question belongs to no source line of its own.
   IRB.SetCurrentDebugLocation(Access->getDebugLoc());
-  Value *Answer = IRB.CreateCall(
-      Hooks.loopRangeUnchanged(),
-      {IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy()), Count,
-       ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)});
-  Flag = IRB.CreateICmpNE(Answer, ConstantInt::get(Hooks.i32Ty(), 0), "snag.skip");
-  Questions.push_back({cast<CallInst>(Answer), cast<Instruction>(Flag), L->getHeader()});
-  return Flag;
+  Q.Begin = IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy());
+  Q.Count = Count;
+  Q.IsWrite = IsWrite;
+  Q.Asked = IRB.CreateCall(Hooks.loopRangeUnchanged(),
+                           {Q.Begin, Count, ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)});
+  Q.Answered = IRB.CreateStore(IRB.CreateSelect(IRB.CreateICmpNE(Q.Asked, ConstantInt::get(Hooks.i32Ty(), 0)),
+                                                ConstantInt::get(I8, kSkip),
+                                                ConstantInt::get(I8, kAskAgain), "snag.skip"),
+                               Q.Slot);
+  Q.Header = L->getHeader();
+  return &Q;
 }
 
 void LoopRanges::askOnEntryOnly(const std::vector<Question> &Questions) {
   // One new block per edge, for all the questions of its loop.
   DenseMap<std::pair<BasicBlock *, BasicBlock *>, BasicBlock *> Entries;
   for (const Question &Q : Questions) {
-    BasicBlock *From = Q.Call->getParent();
+    BasicBlock *From = Q.Asked->getParent();
     BasicBlock *&Entry = Entries[{From, Q.Header}];
     if (!Entry) {
       if (From->getSingleSuccessor())
@@ -139,8 +148,14 @@ void LoopRanges::askOnEntryOnly(const std::vector<Question> &Questions) {
       if (!Entry)
         continue;
     }
-    Q.Call->moveBefore(Entry->getTerminator());
-    Q.Flag->moveBefore(Entry->getTerminator());
+    // The call, the comparison and selection of its answer, the store:
+    // made one after the other, before the terminator.
+    SmallVector<Instruction *, 4> Code;
+    for (Instruction *I = Q.Asked; I != Q.Answered; I = I->getNextNode())
+      Code.push_back(I);
+    Code.push_back(Q.Answered);
+    for (Instruction *I : Code)
+      I->moveBefore(Entry->getTerminator());
   }
 }
 

@@ -8,7 +8,9 @@
 // form a range computable before the loop. The block entering it asks the
 // runtime once (__snag_loop_range_unchanged) whether every access to that
 // range would change nothing; the access's hook then runs only when the
-// answer is no. The runtime says yes only to the race engine alone
+// answer is no. After the first such hook call in a run of the loop the
+// question is asked once more (MemoryInstrumentation.cpp, askAgainAfter):
+// the no was often the first access's own work, which the hook just did. The runtime says yes only to the race engine alone
 // (runtime/engines/race/fast_path.cpp), so other engines see every access.
 #ifndef SNAG_PLUGIN_LOOP_RANGES_H
 #define SNAG_PLUGIN_LOOP_RANGES_H
@@ -31,20 +33,31 @@ public:
   LoopRanges(llvm::LoopInfo &LI, llvm::ScalarEvolution &SE, RuntimeHooks &Hooks)
       : LI(LI), SE(SE), Hooks(Hooks) {}
 
-  // The i1 flag, computed in the block entering the innermost loop holding
-  // `Access`, that is true when the access's hook may be skipped; null when
-  // no such flag can be computed. Call for every access before the function's
-  // blocks are split (the analyses describe the function as it was).
-  llvm::Value *skipFlag(llvm::Instruction *Access, llvm::Value *Addr,
-                        uint64_t Bytes, bool IsWrite);
-
-  // A question asked in the block entering its loop.
+  // One loop-range question: where its answer lives while the loop runs, and
+  // what it asked (so that it can be asked again inside the loop).
   struct Question {
-    llvm::CallInst *Call;
-    llvm::Instruction *Flag;
+    // An i8 in the function's entry block, set in the block entering the
+    // loop: kSkip when the hook may be skipped, kAskAgain when the answer was
+    // no, kNo when it was no also when asked again.
+    llvm::AllocaInst *Slot;
+    llvm::Value *Begin; // i8*, computed in the block entering the loop
+    llvm::Value *Count; // bytes
+    bool IsWrite;
+    // The question's code in the entering block, from the runtime call to
+    // the store of its answer, and the loop's header.
+    llvm::CallInst *Asked;
+    llvm::StoreInst *Answered;
     llvm::BasicBlock *Header;
   };
-  std::vector<Question> takeQuestions() { return std::move(Questions); }
+  static constexpr uint8_t kAskAgain = 0, kSkip = 1, kNo = 2;
+
+  // The question, asked in the block entering the innermost loop holding
+  // `Access`, whose answer says when the access's hook may be skipped; null
+  // when no such question can be asked. Valid while this object lives. Call for every access before the
+  // function's blocks are split (the analyses describe the function as it
+  // was).
+  const Question *skipQuestion(llvm::Instruction *Access, llvm::Value *Addr,
+                               uint64_t Bytes, bool IsWrite);
 
   // Moves each question whose block also branches around its loop onto the
   // edge into the loop, so that it is asked only when the loop runs. Call
@@ -66,9 +79,8 @@ private:
   // same range in a sibling loop is asked before that loop, where this
   // loop's answer is not defined.)
   std::map<std::tuple<const llvm::Loop *, const llvm::SCEV *, const llvm::SCEV *, bool>,
-           llvm::Value *>
-      Flags;
-  std::vector<Question> Questions;
+           Question>
+      Questions;
 };
 
 } // namespace snag

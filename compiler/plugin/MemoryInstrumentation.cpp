@@ -71,8 +71,9 @@ struct PlainAccess {
   bool IsWrite;
   bool IsScalar; // integer, floating-point or pointer: may use a fixed hook
   bool IsVolatile;
-  // True when the hook may be skipped (LoopRanges.h); null: always call it.
-  Value *SkipFlag = nullptr;
+  // The loop-range question whose answer says when the hook may be skipped
+  // (LoopRanges.h); none: always call it.
+  std::optional<LoopRanges::Question> Skip;
   // True when an earlier access covers it on every path (RedundantAccesses.h):
   // the hook runs only while __snag_every_access is set.
   bool Redundant = false;
@@ -151,7 +152,7 @@ public:
       instrumentEntryAndExits(FunctionSite);
     for (CallBase *Call : Calls)
       storeCallSite(*Call);
-    LoopRanges::askOnEntryOnly(LoopQuestions);
+    askOnLoopEntries();
     return Kinds.Functions || !PlainAccesses.empty() || !Atomics.empty() ||
            !MemOps.empty();
   }
@@ -239,9 +240,19 @@ private:
     for (PlainAccess &Access : PlainAccesses)
       // A vtable-pointer store has a branch of its own (emitVtablePointerWrite).
       if (!Access.IsVolatile && !isVtablePointerStore(*Access.Inst))
-        Access.SkipFlag = Ranges.skipFlag(Access.Inst, Access.Addr,
-                                          Access.Bytes, Access.IsWrite);
-    LoopQuestions = Ranges.takeQuestions();
+        if (const LoopRanges::Question *Q = Ranges.skipQuestion(
+                Access.Inst, Access.Addr, Access.Bytes, Access.IsWrite))
+          Access.Skip = *Q;
+  }
+
+  // Last: each loop-range question moves onto the edge into its loop.
+  void askOnLoopEntries() {
+    std::vector<LoopRanges::Question> Questions;
+    DenseSet<const AllocaInst *> Seen;
+    for (const PlainAccess &Access : PlainAccesses)
+      if (Access.Skip && Seen.insert(Access.Skip->Slot).second)
+        Questions.push_back(*Access.Skip);
+    LoopRanges::askOnEntryOnly(Questions);
   }
 
   // After the loop-range questions (an access whose hook they may skip covers
@@ -259,7 +270,7 @@ private:
       bool Vptr = isVtablePointerStore(*Access.Inst);
       Tracked[Access.Inst] = TrackedAccess{Access.Addr, Access.Bytes,
                                            Access.IsWrite,
-                                           !Access.SkipFlag && !Vptr, !Vptr};
+                                           !Access.Skip.has_value() && !Vptr, !Vptr};
     }
     DenseSet<const Instruction *> Covered = findCoveredAccesses(F, Tracked);
     for (PlainAccess &Access : PlainAccesses)
@@ -462,8 +473,9 @@ private:
     // The hook runs only when the question before the loop said no, and for
     // a covered access only while an engine wants every access.
     Value *RunHook = nullptr;
-    if (Access.SkipFlag)
-      RunHook = IRB.CreateNot(Access.SkipFlag);
+    if (Access.Skip)
+      RunHook = IRB.CreateICmpNE(IRB.CreateLoad(IRB.getInt8Ty(), Access.Skip->Slot),
+                                 ConstantInt::get(IRB.getInt8Ty(), LoopRanges::kSkip));
     if (Access.Redundant) {
       // A plain load: the runtime sets the flag before main and when a forked
       // child of snag explore changes engines, never while this code runs.
@@ -472,9 +484,12 @@ private:
           i32(0));
       RunHook = RunHook ? IRB.CreateAnd(RunHook, Every) : Every;
     }
+    // The end of the code that runs when the hook may (RunHook): an inline
+    // check and the hook's call go before it.
+    Instruction *HookEnd = nullptr;
     if (RunHook) {
-      Instruction *Then = SplitBlockAndInsertIfThen(RunHook, Access.Inst, false);
-      IRB.SetInsertPoint(Then);
+      HookEnd = SplitBlockAndInsertIfThen(RunHook, Access.Inst, false);
+      IRB.SetInsertPoint(HookEnd);
     }
     Value *Addr = IRB.CreatePointerCast(Access.Addr, Hooks.bytePtrTy());
     std::optional<unsigned> SizeLog2 =
@@ -494,11 +509,45 @@ private:
         IRB.SetInsertPoint(insertRaceFastPath(RaceChecks, &*IRB.GetInsertPoint(), Addr,
                                               Access.Bytes, Access.IsWrite));
       IRB.CreateCall(Hook, {Addr, siteConstant(Site)});
+      askAgainBefore(HookEnd, Access);
       return;
     }
     FunctionCallee Hook = Access.IsWrite ? Hooks.writeRange() : Hooks.readRange();
     IRB.CreateCall(Hook, {Addr, ConstantInt::get(Hooks.sizeTy(), Access.Bytes),
                           siteConstant(Site)});
+    askAgainBefore(HookEnd, Access);
+  }
+
+  // After the first access of a run of the loop whose loop-range question
+  // said no (`End`: where its inline check and its hook, if either ran,
+  // have done their work): the question once more. The no before the loop
+  // is often only that first access's work -- a block the thread owned in
+  // an earlier epoch, or a new block's first touch --, which its hook, or
+  // another access's hook before it in the iteration, has just done; from
+  // then on the loop's accesses to the range change nothing (pipeline's
+  // item loops, a vector filled after its allocation), and the remaining
+  // iterations skip their hooks. The answer holds for the rest of the loop
+  // for the reason the first one would have: the loop cannot synchronize.
+  // Once per run of the loop, so that a range that stays no (another
+  // thread's data, an array of granules renewed one by one) costs one
+  // question more, not one per iteration.
+  void askAgainBefore(Instruction *End, const PlainAccess &Access) {
+    if (!Access.Skip || !End)
+      return;
+    const LoopRanges::Question *Q = &*Access.Skip;
+    IRBuilder<> IRB(End);
+    IRB.SetCurrentDebugLocation(Access.Inst->getDebugLoc());
+    Type *I8 = IRB.getInt8Ty();
+    Value *First = IRB.CreateICmpEQ(IRB.CreateLoad(I8, Q->Slot),
+                                    ConstantInt::get(I8, LoopRanges::kAskAgain));
+    Instruction *Then = SplitBlockAndInsertIfThen(First, End, false);
+    IRB.SetInsertPoint(Then);
+    Value *Answer = IRB.CreateCall(Hooks.loopRangeUnchanged(),
+                                   {Q->Begin, Q->Count, i32(Q->IsWrite ? 1 : 0)});
+    IRB.CreateStore(IRB.CreateSelect(IRB.CreateICmpNE(Answer, i32(0)),
+                                     ConstantInt::get(I8, LoopRanges::kSkip),
+                                     ConstantInt::get(I8, LoopRanges::kNo)),
+                    Q->Slot);
   }
 
   void instrumentAtomic(Instruction *I) {
@@ -616,7 +665,6 @@ private:
   SmallVector<Instruction *, 8> Atomics;
   SmallVector<MemOp, 8> MemOps;
   SmallVector<CallBase *, 16> Calls;
-  std::vector<LoopRanges::Question> LoopQuestions;
   DenseMap<const Value *, bool> AllocaEscapes;
 };
 

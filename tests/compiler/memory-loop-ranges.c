@@ -1,6 +1,8 @@
 // A loop that neither calls nor uses atomics asks the runtime once, in its
 // preheader, about the whole range each of its accesses can touch; the
-// access's hook then runs only when the answer was no. A loop that calls a
+// access's hook then runs only when the answer was no, and after the first
+// hook that runs in a run of the loop the question is asked once more (the
+// no was often that first access's own work). A loop that calls a
 // function (it may synchronize) or whose address does not step by a constant
 // keeps a hook per access, as does every access outside loops.
 // RUN: SNAG_INSTRUMENT=memory -O1
@@ -9,13 +11,28 @@ void lock(void);
 
 // CHECK-LABEL: define {{.*}}i64 @sum(
 long sum(const long *b, long n) {
+  // The answer lives in a slot: 1 skip, 0 ask again after a hook, 2 no.
+  // CHECK: [[SLOT:%snag.skip.slot[0-9]*]] = alloca i8
   // The range of b[0..n): from b, n * 8 bytes, read.
-  // CHECK: [[ANSWER:%.*]] = call i32 @__snag_loop_range_unchanged(i8* {{.*}}, i64 {{.*}}, i32 0)
-  // CHECK: [[SKIP:%.*]] = icmp ne i32 [[ANSWER]], 0
-  // CHECK: [[ASK:%.*]] = xor i1 [[SKIP]], true
+  // CHECK: [[ANSWER:%.*]] = call i32 @__snag_loop_range_unchanged(i8* [[BEGIN:%[^,]*]], i64 [[COUNT:%[^,]*]], i32 0)
+  // CHECK-NEXT: [[YES:%.*]] = icmp ne i32 [[ANSWER]], 0
+  // CHECK-NEXT: [[SKIP:%.*]] = select i1 [[YES]], i8 1, i8 0
+  // CHECK-NEXT: store i8 [[SKIP]], i8* [[SLOT]]
+  // CHECK: [[STATE:%.*]] = load i8, i8* [[SLOT]]
+  // CHECK-NEXT: [[ASK:%.*]] = icmp ne i8 [[STATE]], 1
   // CHECK-NEXT: br i1 [[ASK]], label %[[HOOK:.*]], label %[[ACCESS:[^ ,]*]]
   // CHECK: [[HOOK]]:
   // CHECK: call void @__snag_read8(
+  // After the first access of this run of the loop (its inline check or its
+  // hook), the same question again.
+  // CHECK: [[STATE_AFTER:%.*]] = load i8, i8* [[SLOT]]
+  // CHECK-NEXT: [[FIRST:%.*]] = icmp eq i8 [[STATE_AFTER]], 0
+  // CHECK-NEXT: br i1 [[FIRST]], label %[[AGAIN:[^ ,]*]], label
+  // CHECK: [[AGAIN]]:
+  // CHECK-NEXT: [[ANSWER2:%.*]] = call i32 @__snag_loop_range_unchanged(i8* [[BEGIN]], i64 [[COUNT]], i32 0)
+  // CHECK-NEXT: [[YES2:%.*]] = icmp ne i32 [[ANSWER2]], 0
+  // CHECK-NEXT: [[STATE2:%.*]] = select i1 [[YES2]], i8 1, i8 2
+  // CHECK-NEXT: store i8 [[STATE2]], i8* [[SLOT]]
   // CHECK: [[ACCESS]]:
   // CHECK-NEXT: load i64
   long s = 0;
@@ -50,7 +67,9 @@ void either(const long *b, long n, int which) {
 // hooks instead.
 // CHECK-LABEL: define {{.*}}i64 @fill_then_sum(
 unsigned long fill_then_sum(unsigned long *w) {
-  // CHECK: call i32 @__snag_loop_range_unchanged({{.*}}, i32 1)
+  // The fill loop's question, and the same asked again inside it.
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* [[FILL:%[^,]*]], i64 32768, i32 1)
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* [[FILL]], i64 32768, i32 1)
   // CHECK-NOT: __snag_loop_range_unchanged
   // CHECK: call void @__snag_read8(
   for (unsigned long i = 0; i < 4096; ++i) w[i] = i * 3;
