@@ -1,4 +1,5 @@
 #include "engines/race/heap_blocks.h"
+#include "engines/race/state_records.h"
 
 #include <new>
 
@@ -369,6 +370,7 @@ HeapBlock *find_tracking_block(uintptr_t addr) {
 }
 
 void delete_heap_block(BlockCache &cache, HeapBlock *block) {
+  retire_state_records(block->state.exchange(0, std::memory_order_acq_rel));
   // Only a block that went fine or was cut has a refinement, given before
   // `fine` is published: a coarse block's record (most of them) is freed
   // without reading its refinement index (a thin record's sits in its
@@ -398,7 +400,10 @@ void delete_heap_block(BlockCache &cache, HeapBlock *block) {
       drop_refinement(block);
     }
     if (chunks) {
-      for (uint32_t i = 0; i < count; ++i) give_back_record(chunks[i]);
+      for (uint32_t i = 0; i < count; ++i) {
+        retire_state_records(chunks[i]->state.exchange(0, std::memory_order_acq_rel));
+        give_back_record(chunks[i]);
+      }
       internal_free(chunks);
     }
   }

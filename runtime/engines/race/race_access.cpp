@@ -12,6 +12,7 @@
 #include "core/runtime.h"
 #include "engines/race/access_stacks.h"
 #include "engines/race/fast_path.h"
+#include "engines/race/state_records.h"
 
 namespace snag::race {
 
@@ -639,9 +640,21 @@ bool RaceEngine::settle(ThreadState &t, RaceThread &rt, const Variable &v, const
     else if (v.packed) history_slot(*v.packed, a.write, me) = pack_history(entry);
     else history_slot(*v.history, a.write, me) = entry;
     v.state->store(nw, std::memory_order_release);
+    replaced(v, w, nw);
     return true;
   }
-  return nw == w || v.state->compare_exchange_strong(w, nw);
+  if (nw == w) return true;
+  if (!v.state->compare_exchange_strong(w, nw)) return false;
+  replaced(v, w, nw);
+  return true;
+}
+
+// After the state word went from w to nw: the record w owned goes back, and
+// a granule's page notes that nw owns one.
+void RaceEngine::replaced(const Variable &v, uint64_t w, uint64_t nw) {
+  if (w == nw) return;
+  if (kind_of(w) == Kind::kSharedModify2) retire_state_records(w);
+  if (kind_of(nw) == Kind::kSharedModify2 && v.level != 0) note_state_record(v.base);
 }
 
 Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variable &v,
@@ -761,6 +774,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
       if (refine(t, rt, v, w, prev, a)) return Outcome::kRedo;
       if (!v.state->compare_exchange_strong(w, kReportedWord)) continue;
       report(t, rt, v, prev, a, race_state);
+      replaced(v, w, kReportedWord);
       return Outcome::kDone;
     }
     if (!settle(t, rt, v, a, w, nw)) continue;  // another thread changed the state first
@@ -793,7 +807,10 @@ bool RaceEngine::split_granule(const Variable &v, uint64_t word) {
       if (from[i]->stack && b >= from[i]->offset && b < from[i]->offset + from[i]->size)
         *to[i] = pack_history(*from[i]);
   }
-  if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) return true;
+  if (v.state->compare_exchange_strong(word, pointer_word(Kind::kIndirect, split))) {
+    note_state_record(v.base);
+    return true;
+  }
   internal_free(split);
   return false;
 }

@@ -205,6 +205,7 @@ class RaceEngine final : public Engine {
   Outcome access_variable(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
   bool access_exclusive_again(ThreadState &t, RaceThread &rt, const Access &a);
   bool range_owner_again(const Access &a) const;
+  static void replaced(const Variable &v, uint64_t w, uint64_t nw);
   bool settle(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a, uint64_t w,
               uint64_t nw);
   bool refine(ThreadState &t, RaceThread &rt, const Variable &v, uint64_t word,

@@ -7,6 +7,7 @@
 #include "core/platform.h"
 #include "core/spinlock.h"
 #include "engines/race/heap_blocks.h"
+#include "engines/race/state_records.h"
 #include "engines/race/state.h"
 
 namespace snag::race {
@@ -309,6 +310,7 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
 }
 
 void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint64_t word) {
+  if (page && page->state_records.load(std::memory_order_relaxed)) release_state_records(begin, end);
   fill_cells_in_page(begin, end, word);
   if (!page) return;
   const uintptr_t page_start = begin & ~(kPageSize - 1);
@@ -324,6 +326,7 @@ void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint6
 }
 
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
+  release_state_records(begin, end);
   shadow_reset_cells(begin, end, memory);
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
     bool whole_page = begin <= page_start && page_start + kPageSize <= end;

@@ -178,6 +178,8 @@ struct ShadowPage {
   // history pool, 0 while it has none. Null until a granule needs one.
   std::atomic<std::atomic<uint32_t> *> history;
   std::atomic<uint32_t> sync_objects;         // synchronization objects here
+  // Set while a granule here may own a record (state_records.h).
+  std::atomic<uint32_t> state_records;
   // Their chains, one per 64-byte line; null until the page's first.
   std::atomic<SyncLines *> sync_lines;
 };

@@ -5,6 +5,7 @@
 // -> Shared-Modify1 (a write under the common lock), the lockset intersection
 // that empties it, and the happens-before check on the first transfer. Every
 // step is deterministic: the threads are records, not running threads.
+#include <new>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -13,9 +14,11 @@
 #include "core/runtime.h"
 #include "engines/race/access_stacks.h"
 #include "engines/race/fast_path.h"
+#include "engines/race/heap_blocks.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/shadow.h"
 #include "engines/race/state.h"
+#include "engines/race/state_records.h"
 
 namespace snag {
 Engine *create_race_engine();  // core/engine_registry.cpp
@@ -413,6 +416,49 @@ TEST_F(RaceStateMachine, AFreeGivesNoHistoriesToGranulesNeverUsed) {
   EXPECT_EQ(shadow_history(shadow_page(elsewhere), elsewhere), used);
 }
 
+
+// A threadset record (Shared-Modify2) belongs to the one word pointing at
+// it: it goes back when the word moves on, and when the memory is freed.
+// Before, none did: a program filling and freeing a vector of atomics from
+// two threads, in rounds, kept every round's records.
+const SharedModify2Record *threadset_of(ThreadState *t) {
+  auto *r = static_cast<SharedModify2Record *>(
+      internal_alloc(sizeof(SharedModify2Record) + sizeof(ThreadsetEntry)));
+  r->lockset = kEmptyLockset;
+  r->count = 1;
+  r->entries[0] = {static_cast<const RaceThread *>(t->engine_data[kRaceSlot])->slot, 0};
+  return r;
+}
+
+TEST_F(RaceStateMachine, AThreadsetRecordGoesBackWhenItsStateMovesOn) {
+  write(*main_, 141);  // the granule gets its shadow and histories
+  shadow_cell(base_)->store(pointer_word(Kind::kSharedModify2, threadset_of(main_)));
+  const uint64_t before = state_records_retired();
+  write(*main_, 142);  // its threadset is main alone: Exclusive2
+  EXPECT_EQ(kind(), Kind::kExclusive2);
+  EXPECT_EQ(state_records_retired(), before + 1);
+}
+
+TEST_F(RaceStateMachine, AFreeGivesBackTheRecordsItsGranulesOwn) {
+  write(*main_, 151);
+  // The first granule Shared-Modify2; the second split, one of its bytes
+  // Shared-Modify2.
+  shadow_cell(base_)->store(pointer_word(Kind::kSharedModify2, threadset_of(main_)));
+  note_state_record(base_);
+  auto *split = new (internal_alloc(sizeof(SplitGranule))) SplitGranule();
+  split->state[3].store(pointer_word(Kind::kSharedModify2, threadset_of(main_)));
+  shadow_cell(base_ + kGranule)->store(pointer_word(Kind::kIndirect, split));
+  note_state_record(base_ + kGranule);
+  const uint64_t before = state_records_retired();
+  Event e{EventKind::kFree};
+  e.addr = base_;
+  e.value = 64;
+  e.site = 152;
+  engine().on_event(*main_, e);
+  EXPECT_EQ(state_records_retired(), before + 3);  // two threadsets and the split granule
+  EXPECT_NE(kind_of(shadow_cell(base_)->load()), Kind::kSharedModify2);
+  EXPECT_NE(kind_of(shadow_cell(base_ + kGranule)->load()), Kind::kIndirect);
+}
 
 // The same state machine with the fast path on (fast_path.h), as in a real
 // run where the race engine is the only engine: on_access then answers the
