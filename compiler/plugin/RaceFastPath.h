@@ -23,6 +23,12 @@ namespace snag {
 // deeply nested loops (MemoryInstrumentation.cpp, findLoopAccesses).
 constexpr unsigned kMaxInlineRaceChecks = 128;
 
+// With LoopsOnly, a loop whose own blocks (not its subloops') hold more
+// accesses than this is no tight loop (a test body's do { ... } while over
+// configurations, leveldb's db_test.cc: hundreds of accesses around calls)
+// and its accesses get no check; its subloops are counted on their own.
+constexpr unsigned kMaxLoopAccessesChecked = 64;
+
 // Which parts of the check to emit (SNAG_RACE_INLINE, for measuring; the
 // default, blocks,owner,loops, is what bench/results/race_bench.txt §19
 // found best).
