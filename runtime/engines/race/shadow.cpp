@@ -310,10 +310,10 @@ void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
 }
 
 void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint64_t word) {
-  if (page && page->state_records.load(std::memory_order_relaxed)) release_state_records(begin, end);
+  const uintptr_t page_start = begin & ~(kPageSize - 1);
+  if (page) release_state_records(page, page_start, cell_index(begin), cell_index(end - 1) + 1);
   fill_cells_in_page(begin, end, word);
   if (!page) return;
-  const uintptr_t page_start = begin & ~(kPageSize - 1);
   if (begin == page_start && end == page_start + kPageSize) page->block.store(nullptr, std::memory_order_release);
   std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
   if (!index) return;
@@ -326,9 +326,9 @@ void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint6
 }
 
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
-  release_state_records(begin, end);
-  shadow_reset_cells(begin, end, memory);
+  // Pages first: the records the words own go back before the words are reset.
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
+    release_state_records(page, page_start, lo, hi);
     bool whole_page = begin <= page_start && page_start + kPageSize <= end;
     if (whole_page) page->block.store(nullptr, std::memory_order_release);
     std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
@@ -340,6 +340,7 @@ void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
         if (uint32_t i = index[c].exchange(0, std::memory_order_acq_rel)) freed[count++] = i;
     give_back_histories(freed, count);
   });
+  shadow_reset_cells(begin, end, memory);
 }
 
 }  // namespace snag::race

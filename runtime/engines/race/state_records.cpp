@@ -55,21 +55,19 @@ void note_state_record(uintptr_t addr) {
     page->state_records.store(1, std::memory_order_relaxed);
 }
 
-void release_state_records(uintptr_t begin, uintptr_t end) {
-  for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
-    if (!page->state_records.load(std::memory_order_relaxed)) return;
-    // A whole page's words are all taken here. (A word made meanwhile by a
-    // thread still using the freed memory only stays allocated.)
-    if (lo == 0 && hi == kCellsPerPage) page->state_records.store(0, std::memory_order_relaxed);
-    std::atomic<uint64_t> *cells = find_cell(page_start);
-    if (!cells) return;
-    for (uint32_t c = lo; c < hi; ++c) {
-      const uint64_t w = cells[c].load(std::memory_order_relaxed);
-      uint64_t expected = w;
-      if (owns_record(w) && cells[c].compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
-        retire_state_records(w);
-    }
-  });
+void release_state_records(ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi) {
+  if (!page->state_records.load(std::memory_order_relaxed)) return;
+  // A whole page's words are all taken here. (A word made meanwhile by a
+  // thread still using the freed memory only stays allocated.)
+  if (lo == 0 && hi == kCellsPerPage) page->state_records.store(0, std::memory_order_relaxed);
+  std::atomic<uint64_t> *cells = find_cell(page_start);
+  if (!cells) return;
+  for (uint32_t c = lo; c < hi; ++c) {
+    const uint64_t w = cells[c].load(std::memory_order_relaxed);
+    uint64_t expected = w;
+    if (owns_record(w) && cells[c].compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
+      retire_state_records(w);
+  }
 }
 
 uint64_t state_records_retired() {

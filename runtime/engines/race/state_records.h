@@ -11,6 +11,8 @@
 
 namespace snag::race {
 
+struct ShadowPage;
+
 // Gives back what `word` pointed at, once the caller took the word out of
 // its place (a successful compare-and-swap or exchange: nobody else can
 // give it back too). A thread that loaded the word just before may still
@@ -22,10 +24,11 @@ void retire_state_records(uint64_t word);
 // that freeing memory there gives them back (release_state_records).
 void note_state_record(uintptr_t addr);
 
-// Takes every owning word of the granules of [begin, end) out of its place
-// (it reads as Virgin) and gives back its records; only on pages noted.
-// Called before the range's shadow is reset.
-void release_state_records(uintptr_t begin, uintptr_t end);
+// Takes every owning word of granules [lo, hi) of `page` (the shadow page
+// of the application page at `page_start`) out of its place (it reads as
+// Virgin) and gives back its records, if the page was noted. Called when
+// the memory is freed, before its shadow is reset.
+void release_state_records(ShadowPage *page, uintptr_t page_start, uint32_t lo, uint32_t hi);
 
 // How many records were ever given back (for tests).
 uint64_t state_records_retired();

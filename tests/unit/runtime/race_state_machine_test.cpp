@@ -460,6 +460,24 @@ TEST_F(RaceStateMachine, AFreeGivesBackTheRecordsItsGranulesOwn) {
   EXPECT_NE(kind_of(shadow_cell(base_ + kGranule)->load()), Kind::kIndirect);
 }
 
+TEST_F(RaceStateMachine, AFreeOfSeveralPagesGivesBackTheRecordsToo) {
+  // Blocks over a page take another path (shadow_clear).
+  alignas(4096) static char pages[3 * 4096];
+  const uintptr_t start = reinterpret_cast<uintptr_t>(pages);
+  const uintptr_t granule = start + 4096 + 64;
+  alloc(*main_, start, sizeof pages);
+  access(*main_, granule, true, 161);
+  shadow_cell(granule)->store(pointer_word(Kind::kSharedModify2, threadset_of(main_)));
+  note_state_record(granule);
+  const uint64_t before = state_records_retired();
+  Event e{EventKind::kFree};
+  e.addr = start;
+  e.value = sizeof pages;
+  e.site = 162;
+  engine().on_event(*main_, e);
+  EXPECT_EQ(state_records_retired(), before + 1);
+}
+
 // The same state machine with the fast path on (fast_path.h), as in a real
 // run where the race engine is the only engine: on_access then answers the
 // commonest Exclusive transitions, and a range access its owner repeats, with
