@@ -3,7 +3,7 @@
 #include <atomic>
 
 #include "core/internal_alloc.h"
-#include "core/spinlock.h"
+#include "core/quarantine.h"
 #include "engines/race/heap_blocks.h"
 #include "engines/race/shadow.h"
 #include "engines/race/state.h"
@@ -12,25 +12,13 @@ namespace snag::race {
 
 namespace {
 
-constexpr uint64_t kQuarantine = 4096;
-SpinLock g_quarantine_lock;
-void *g_quarantine[kQuarantine];  // under g_quarantine_lock
-uint64_t g_retired;               // how many ever went there
+Quarantine<4096> g_quarantine;
 
-void quarantine(void *record) {
-  void *released;
-  {
-    SpinLockGuard guard(g_quarantine_lock);
-    void *&slot = g_quarantine[g_retired++ % kQuarantine];
-    released = slot;
-    slot = record;
-  }
-  internal_free(released);
-}
+void quarantine(void *record) { internal_free(g_quarantine.push(record)); }
 
 bool owns_record(uint64_t word) {
   if (kind_of(word) == Kind::kSharedModify2) return true;
-  return kind_of(word) == Kind::kIndirect && word != kBusyWord && indirect_type(word) == IndirectType::kSplit;
+  return kind_of(word) == Kind::kIndirect && indirect_type(word) == IndirectType::kSplit;
 }
 
 }  // namespace
@@ -70,9 +58,6 @@ void release_state_records(ShadowPage *page, uintptr_t page_start, uint32_t lo, 
   }
 }
 
-uint64_t state_records_retired() {
-  SpinLockGuard guard(g_quarantine_lock);
-  return g_retired;
-}
+uint64_t state_records_retired() { return g_quarantine.pushed(); }
 
 }  // namespace snag::race

@@ -6,6 +6,7 @@
 #include "core/debug_assert.h"
 #include "core/internal_alloc.h"
 #include "core/prefetch.h"
+#include "core/quarantine.h"
 #include "engines/race/line_buckets.h"
 #include "engines/race/shadow.h"
 
@@ -147,24 +148,20 @@ size_t g_carved;  // under g_carve_lock
 
 // A variable whose memory was freed is used again, so that a program that
 // makes and frees objects holding mutexes keeps a table proportional to the
-// mutexes alive, not to all it ever made. It first waits in this FIFO while
-// kQuarantine others are freed after it: a thread that found it just before
-// it was forgotten (a lookup between its bucket's head and its address, a
-// remembered pointer) has long finished with it when it is used again.
-// After the quarantine it joins a free list linked through `next`.
-constexpr size_t kQuarantine = 1024;
-SyncVar *g_quarantine[kQuarantine];  // under g_carve_lock
-size_t g_quarantined;                // how many were ever put there
-SyncVar *g_free;                     // under g_carve_lock
+// mutexes alive, not to all it ever made. It first waits while 1,024 others
+// are freed after it: a thread that found it just before it was forgotten
+// (a lookup between its line's head and its address, a remembered pointer)
+// has long finished with it when it is used again. After the quarantine it
+// joins a free list linked through `next`.
+Quarantine<1024> g_quarantine;
+SyncVar *g_free;  // under g_carve_lock
 
 void quarantine(SyncVar *v) {
+  auto *released = static_cast<SyncVar *>(g_quarantine.push(v));
+  if (!released) return;
   SpinLockGuard guard(g_carve_lock);
-  SyncVar *&slot = g_quarantine[g_quarantined++ % kQuarantine];
-  if (SyncVar *released = slot) {
-    released->next.store(g_free, std::memory_order_relaxed);
-    g_free = released;
-  }
-  slot = v;
+  released->next.store(g_free, std::memory_order_relaxed);
+  g_free = released;
 }
 
 // Takes the variable's lock: a thread still holding the old one (a lock
