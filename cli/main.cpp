@@ -2,7 +2,7 @@
 // the findings into a report (see cli/engines.cpp for the list).
 #include <exception>
 
-#include "check_command.h"
+#include "check_tool.h"
 #include "command_line.h"
 #include "diagnostics.h"
 #include "explore_command.h"
@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
       case EngineMode::kTsv:
         return run_tsv(*command->engine, command->options);
       case EngineMode::kCheck:
-        return run_check(command->options);
+        return run_check_tool(argv);  // snag-check: cli/check_tool.h
       case EngineMode::kGuard:
         return run_guard_command(*command->engine, command->options);
       case EngineMode::kMerge:
