@@ -20,6 +20,15 @@ TEST(RaceOptions, BenignAnnotationHidesOnlyThatRace) {
   EXPECT_NE(r.err.find("snag: reported 1 warning"), std::string::npos) << r.err;
 }
 
+// The race engine's comparison interceptors compare themselves (the bytes
+// compared are the accesses); their results must be libc's.
+TEST(RaceOptions, ComparisonsUnderTheRaceEngineGiveLibcsResults) {
+  RunResult plain = run_command({program_path("comparisons")}, {"SNAG_OPTIONS=engine=none"});
+  EXPECT_EQ(plain.exit_status, 0) << plain.err;
+  RunResult race = run_command({program_path("comparisons")}, {"SNAG_OPTIONS=engine=race"});
+  EXPECT_EQ(race.exit_status, 0) << race.err;
+}
+
 TEST(RaceOptions, SuppressionsFileInThreadSanitizerSyntax) {
   std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
                      "/snag_race_suppressions.txt";
