@@ -226,6 +226,12 @@ bool lock_available(const SyncObject &o, Tid me, uint32_t flags) {
   return o.owner == kNoThread && o.readers == 0;
 }
 
+// The re-check of a woken lock waiter, which the scheduler may make for it
+// (Scheduler::block_on_lock).
+bool lock_blocks(uintptr_t lock, Tid tid, uint32_t flags) {
+  return !lock_available(sync_object(lock), tid, flags);
+}
+
 void take_lock(SyncObject &o, Tid me, uint32_t flags) {
   if (flags & kLockRead) {
     ++o.readers;
@@ -249,7 +255,10 @@ Verdict lock_before(ThreadState &t, const Event &e) {
       s.note_spin(*me, e.addr);
       return result(EBUSY);
     }
-    if (!s.block(*me, WaitKind::kMutex, e.addr, e.flags & kLockTimed)) return result(ETIMEDOUT);
+    if (!(e.flags & kLockTimed))
+      s.block_on_lock(*me, e.addr, e.flags, lock_blocks);
+    else if (!s.block(*me, WaitKind::kMutex, e.addr, true))
+      return result(ETIMEDOUT);
   }
   take_lock(o, me->tid, e.flags);
   s.lock_taken(*me, e.addr, e.flags & kLockRead);
@@ -290,7 +299,7 @@ Verdict cond_wait(ControlledThread &me, const Event &e) {
   s.progress(me.tid);
   pthread_mutex_unlock(mutex);  // the real one: the runtime is not observed
   bool woken = s.block(me, WaitKind::kCond, e.addr, e.flags & kLockTimed, true);
-  while (!lock_available(m, me.tid, 0)) s.block(me, WaitKind::kMutex, e.addr2, false);
+  while (!lock_available(m, me.tid, 0)) s.block_on_lock(me, e.addr2, 0, lock_blocks);
   m.owner = me.tid;
   m.recursion = recursion;
   s.lock_taken(me, e.addr2, false);

@@ -191,6 +191,36 @@ void Scheduler::check_baton(const ControlledThread &me) const {
 void Scheduler::point(ControlledThread &me, PointKind kind) {
   if (!active_) return;
   check_baton(me);
+  Tid chosen = decide(me, kind);
+  if (chosen == kNoThread) return;  // every thread has ended
+  // A chosen lock waiter whose lock is still taken would check it, block
+  // again and reach its own scheduling point, changing nothing else: the
+  // scheduler does that for it here, in the same order (same steps, same
+  // decisions, so schedules and replays are unchanged), and the baton goes
+  // straight to the thread chosen at the end. The waiter sleeps on.
+  while (chosen != me.tid && only_blocks_again(*threads_[chosen])) {
+    ControlledThread &waiter = *threads_[chosen];
+    current_ = waiter.tid;
+    // What block() does when the wait ends, then the loop's block() again.
+    waiter.last_wait_unforced = waiter.woke_unforced;
+    enter_wait(waiter, WaitKind::kMutex, waiter.wait_addr, false, false, kNoThread);
+    chosen = decide(waiter, PointKind::kBlock);
+  }
+  switch_to(me, *threads_[chosen]);
+  // The baton is back: handlers put off while this thread waited for it
+  // run now, with the baton, like any other code of the thread.
+  if (me.status != Status::kFinished) deliver_pending_signals(me);
+}
+
+bool Scheduler::only_blocks_again(const ControlledThread &t) const {
+  // Woken by a wake-up (not a timeout or spurious wake-up), no handler to
+  // run first, and the lock still taken.
+  return t.recheck_blocks && t.status == Status::kEnabled && !t.woke_unforced &&
+         t.pending_signals.load(std::memory_order_acquire) == 0 &&
+         t.recheck_blocks(t.wait_addr, t.tid, t.recheck_flags);
+}
+
+Tid Scheduler::decide(ControlledThread &me, PointKind kind) {
   if (++steps_ > max_steps_) step_limit(me);
   chooser().before_point(me, steps_);
   Candidates c;
@@ -207,7 +237,7 @@ void Scheduler::point(ControlledThread &me, PointKind kind) {
     if (kind == PointKind::kThreadEnd) {
       for (Tid tid = 0; tid < capacity_; ++tid)
         if (threads_[tid] && threads_[tid]->status == Status::kBlocked) fail_deadlock(me);
-      return;  // every thread has ended
+      return kNoThread;  // every thread has ended
     }
     fail_deadlock(me);
   }
@@ -234,14 +264,11 @@ void Scheduler::point(ControlledThread &me, PointKind kind) {
     next.status = Status::kEnabled;
     next.wait = WaitKind::kNone;
   }
-  switch_to(me, next);
-  // The baton is back: handlers put off while this thread waited for it
-  // run now, with the baton, like any other code of the thread.
-  if (me.status != Status::kFinished) deliver_pending_signals(me);
+  return chosen;
 }
 
-bool Scheduler::block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,
-                      bool spurious_allowed, Tid wait_tid) {
+void Scheduler::enter_wait(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,
+                           bool spurious_allowed, Tid wait_tid) {
   me.status = Status::kBlocked;
   me.wait = kind;
   me.wait_addr = addr;
@@ -250,12 +277,26 @@ bool Scheduler::block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool 
   me.spurious_allowed = spurious_allowed;
   me.wait_order = ++wait_counter_;
   me.woke_unforced = false;
+}
+
+bool Scheduler::block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,
+                      bool spurious_allowed, Tid wait_tid) {
+  enter_wait(me, kind, addr, timed, spurious_allowed, wait_tid);
   if (kind == WaitKind::kIo) ++io_waiting_;
   point(me, PointKind::kBlock);
   if (kind == WaitKind::kIo) --io_waiting_;
   me.last_wait_unforced = me.woke_unforced;
   me.timed = me.spurious_allowed = false;
   return !me.woke_unforced;
+}
+
+void Scheduler::block_on_lock(ControlledThread &me, uintptr_t lock, uint32_t flags,
+                              bool (*blocks)(uintptr_t lock, Tid tid, uint32_t flags)) {
+  me.recheck_blocks = blocks;
+  me.recheck_flags = flags;
+  block(me, WaitKind::kMutex, lock, false);
+  // Running again: its caller checks for itself from here.
+  me.recheck_blocks = nullptr;
 }
 
 // Only threads that have not finished wait: live_ holds them all.

@@ -74,6 +74,15 @@ struct ControlledThread {
   // Out: the last block ended by timeout or spurious wake-up.
   bool woke_unforced = false;
 
+  // A lock waiter's re-check (Scheduler::block_on_lock): once woken and
+  // chosen, the thread's only step is to check the lock again in the model
+  // and, if it is taken, to block again. While `recheck_blocks` says so, the
+  // scheduler takes that step for it (the same wait, the same scheduling
+  // point and decision) instead of handing it the baton only for it to hand
+  // the baton on: with many waiters on one lock most hand-overs were these.
+  bool (*recheck_blocks)(uintptr_t lock, Tid tid, uint32_t flags) = nullptr;
+  uint32_t recheck_flags = 0;
+
   uint64_t priority = 0;
   // Signals handed to this thread while it did not hold the baton (bit N:
   // signal N), raised again on it at its next turn (signal_delivery.h). A
@@ -126,6 +135,12 @@ class Scheduler {
   // ended by timeout (timed) or spurious wake-up (spurious_allowed) instead.
   bool block(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,
              bool spurious_allowed = false, Tid wait_tid = kNoThread);
+  // block(me, kMutex, lock, false) from a loop that, once woken, calls
+  // `blocks(lock, me.tid, flags)` and blocks again while it returns true.
+  // The scheduler may make those checks and blocks itself, at the points
+  // where `me` is chosen (see ControlledThread::recheck_blocks).
+  void block_on_lock(ControlledThread &me, uintptr_t lock, uint32_t flags,
+                     bool (*blocks)(uintptr_t lock, Tid tid, uint32_t flags));
 
   // Wake-ups: the woken threads become runnable (they re-check their
   // condition when they run).
@@ -159,6 +174,13 @@ class Scheduler {
   // Past max_steps: a livelock fails the schedule, anything else ends it as
   // incomplete.
   void step_limit(ControlledThread &me);
+  // `me`'s scheduling point up to the choice: the thread to run next
+  // (maybe `me`), or kNoThread when every thread has ended.
+  Tid decide(ControlledThread &me, PointKind kind);
+  // Whether `t`, chosen to run, would only find its lock taken and block again.
+  bool only_blocks_again(const ControlledThread &t) const;
+  void enter_wait(ControlledThread &me, WaitKind kind, uintptr_t addr, bool timed,
+                  bool spurious_allowed, Tid wait_tid);
   void switch_to(ControlledThread &me, ControlledThread &next);
   void check_baton(const ControlledThread &me) const;
 

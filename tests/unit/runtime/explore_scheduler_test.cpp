@@ -5,8 +5,11 @@
 #include "engines/explore/scheduler.h"
 
 #include <gtest/gtest.h>
+#include <atomic>
+#include <thread>
 
 #include "core/options.h"
+#include "engines/explore/baton.h"
 #include "engines/explore/results.h"
 
 namespace snag::explore {
@@ -135,6 +138,76 @@ TEST_F(SchedulerTest, HeldLocksKeepTheirOrder) {
   EXPECT_EQ(t(1).held[1].address, 0xcu);
   s().lock_released(t(1), 0xdead);  // not held: nothing changes
   EXPECT_EQ(t(1).held_count, 2);
+}
+
+// A lock waiter that is woken, then chosen while its lock is taken again,
+// would only check the lock, block again and reach its own scheduling
+// point: the scheduler takes that step for it, and the baton never goes to
+// it. A helper thread plays thread 1: it records whether thread 1 got the
+// baton and, if so, hands it back, so that a scheduler that hands it over
+// fails this test instead of hanging it.
+Tid g_rechecked_tid = kNoThread;
+uintptr_t g_rechecked_lock = 0;
+bool lock_taken_by_another(uintptr_t lock, Tid tid, uint32_t) {
+  g_rechecked_lock = lock;
+  g_rechecked_tid = tid;
+  return true;
+}
+
+TEST_F(SchedulerTest, AChosenLockWaiterWhoseLockIsTakenBlocksAgainWithoutTheBaton) {
+  // Priorities (pct without change points): 1 first, then 0, then 2.
+  Plan plan;
+  plan.strategy = Strategy::kPct;
+  scheduler().activate(main_, plan);
+  scheduler().thread_created(1);
+  scheduler().thread_created(2);
+  t(0).priority = 5;
+  t(1).priority = 9;
+  t(2).priority = 1;
+  ControlledThread &waiter = t(1);
+  waiter.status = Status::kBlocked;
+  waiter.wait = WaitKind::kMutex;
+  waiter.wait_addr = 0xa;
+  waiter.recheck_blocks = lock_taken_by_another;
+  s().wake_all(WaitKind::kMutex, 0xa);  // the lock was let go, then taken again
+  ASSERT_EQ(waiter.status, Status::kEnabled);
+
+  std::atomic<bool> done{false}, waiter_ran{false};
+  std::thread plays_thread_1([&] {
+    while (!done.load()) {
+      if (waiter.turn.load() != 1) {
+        std::this_thread::yield();
+        continue;
+      }
+      waiter_ran = true;
+      waiter.status = Status::kBlocked;  // blocks again, and gives the baton back to 0
+      waiter.turn.store(0);
+      pass_baton(t(0).turn);
+      return;
+    }
+  });
+  s().point(t(0), PointKind::kSync);
+  done = true;
+  plays_thread_1.join();
+
+  EXPECT_FALSE(waiter_ran.load());
+  EXPECT_EQ(g_rechecked_lock, 0xau);
+  EXPECT_EQ(g_rechecked_tid, 1u);
+  EXPECT_EQ(waiter.status, Status::kBlocked);
+  EXPECT_EQ(waiter.wait, WaitKind::kMutex);
+  EXPECT_EQ(waiter.wait_addr, 0xau);
+  EXPECT_EQ(waiter.turn.load(), 0u);
+  EXPECT_EQ(s().running(), &t(0));
+  EXPECT_EQ(t(0).turn.load(), 1u);
+  // Both points counted and decided as if thread 1 had run: 0 chose 1 (a
+  // preemption), then 1, blocked again, chose 0 (0 before 2).
+  EXPECT_EQ(s().steps(), 2u);
+  EXPECT_EQ(s().choice_points(), 2u);
+  ASSERT_EQ(results().decision_count, 2u);
+  EXPECT_EQ(results().decisions[0].chosen, 1u);
+  EXPECT_EQ(results().decisions[0].preempted, 0u);
+  EXPECT_EQ(results().decisions[1].chosen, 0u);
+  EXPECT_EQ(results().decisions[1].preempted, kNoThread);
 }
 
 TEST_F(SchedulerTest, InactiveSchedulerIgnoresPoints) {
