@@ -192,6 +192,9 @@ class RaceEngine final : public Engine {
                     const HeapBlock *block = nullptr);
   Verdict on_event(ThreadState &t, const Event &e) override;
   void on_exit(int status) override;
+  // The atomic hooks' direct path (Engine::atomic_hook): what on_event does
+  // with kAtomicBefore, kAtomicAfter and kFence, without the dispatch.
+  static void on_atomic_hook(ThreadState &t, const Event &e);
 
  private:
   // race_access.cpp
@@ -235,9 +238,6 @@ class RaceEngine final : public Engine {
   static void publish_fast_path(const RaceThread &rt, Tid self);
   void on_atomic(ThreadState &t, RaceThread &rt, const Event &e);
   void on_fence(RaceThread &rt, const Event &e);
-  // The atomic hooks' direct path (Engine::atomic_hook): what on_event does
-  // with kAtomicBefore, kAtomicAfter and kFence, without the dispatch.
-  static void on_atomic_hook(ThreadState &t, const Event &e);
   // The heap interceptors' direct path (Engine::heap_hook): what on_event
   // does with kAlloc and kFree, without the dispatch.
   static void on_heap_hook(ThreadState &t, const Event &e);

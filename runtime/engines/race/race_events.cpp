@@ -194,6 +194,17 @@ void RaceEngine::on_fence(RaceThread &rt, const Event &e) {
 }
 
 void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
+  // An atomic load's first half is only a read of its memory (on_atomic):
+  // when the fast path answers that read (the variable is Shared-Read, or
+  // this thread's in this epoch), on_access would return at its first check
+  // and nothing else happens, so it is answered here, before the runtime
+  // scope, the thread's record and two more calls. A store's or
+  // read-modify-write's first half also releases, and a load's second half
+  // acquires: those always go on. (spsc_long: 4.2 million loads, most of
+  // its two Shared-Read indices, 113 instructions each before.)
+  if (e.kind == EventKind::kAtomicBefore && static_cast<uint32_t>(e.value) == SNAG_ATOMIC_LOAD &&
+      access_quickly_needs_no_work(e.addr, e.size, false))
+    return;
   RuntimeScope scope(&t);
   RaceThread &rt = g_race->thread_data(t);
   if (t.ignore_sync > 0) return;  // atomics are among what ignore_sync hides

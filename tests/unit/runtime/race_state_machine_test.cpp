@@ -19,6 +19,7 @@
 #include "engines/race/shadow.h"
 #include "engines/race/state.h"
 #include "engines/race/state_records.h"
+#include "snag/abi.h"
 
 namespace snag {
 Engine *create_race_engine();  // core/engine_registry.cpp
@@ -908,6 +909,65 @@ TEST_F(RaceShortcuts, AWriteNamesItsOwnCallerWhenAnotherLeftTheSameTopFrame) {
   EXPECT_EQ(remembered_context(first), via_a);
   EXPECT_EQ(remembered_context(second), via_b) << "the context cached for a's call of f";
   EXPECT_EQ(s.depth, depth);
+}
+
+// An atomic as the compiler hooks send it (core/hooks.cpp) to the race
+// engine alone (RaceEngine::on_atomic_hook), from thread `t` with its epoch
+// published: the first half, and for a load the second.
+class RaceAtomics : public RaceShortcuts {
+ protected:
+  static void atomic(ThreadState &t, EventKind kind, uint32_t op, uint32_t order, uintptr_t addr,
+                     snag_site_t site) {
+    become(t);
+    Event e{kind};
+    e.addr = addr;
+    e.size = 8;
+    e.value = op;
+    e.order = order;
+    e.addr2 = order;
+    e.flags = 1;
+    e.site = site;
+    RaceEngine::on_atomic_hook(t, e);
+  }
+  static void load(ThreadState &t, uint32_t order, uintptr_t addr, snag_site_t site) {
+    atomic(t, EventKind::kAtomicBefore, SNAG_ATOMIC_LOAD, order, addr, site);
+    atomic(t, EventKind::kAtomicAfter, SNAG_ATOMIC_LOAD, order, addr, site);
+  }
+  static void store(ThreadState &t, uint32_t order, uintptr_t addr, snag_site_t site) {
+    atomic(t, EventKind::kAtomicBefore, SNAG_ATOMIC_STORE, order, addr, site);
+  }
+};
+
+// on_atomic_hook answers a load's first half itself when the fast path
+// answers its read: not so for a read of another thread's unordered write,
+// which races.
+TEST_F(RaceAtomics, AnAtomicLoadOfAnUnorderedPlainWriteStillRaces) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  write_at(*a, base_, 171);
+  load(*b, SNAG_RELAXED, base_, 172);
+  EXPECT_EQ(races_reported(), before + 1) << "b's atomic load of a's plain write";
+}
+
+// ... and only a load's first half: a store whose read the fast path
+// answers (its variable Shared-Read) still releases, and a load's second
+// half still acquires, so b's write after taking a's release is ordered
+// after a's.
+TEST_F(RaceAtomics, AReleaseStoreToASharedReadVariableStillReleasesAndTheLoadAcquires) {
+  uint32_t before = races_reported();
+  const uintptr_t flag = base_ + 8;
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  load(*a, SNAG_RELAXED, flag, 181);
+  load(*b, SNAG_RELAXED, flag, 182);  // unordered reads: the flag is Shared-Read
+  ASSERT_EQ(kind_of(shadow_cell(flag)->load()), Kind::kSharedRead);
+  write_at(*a, base_, 183);
+  store(*a, SNAG_RELEASE, flag, 184);
+  load(*b, SNAG_ACQUIRE, flag, 185);
+  write_at(*b, base_, 186);
+  EXPECT_EQ(races_reported(), before) << "b took a's release";
+  EXPECT_EQ(tid_of(word()), slot(b));
 }
 
 // The renewal shortcut (race_access.cpp, RaceEngine::renew): what the hooks
