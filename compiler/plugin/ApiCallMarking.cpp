@@ -356,7 +356,7 @@ bool canVersion(Function &F) {
 void versionApiCalls(Function &F, GlobalVariable *Wanted) {
   ValueToValueMapTy VMap;
   Function *NoApi = CloneFunction(&F, VMap);
-  NoApi->setName(F.getName() + ".snag.no_api");
+  NoApi->setName(F.getName() + kNoApiCopySuffix);
   NoApi->setLinkage(GlobalValue::InternalLinkage);
   NoApi->setVisibility(GlobalValue::DefaultVisibility);
   NoApi->setDLLStorageClass(GlobalValue::DefaultStorageClass);

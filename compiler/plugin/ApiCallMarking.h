@@ -32,10 +32,11 @@ bool markApiCalls(llvm::Module &M, const ApiTable &Table);
 // inlining removed. Returns true if the module changed.
 bool addApiSites(llvm::Module &M, SiteTable &Sites);
 
-// At the end of the pipeline: a function with API hook calls inside a loop
-// is split into itself (hooks unconditional) and an internal copy without
-// hooks, to which its entry hands the call (musttail) when the runtime says
-// no engine wants API calls (`__snag_api_calls_wanted`), so that a loop over
+// At the end of the pipeline: a function with API hook calls inside a tight
+// loop (at most kMaxLoopAccessesChecked loads and stores of its own) is
+// split into itself (hooks unconditional) and an internal copy without
+// hooks (named with kNoApiCopySuffix), to which its entry hands the call
+// (musttail) when the runtime says no engine wants API calls (`__snag_api_calls_wanted`), so that a loop over
 // `vector[i]` under the engines that ignore them costs nothing but one load
 // and branch per call of the function. A function that cannot be copied that
 // way (variadic, optnone, setjmp) keeps a load and a predictable branch per

@@ -112,6 +112,18 @@ std::optional<MemOpKind> memOpKind(const CallBase &Call) {
 
 // Calls whose site goes to __snag_call_site: real calls, i.e. not
 // intrinsics, inline assembly or snag's own hooks.
+// The block of a versioned function that hands the call to its copy
+// without API hooks (ApiCallMarking.cpp, versionApiCalls): a musttail call
+// of F's copy and a return. Null for any other function.
+BasicBlock *copyHandOver(Function &F) {
+  for (BasicBlock &BB : F)
+    if (CallInst *Call = BB.getTerminatingMustTailCall())
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && Callee->getName() == (F.getName() + kNoApiCopySuffix).str())
+        return &BB;
+  return nullptr;
+}
+
 bool isCallSite(const CallBase &Call) {
   if (Call.isInlineAsm())
     return false;
@@ -180,7 +192,7 @@ private:
           if (Kinds.MemOps)
             if (std::optional<MemOp> Op = memOp(*Call))
               MemOps.push_back(*Op);
-          if (Kinds.Functions && isCallSite(*Call))
+          if (Kinds.Functions && isCallSite(*Call) && Call->getParent() != HandOver)
             Calls.push_back(Call);
           continue;
         }
@@ -637,8 +649,18 @@ private:
   // other means (an exception unwinding through a call, longjmp) are dropped
   // by the runtime using the frame address given to __snag_func_entry, so
   // calls need not be wrapped in cleanup landing pads.
+  // A versioned function's hand-over to its copy is no frame of its own:
+  // the copy has its entry and exit hooks, and it keeps the call site the
+  // caller stored (stacks showed the function twice, the second time at its
+  // own first line). So the entry hook goes after the hand-over's branch,
+  // and the hand-over gets no exit hook and no call-site store.
   void instrumentEntryAndExits(uint64_t FunctionSite) {
-    IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+    BasicBlock *EntryBlock = &F.getEntryBlock();
+    if (HandOver)
+      for (BasicBlock *Next : successors(EntryBlock))
+        if (Next != HandOver)
+          EntryBlock = Next;
+    IRBuilder<> Entry(&*EntryBlock->getFirstInsertionPt());
     Function *FrameAddress = Intrinsic::getDeclaration(
         F.getParent(), Intrinsic::frameaddress, {Hooks.bytePtrTy()});
     Value *Frame = Entry.CreateCall(FrameAddress, {i32(0)});
@@ -646,7 +668,7 @@ private:
 
     for (BasicBlock &BB : F) {
       Instruction *Exit = BB.getTerminator();
-      if (!isa<ReturnInst>(Exit) && !isa<ResumeInst>(Exit))
+      if ((!isa<ReturnInst>(Exit) && !isa<ResumeInst>(Exit)) || &BB == HandOver)
         continue;
       // Nothing may come between a musttail call and its return.
       if (CallInst *TailCall = BB.getTerminatingMustTailCall())
@@ -675,6 +697,7 @@ private:
   SmallVector<Instruction *, 8> Atomics;
   SmallVector<MemOp, 8> MemOps;
   SmallVector<CallBase *, 16> Calls;
+  BasicBlock *HandOver = copyHandOver(F);
   DenseMap<const Value *, bool> AllocaEscapes;
 };
 

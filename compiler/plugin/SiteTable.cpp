@@ -73,6 +73,13 @@ Position positionOf(const Module &M, const DILocation *Loc,
   return P;
 }
 
+// `F`'s name, as the program knows it: a copy's suffix dropped.
+std::string programNameOf(const Function &F) {
+  StringRef Name = F.getName();
+  Name.consume_back(kNoApiCopySuffix);
+  return Name.str();
+}
+
 // The linkage name of the function `SP` describes (its name when it has no
 // linkage name, as for C functions); `F`'s name without a subprogram.
 std::string linkageNameOf(const DISubprogram *SP, const Function &F) {
@@ -80,7 +87,7 @@ std::string linkageNameOf(const DISubprogram *SP, const Function &F) {
     return SP->getLinkageName().str();
   if (SP && !SP->getName().empty())
     return SP->getName().str();
-  return F.getName().str();
+  return programNameOf(F);
 }
 
 // The subprogram of the function `Loc`'s code belongs to.
@@ -186,7 +193,7 @@ uint64_t SiteTable::addSite(const Function &F, const Instruction *At,
     if (Inlining == InlineFrames::Describe)
       Site.Parent = inlineSite(F, InlinedAt);
   } else {
-    Site.LinkageName = sanitize(F.getName());
+    Site.LinkageName = sanitize(programNameOf(F));
   }
   Position P = positionOf(M, Loc, SP);
   Site.Line = P.Line;
@@ -225,7 +232,7 @@ uint64_t SiteTable::inlineSite(const Function &F, const DILocation *InlinedAt) {
     Site.LinkageName = sanitize(linkageNameOf(SP, F));
   } else {
     // The outermost call is in `F` itself.
-    Site.LinkageName = sanitize(F.getName());
+    Site.LinkageName = sanitize(programNameOf(F));
     if (!SP)
       SP = F.getSubprogram();
   }

@@ -21,6 +21,11 @@
 
 namespace snag {
 
+// The suffix of a function's copy without API hooks (ApiCallMarking.cpp,
+// guardApiCallsInLoops). Its sites name the function the program knows:
+// reports said "produce(int) (.snag.no_api)".
+inline constexpr const char *kNoApiCopySuffix = ".snag.no_api";
+
 struct SiteRecord {
   uint64_t Id = 0;
   snag_site_kind Kind = SNAG_SITE_READ;

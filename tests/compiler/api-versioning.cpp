@@ -13,6 +13,7 @@
 // RUN: SNAG_INSTRUMENT=api check=CHECK -O1 -std=c++17
 // RUN: SNAG_INSTRUMENT=api check=O0 -O0 -std=c++17
 // RUN: SNAG_INSTRUMENT=api check=NOCOPY -O1 -std=c++17
+// RUN: SNAG_INSTRUMENT=api,functions check=FRAMES -O1 -std=c++17
 #include <cstdarg>
 #include <cstddef>
 #include <vector>
@@ -27,6 +28,18 @@ std::vector<long> v;
 // CHECK-NEXT: ret i64 [[R]]
 // CHECK: call void @__snag_api_begin(
 // CHECK: {{^}}}
+// The hand-over to the copy is no frame of its own: the function's entry
+// hook comes after it, and the musttail call has neither an exit hook nor a
+// call-site store before it, so the copy's frame keeps the caller's call
+// site (stacks showed sum twice, once at its own first line).
+// FRAMES-LABEL: define {{.*}}i64 @_Z3sumv()
+// FRAMES-NOT: __snag
+// FRAMES: load i32, i32* @__snag_api_calls_wanted
+// FRAMES-NOT: __snag
+// FRAMES: musttail call {{.*}}i64 @_Z3sumv.snag.no_api()
+// FRAMES-NEXT: ret i64
+// FRAMES: call void @__snag_func_entry(
+// FRAMES: {{^}}}
 long sum() {
   long s = 0;
   for (std::size_t i = 0; i < v.size(); ++i) s += v[i];
