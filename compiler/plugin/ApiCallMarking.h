@@ -36,11 +36,12 @@ bool addApiSites(llvm::Module &M, SiteTable &Sites);
 // loop (at most kMaxLoopAccessesChecked loads and stores of its own) is
 // split into itself (hooks unconditional) and an internal copy without
 // hooks (named with kNoApiCopySuffix), to which its entry hands the call
-// (musttail) when the runtime says no engine wants API calls (`__snag_api_calls_wanted`), so that a loop over
-// `vector[i]` under the engines that ignore them costs nothing but one load
-// and branch per call of the function. A function that cannot be copied that
-// way (variadic, optnone, setjmp) keeps a load and a predictable branch per
-// hook in a loop. (Outside loops a call per marker costs little, and the
+// (musttail) when the runtime says no engine wants API calls
+// (`__snag_api_calls_wanted`), so that a loop over `vector[i]` under the
+// engines that ignore them costs nothing but one load and branch per call of
+// the function. A function that cannot be copied that way (variadic, optnone,
+// setjmp), or whose API calls are all in loops that are not tight, keeps a
+// load and a predictable branch per hook in a loop. (Outside loops a call per marker costs little, and the
 // code stays smaller.) Returns true if the module changed.
 bool guardApiCallsInLoops(llvm::Module &M, llvm::FunctionAnalysisManager &FAM);
 

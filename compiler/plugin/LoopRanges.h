@@ -9,8 +9,9 @@
 // runtime once (__snag_loop_range_unchanged) whether every access to that
 // range would change nothing; the access's hook then runs only when the
 // answer is no. After the first such hook call in a run of the loop the
-// question is asked once more (MemoryInstrumentation.cpp, askAgainAfter):
-// the no was often the first access's own work, which the hook just did. The runtime says yes only to the race engine alone
+// question is asked once more (MemoryInstrumentation.cpp, askAgainBefore):
+// the no was often the first access's own work, which the hook just did.
+// The runtime says yes only to the race engine alone
 // (runtime/engines/race/fast_path.cpp), so other engines see every access.
 #ifndef SNAG_PLUGIN_LOOP_RANGES_H
 #define SNAG_PLUGIN_LOOP_RANGES_H
@@ -53,9 +54,9 @@ public:
 
   // The question, asked in the block entering the innermost loop holding
   // `Access`, whose answer says when the access's hook may be skipped; null
-  // when no such question can be asked. Valid while this object lives. Call for every access before the
-  // function's blocks are split (the analyses describe the function as it
-  // was).
+  // when no such question can be asked. Valid while this object lives. Call
+  // for every access before the function's blocks are split (the analyses
+  // describe the function as it was).
   const Question *skipQuestion(llvm::Instruction *Access, llvm::Value *Addr,
                                uint64_t Bytes, bool IsWrite);
 

@@ -110,8 +110,6 @@ std::optional<MemOpKind> memOpKind(const CallBase &Call) {
   return std::nullopt;
 }
 
-// Calls whose site goes to __snag_call_site: real calls, i.e. not
-// intrinsics, inline assembly or snag's own hooks.
 // The block of a versioned function that hands the call to its copy
 // without API hooks (ApiCallMarking.cpp, versionApiCalls): a musttail call
 // of F's copy and a return. Null for any other function.
@@ -124,6 +122,8 @@ BasicBlock *copyHandOver(Function &F) {
   return nullptr;
 }
 
+// Calls whose site goes to __snag_call_site: real calls, i.e. not
+// intrinsics, inline assembly or snag's own hooks.
 bool isCallSite(const CallBase &Call) {
   if (Call.isInlineAsm())
     return false;

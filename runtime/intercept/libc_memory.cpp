@@ -59,17 +59,19 @@ size_t plain_strlen(const char *s) {
   return n;
 }
 
-// One comparison done here, byte by byte: its result, as glibc's returns it
-// (the difference of the first differing bytes), and the bytes each side
-// read, up to and including the first difference (or the terminating NUL
-// for strings). The accesses need the second, so the real function would
+// One comparison done here, byte by byte: its result (the difference of
+// the first differing bytes; C gives only its sign a meaning), and the
+// bytes each side read, up to and including the first difference (or the
+// terminating NUL for strings). The accesses need the second, so the real function would
 // only do the same comparison again (task_graph's string sort: 3.5 million).
 struct Comparison {
   int result;
   size_t touched;
 };
 
-Comparison compare_bytes(const unsigned char *a, const unsigned char *b, size_t limit, bool strings) {
+Comparison compare_bytes(const void *left, const void *right, size_t limit, bool strings) {
+  auto *a = static_cast<const unsigned char *>(left);
+  auto *b = static_cast<const unsigned char *>(right);
   size_t i = 0;
   while (i < limit && a[i] == b[i] && !(strings && a[i] == 0)) ++i;
   if (i == limit) return {0, limit};
@@ -99,19 +101,19 @@ void look_up_memory_reals() {
 }
 __attribute__((used, section("snag_reals"))) const RealSlot g_memory_reals = {look_up_memory_reals};
 
-// A comparison done here, for a caller that found no real function yet or
-// that reports accesses.
-int compare_here(const void *a, const void *b, size_t limit, bool strings) {
-  Comparison c = compare_bytes(static_cast<const unsigned char *>(a), static_cast<const unsigned char *>(b),
-                               limit, strings);
-  if (wants_accesses()) read_both(a, b, c.touched);
+// A comparison under an engine that wants accesses: done here, with the
+// bytes it read reported.
+int compare_reporting(const void *a, const void *b, size_t limit, bool strings) {
+  Comparison c = compare_bytes(a, b, limit, strings);
+  read_both(a, b, c.touched);
   return c.result;
 }
 
 int compare_memory(std::atomic<memcmp_fn> &slot, const char *name, const void *a, const void *b,
                    size_t n) {
   memcmp_fn real = resolve(slot, name);
-  return !real || wants_accesses() ? compare_here(a, b, n, false) : real(a, b, n);
+  if (!real) return compare_bytes(a, b, n, false).result;
+  return wants_accesses() ? compare_reporting(a, b, n, false) : real(a, b, n);
 }
 
 }  // namespace
@@ -131,12 +133,14 @@ SNAG_INTERCEPTOR int bcmp(const void *a, const void *b, size_t n) {
 
 SNAG_INTERCEPTOR int strcmp(const char *a, const char *b) {
   strcmp_fn real = resolve(g_strcmp, "strcmp");
-  return !real || wants_accesses() ? compare_here(a, b, SIZE_MAX, true) : real(a, b);
+  if (!real) return compare_bytes(a, b, SIZE_MAX, true).result;
+  return wants_accesses() ? compare_reporting(a, b, SIZE_MAX, true) : real(a, b);
 }
 
 SNAG_INTERCEPTOR int strncmp(const char *a, const char *b, size_t n) {
   strncmp_fn real = resolve(g_strncmp, "strncmp");
-  return !real || wants_accesses() ? compare_here(a, b, n, true) : real(a, b, n);
+  if (!real) return compare_bytes(a, b, n, true).result;
+  return wants_accesses() ? compare_reporting(a, b, n, true) : real(a, b, n);
 }
 
 SNAG_INTERCEPTOR size_t strlen(const char *s) {

@@ -44,32 +44,31 @@ bool mine_this_epoch(const PackedHistory &h) {
 void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_t hi, bool write) {
   const Kind k = kind_of(word);
   if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return;
-  // The one slot history_slot would choose, unpacked. A packed record (a
-  // block of 65 B to 1 KiB) is read slot by slot: most questions find the
-  // range covered already (every question of an epoch after its first:
-  // pipeline asks ~2 million, each item's loops four rounds over), and
-  // unpacking all three slots took about as many instructions as the rest.
-  History Histories::*which;
-  History copy;
-  if (const PackedHistories *packed = packed_histories(block)) {
-    const bool read_is_mine = mine_this_epoch(packed->read);
-    which = write ? &Histories::write : read_is_mine ? &Histories::read : &Histories::other_read;
+  // The slot this thread's access of this kind and epoch would be in,
+  // unpacked. A packed record (a block of 65 B to 1 KiB) is read slot by
+  // slot: most questions find the range covered already (every question of
+  // an epoch after its first: pipeline asks ~2 million, each item's loops
+  // four rounds over), and unpacking all three slots took about as many
+  // instructions as the rest.
+  const PackedHistories *packed = packed_histories(block);
+  const Histories unpacked = packed ? Histories{} : block_histories(block);
+  const bool read_is_mine = packed ? mine_this_epoch(packed->read) : mine_this_epoch(unpacked.read);
+  History Histories::*const which = write          ? &Histories::write
+                                    : read_is_mine ? &Histories::read
+                                                   : &Histories::other_read;
+  History slot = unpacked.*which;
+  if (packed) {
     const PackedHistory &p = write ? packed->write : read_is_mine ? packed->read : packed->other_read;
-    copy = p.stack ? unpack_history(p, write) : History{};
-  } else {
-    const Histories hs = block_histories(block);
-    which = write ? &Histories::write : mine_this_epoch(hs.read) ? &Histories::read : &Histories::other_read;
-    copy = hs.*which;
+    slot = p.stack ? unpack_history(p, write) : History{};
   }
-  const History *slot = &copy;
-  if (!mine_this_epoch(*slot)) return;  // this epoch's access was of the other kind
+  if (!mine_this_epoch(slot)) return;  // this epoch's access was of the other kind
   const uintptr_t end_of_block = block_end(block);
   if (lo < block->start) lo = block->start;
   if (hi > end_of_block) hi = end_of_block;
   uintptr_t from = lo - block->start, to = hi - block->start;
-  if (from >= slot->offset && to <= uintptr_t(slot->offset) + slot->size) return;  // covered already
-  if (from > slot->offset) from = slot->offset;
-  if (to < uintptr_t(slot->offset) + slot->size) to = uintptr_t(slot->offset) + slot->size;
+  if (from >= slot.offset && to <= uintptr_t(slot.offset) + slot.size) return;  // covered already
+  if (from > slot.offset) from = slot.offset;
+  if (to < uintptr_t(slot.offset) + slot.size) to = uintptr_t(slot.offset) + slot.size;
   if (to - from > 0xffff) to = from + 0xffff;  // History::size's limit
   // Histories change only while their variable is claimed (race_access.cpp).
   if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
