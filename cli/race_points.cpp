@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "explore_engine.h"
 #include "pipeline.h"
 #include "run_program.h"
 #include "snag_options.h"
@@ -21,15 +22,32 @@ constexpr size_t kMaxSites = 64;
 
 RacyAccesses racy_accesses(const RacePassRequest &request) {
   TempFile findings("race-pass", ".jsonl");
-  OptionPairs ours = {{"engine", "race"}, {"findings", findings.path()}, {"exitcode", "0"}};
+  TempFile explore_out("race-pass", ".jsonl");
+  // The explore engine leads and the race engine observes, as with
+  // --with-race, but a race does not fail the schedule (observers_fail=0):
+  // every one of the pass's schedules runs and reports its races. Which
+  // races a run reports depends on the order its threads took their locks;
+  // here that order is the scheduler's, from a fixed seed, not the
+  // machine's timing. The environment is the workers' (explore_environment),
+  // so heap and stack addresses are the ones their schedules meet.
+  OptionPairs ours = explore_engine_options(findings.path(), explore_out.path(), true);
+  ours.emplace_back("strategy", "random");
+  ours.emplace_back("seed", std::to_string(kRacePassSeed));
+  ours.emplace_back("schedules", std::to_string(kRacePassSchedules));
+  ours.emplace_back("observers_fail", "0");
+  ours.emplace_back("preempt_on_access", "0");
+  ours.emplace_back("max_steps", std::to_string(request.max_steps));
   const char *user = std::getenv("SNAG_OPTIONS");
   RunRequest run;
   run.path = request.path;
   run.argv = request.argv;
-  run.environment = environment_with("SNAG_OPTIONS", compose_snag_options(user ? user : "", ours));
+  run.environment = explore_environment(compose_snag_options(user ? user : "", ours));
   run.timeout_seconds = request.timeout_seconds;
   run.disable_aslr = true;
-  run.null_stdin = true;
+  if (request.stdin_path.empty())
+    run.null_stdin = true;
+  else
+    run.stdin_path = request.stdin_path;
   run.null_output = true;
   run.leftover_grace_seconds = 1;
   try {
