@@ -75,7 +75,6 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"compare_output",      OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "compare each schedule's stdout with schedule 0's: 'stdout', or a file listing output files to compare too (PATH<tab>NAME lines)"},
   {"stdin_copy",          OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "file the fork server writes a piped stdin to, as it read it for the schedules"},
   {"points",              OptionType::kText,    "sync",   0, 0,          nullptr, "explore", "with replay: the scheduling points of the recorded schedule (sync, accesses, or a vb plan's variables)"},
-  {"observers_fail",      OptionType::kFlag,    "1",      0, 0,          nullptr, "explore", "0: the observing engines' findings (engine=explore+race) do not fail a schedule, so every schedule runs (explore's race pass)"},
   {"racy_sites",          OptionType::kText,    nullptr,  0, 0,          nullptr, "explore", "comma-separated hex site ids of accesses a race pass flagged: scheduling points in every schedule"},
   {"racy_addresses",      OptionType::kText,    nullptr,  0, 0,          nullptr, "explore", "comma-separated hex addresses a race pass flagged: accesses to them are scheduling points in every schedule"},
   {"events",              OptionType::kPath,    nullptr,  0, 0,          nullptr, "record",  "write the event stream to this file (default stderr)"},

@@ -463,10 +463,8 @@ Verdict blocking_call(ControlledThread &me, const Event &e) {
 // The observing engines (engine=explore+race) have seen the whole schedule
 // (they are told of the exit first); what they reported fails it like any
 // other oracle. Explore's own failures were recorded first, so they win.
-// With observers_fail=0 they are only written: the CLI's race pass runs a
-// few schedules for the races all of them report (cli/race_points.cpp).
 void record_observers_findings() {
-  if (findings_reported() == 0 || !options().flag("observers_fail")) return;
+  if (findings_reported() == 0) return;
   char message[160] = "the ";
   copy_text(message + cstr_len(message), 40, last_finding_engine());
   copy_text(message + cstr_len(message), 100, " engine reported a finding");
