@@ -679,8 +679,8 @@ int run_explore(const Options &options) {
                   {"compare_output", x.compare ? json(options.compare_files) : json(nullptr)},
                   // The points the race pass added to every schedule (the
                   // same for the same program and arguments: the pass's
-                  // schedules come from a fixed seed).
-                  {"race_pass", x.race_pass ? json{{"schedules", kRacePassSchedules},
+                  // schedules come from a fixed seed), and how many it ran.
+                  {"race_pass", x.race_pass ? json{{"schedules", x.racy.schedules},
                                                    {"seed", kRacePassSeed},
                                                    {"sites", x.racy.sites},
                                                    {"addresses", x.racy.addresses}}

@@ -1,12 +1,13 @@
-// The race pass before `snag explore`: the program runs a few schedules
-// under the explore engine with the race engine observing, and the access
-// sites and addresses of their data-race findings become scheduling points
-// of every schedule (the explore engine's `racy_sites` and `racy_addresses`
-// keys), so races between plain accesses are within reach of every strategy
-// without making all accesses points (docs/explore.md, "Racy accesses are
-// scheduling points"). The pass's schedules are chosen by a fixed seed, not
-// by the machine's timing, so the same program and arguments give the same
-// points on a quiet machine and a loaded one.
+// The race pass before `snag explore`: the program runs under the explore
+// engine with the race engine observing, for up to a few seeded schedules,
+// and the access sites and addresses of the data races of the first schedule
+// that reports any become scheduling points of every schedule (the explore
+// engine's `racy_sites` and `racy_addresses` keys), so races between plain
+// accesses are within reach of every strategy without making all accesses
+// points (docs/explore.md, "Racy accesses are scheduling points"). The
+// pass's schedules come from a fixed seed, not from the machine's timing, so
+// the same program and arguments give the same points on a quiet machine and
+// a loaded one.
 #pragma once
 
 #include <cstdint>
@@ -15,10 +16,11 @@
 
 namespace snag::cli {
 
-// How many schedules the pass runs, and the seed that picks them (the
-// random strategy): one schedule orders the threads' lock sections one way
-// and misses a race that only another order leaves unordered; the races of
-// these few are united (docs/explore.md says why four).
+// The pass's schedules at most, and the seed that picks them (the random
+// strategy). One schedule can order two threads' lock sections so that no
+// race shows (a write after an unlock races with the other thread's
+// critical section only when that one locks after the unlock); the next
+// schedules order them otherwise.
 inline constexpr uint64_t kRacePassSchedules = 4;
 inline constexpr uint64_t kRacePassSeed = 1;
 
@@ -33,10 +35,11 @@ struct RacePassRequest {
 struct RacyAccesses {
   std::vector<std::string> sites;      // hex site ids, as the findings write them
   std::vector<std::string> addresses;  // hex, without "0x"
+  uint64_t schedules = 0;              // the pass's schedules that ran
 };
 
-// Each once, in the order found; empty when the pass found no race. What
-// the schedules reported before a crash, a deadlock or the timeout counts.
+// Each once, in the order found; empty when the pass found no race (or ended
+// at a crash, a deadlock or its timeout before any).
 RacyAccesses racy_accesses(const RacePassRequest &request);
 
 // "a,b,..." for the `racy_sites` and `racy_addresses` keys.

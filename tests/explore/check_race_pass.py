@@ -16,10 +16,7 @@ takes no time). Requires:
   make that possible), its replay check reproduces it, and the replay file's
   `points` carry the pass's sites and addresses, so `snag replay` puts the
   same points in the same places;
-- `--no-race-points` runs no pass (`race_pass` null);
-- the runtime's `observers_fail=0` (what the pass sets) runs every schedule of
-  an explore+race run although each reports a race, and without it the first
-  racy schedule fails the run.
+- `--no-race-points` runs no pass (`race_pass` null).
 Exit status 0 when all holds.
 """
 import json
@@ -39,21 +36,6 @@ def explore(snag, program, workdir, *options):
     return json.loads(run.stdout)["run"]["explore"], argv
 
 
-def explore_race_run(program, workdir, observers_fail):
-    """The program directly under engine=explore+race, four random schedules."""
-    out = os.path.join(workdir, f"explore-{observers_fail}.jsonl")
-    options = (f"engine=explore+race strategy=random seed=1 schedules=4 exitcode=0 "
-               f"findings={os.path.join(workdir, 'findings.jsonl')} explore_out={out}")
-    if observers_fail is not None:
-        options += f" observers_fail={observers_fail}"
-    env = dict(os.environ, SNAG_OPTIONS=options)
-    subprocess.run(["setarch", "-R", program], env=env, stdin=subprocess.DEVNULL,
-                   capture_output=True, timeout=120)
-    with open(out) as f:
-        records = [json.loads(line) for line in f if line.strip()]
-    return next(r for r in records if r["type"] == "summary")
-
-
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -68,9 +50,10 @@ def main():
         if any(p != passes[0] for p in passes):
             sys.exit(f"FAIL: the race pass differs between runs:\n" + "\n".join(map(str, passes)))
         first = passes[0]
-        if not first or len(first["sites"]) != 2 or len(first["addresses"]) != 1:
+        if not first or len(first["sites"]) != 2 or len(first["addresses"]) != 1 or \
+                not 1 <= first["schedules"] <= 4:
             sys.exit(f"FAIL: the race pass did not report the race on `balance` (two sites, one "
-                     f"address): {first}")
+                     f"address, in at most 4 schedules): {first}")
 
         result, argv = explore(snag, program, workdir, "--strategy", "pct", "--seed", "1",
                                "--schedules", "500")
@@ -92,12 +75,6 @@ def main():
         if result["race_pass"] is not None:
             sys.exit(f"FAIL: --no-race-points still ran a race pass: {result['race_pass']}")
 
-        every = explore_race_run(program, workdir, 0)
-        if every["schedules"] != 4 or every["failures"] != 0:
-            sys.exit(f"FAIL: with observers_fail=0 not every schedule ran, or one failed: {every}")
-        default = explore_race_run(program, workdir, None)
-        if default["failures"] != 1:
-            sys.exit(f"FAIL: by default a race did not fail its schedule: {default}")
     print("OK: the race pass is the same in every run and its points reach the replay file")
 
 
