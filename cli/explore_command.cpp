@@ -328,6 +328,7 @@ struct Exploration {
   bool compare = false;
   const TempFile *shared_stdin = nullptr;
   RacyAccesses racy;
+  bool race_pass = false;  // the race pass ran (not --no-race-points, --preempt-on-access)
 };
 
 // One launch of the workers, from a schedule index on: the exploration
@@ -516,10 +517,17 @@ int run_explore(const Options &options) {
   x.shared_stdin = shared_stdin.get();
   // Every access is a point already with --preempt-on-access.
   if (!options.no_race_points && !options.preempt_on_access) {
-    // The race pass runs the program once too: not into the user's compared files.
+    // The race pass runs the program too: not into the user's compared files.
     std::optional<OutputPlaces> race_places;
     if (x.compare) race_places.emplace(options.compare_files, options.command);
-    x.racy = racy_accesses({x.path, race_places ? race_places->command() : options.command});
+    RacePassRequest pass;
+    pass.path = x.path;
+    pass.argv = race_places ? race_places->command() : options.command;
+    // The schedules' own stdin, so the pass reads what they read.
+    if (x.shared_stdin) pass.stdin_path = x.shared_stdin->path();
+    pass.max_steps = options.max_steps;
+    x.racy = racy_accesses(pass);
+    x.race_pass = true;
   }
 
   // Launch the workers, and launch them again after a failure that its
@@ -669,6 +677,14 @@ int run_explore(const Options &options) {
                   {"not_reproduced", unreproduced_json},
                   {"replay_file", replay_written ? json(replay_path) : json(nullptr)},
                   {"compare_output", x.compare ? json(options.compare_files) : json(nullptr)},
+                  // The points the race pass added to every schedule (the
+                  // same for the same program and arguments: the pass's
+                  // schedules come from a fixed seed), and how many it ran.
+                  {"race_pass", x.race_pass ? json{{"schedules", x.racy.schedules},
+                                                   {"seed", kRacePassSeed},
+                                                   {"sites", x.racy.sites},
+                                                   {"addresses", x.racy.addresses}}
+                                            : json(nullptr)},
                   // So that `snag merge` can tell shards of another build apart.
                   {"program_fnv1a64", identity.fnv1a64}};
   run.details = json::object({{"explore", explore}});

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "explore_engine.h"
+#include "explore_records.h"
 #include "pipeline.h"
 #include "run_program.h"
 #include "snag_options.h"
@@ -21,15 +23,38 @@ constexpr size_t kMaxSites = 64;
 
 RacyAccesses racy_accesses(const RacePassRequest &request) {
   TempFile findings("race-pass", ".jsonl");
-  OptionPairs ours = {{"engine", "race"}, {"findings", findings.path()}, {"exitcode", "0"}};
+  TempFile explore_out("race-pass", ".jsonl");
+  // The explore engine leads and the race engine observes, as with
+  // --with-race. Which races a run reports depends on the order its threads
+  // took their locks; here that order is the scheduler's, from a fixed seed,
+  // not the machine's timing. A schedule that reports a race fails, which
+  // ends the pass: its races are the points (a union of several schedules'
+  // races makes more points than a free run did, and more points can make a
+  // bug far rarer: docs/explore.md). The environment is the workers'
+  // (explore_environment), so heap and stack addresses are the ones their
+  // schedules meet.
+  OptionPairs ours = explore_engine_options(findings.path(), explore_out.path(), true);
+  ours.emplace_back("strategy", "random");
+  ours.emplace_back("seed", std::to_string(kRacePassSeed));
+  ours.emplace_back("schedules", std::to_string(kRacePassSchedules));
+  ours.emplace_back("preempt_on_access", "0");
+  ours.emplace_back("max_steps", std::to_string(request.max_steps));
+  // Each schedule gets its share of the pass's time, so one that hangs
+  // (a blocking call the scheduler does not see through) leaves the next
+  // ones theirs: it ends as incomplete, with the races it reported so far.
+  ours.emplace_back("schedule_timeout",
+                    std::to_string(request.timeout_seconds / double(kRacePassSchedules)));
   const char *user = std::getenv("SNAG_OPTIONS");
   RunRequest run;
   run.path = request.path;
   run.argv = request.argv;
-  run.environment = environment_with("SNAG_OPTIONS", compose_snag_options(user ? user : "", ours));
+  run.environment = explore_environment(compose_snag_options(user ? user : "", ours));
   run.timeout_seconds = request.timeout_seconds;
   run.disable_aslr = true;
-  run.null_stdin = true;
+  if (request.stdin_path.empty())
+    run.null_stdin = true;
+  else
+    run.stdin_path = request.stdin_path;
   run.null_output = true;
   run.leftover_grace_seconds = 1;
   try {
@@ -41,10 +66,12 @@ RacyAccesses racy_accesses(const RacePassRequest &request) {
     return {};  // the exploration reports why the program does not start
   }
   std::vector<std::string> warnings;  // the pass is a hint: its warnings are not the user's
+  RacyAccesses racy;
+  ExploreRecords records = read_explore_records_file(explore_out.path(), "race pass", nullptr);
+  if (records.summary) racy.schedules = records.summary->schedules;
   std::ifstream in(findings.path());
   // No program: the sites stay raw ids, which is what the runtime compares.
   std::vector<report::Finding> found = load_findings(in, "race pass", "", warnings);
-  RacyAccesses racy;
   auto add = [](std::vector<std::string> &to, const std::string &value) {
     if (!value.empty() && to.size() < kMaxSites && std::find(to.begin(), to.end(), value) == to.end())
       to.push_back(value);
