@@ -208,11 +208,11 @@ TEST(SyncVars, FreedVariablesAreUsedAgain) {
   EXPECT_LE(sync_vars_carved() - carved_before, 1024u + 512u);
 }
 
-// Thousands freed at once (a vector of atomic flags) wait in the free stack,
-// which spans several pages of pointers: every one is used again exactly
-// once, each for one new address.
+// Thousands freed at once (a vector of atomic flags) wait in the free list,
+// whose pops fetch the next one ahead: every one is used again exactly once,
+// each for one new address.
 TEST(SyncVars, ManyFreedAtOnceAreEachUsedAgainOnce) {
-  constexpr uintptr_t kCount = 3000;  // the quarantine, then more than two pages of the stack
+  constexpr uintptr_t kCount = 3000;  // more than the quarantine holds
   const uintptr_t first = kBase + 0x200000;
   const uintptr_t second = kBase + 0x300000;
   VectorClock c;
