@@ -170,7 +170,7 @@ inline const PackedHistory &history_slot(const PackedHistories &hs, bool write, 
   return history_slot(const_cast<PackedHistories &>(hs), write, me);
 }
 
-struct SyncLines;  // sync_vars.cpp
+struct SyncChains;  // sync_vars.cpp
 
 struct ShadowPage {
   std::atomic<HeapBlock *> block;             // coarse block covering the page
@@ -180,8 +180,8 @@ struct ShadowPage {
   std::atomic<uint32_t> sync_objects;         // synchronization objects here
   // Set while a granule here may own a record (state_records.h).
   std::atomic<uint32_t> state_records;
-  // Their chains, one per 64-byte line; null until the page's first.
-  std::atomic<SyncLines *> sync_lines;
+  // Their chains, one per 16 bytes; null until the page's first.
+  std::atomic<SyncChains *> sync_chains;
 };
 
 // The tables' lookups, inlined into the access path.

@@ -14,8 +14,8 @@ namespace snag::race {
 
 namespace {
 
-// A page's variables, by 64-byte line: a lookup walks its own line's
-// variables only (eight 8-byte atomics at most). The page's shadow record
+// A page's variables, by 16-byte span: a lookup walks its own span's
+// variables only (two 8-byte atomics at most). The page's shadow record
 // points at them from the first variable made on the page on; they are
 // never unmapped. Chains are read without a lock; inserts and removals
 // take the page's lock. Removed variables are never unmapped either, so a
@@ -24,19 +24,25 @@ namespace {
 //
 // The heads used to be the buckets of one table of 16,384, chosen by line:
 // with two million atomics alive (a thread pool's test of a parallel loop)
-// a chain held 128 variables and lookups took over half of the run.
-constexpr uintptr_t kLine = uintptr_t(1) << kBucketLineBits;
-constexpr uint32_t kLinesPerPage = kPageSize / kLine;
-
+// a chain held 128 variables and lookups took over half of the run. Then
+// they were one per 64-byte line: an array of 8-byte atomics still had
+// eight per chain, and each variable walked past is a cache miss (its
+// address is in its first line; with two million alive none stays cached),
+// 8% of that test's run. 16 bytes keeps the heads at 2 KiB per page that
+// holds a variable; 8 bytes (no neighbour walked past at all) was another
+// 10% faster on such arrays but cost 4 KiB per page, as much as the page,
+// on every page holding a mutex too.
+constexpr uintptr_t kSpan = 16;
+constexpr uint32_t kSpansPerPage = kPageSize / kSpan;
 }  // namespace
 
-struct SyncLines {
+struct SyncChains {
   SpinLock lock;
   // Bumped (under `lock`) at each removal. A reader that walked a chain
   // without the lock and found nothing checks it: a variable removed from
   // this page and used again elsewhere could have led it off the chain.
   std::atomic<uint32_t> removals;
-  std::atomic<SyncVar *> head[kLinesPerPage];
+  std::atomic<SyncVar *> head[kSpansPerPage];
 };
 
 namespace {
@@ -150,18 +156,42 @@ size_t g_carved;  // under g_carve_lock
 // makes and frees objects holding mutexes keeps a table proportional to the
 // mutexes alive, not to all it ever made. It first waits while 1,024 others
 // are freed after it: a thread that found it just before it was forgotten
-// (a lookup between its line's head and its address, a remembered pointer)
+// (a lookup between its chain's head and its address, a remembered pointer)
 // has long finished with it when it is used again. After the quarantine it
-// joins a free list linked through `next`.
+// joins the free list.
 Quarantine<1024> g_quarantine;
-SyncVar *g_free;  // under g_carve_lock
+
+// The variables out of quarantine, linked through `next` (under
+// g_carve_lock). Each pop read a line of a variable freed long before, a
+// cache miss (6% of a thread pool's test that makes a variable per atomic
+// flag of a loop, 2 million per round): the new top is fetched at each pop,
+// so the next pop finds it cached. (A stack of pointers in pages of its own
+// was as fast, and cost 8 bytes per free variable: 16 MB for those 2
+// million.)
+SyncVar *g_free;
+
+void push_free(SyncVar *v) {
+  v->next.store(g_free, std::memory_order_relaxed);
+  g_free = v;
+}
+
+SyncVar *pop_free() {
+  SyncVar *v = g_free;
+  if (!v) return nullptr;
+  g_free = v->next.load(std::memory_order_relaxed);
+  if (g_free) {
+    // Both lines: the next pop reads the link in the second, reuse() writes the first.
+    prefetch_for_write(g_free);
+    prefetch_for_write(reinterpret_cast<const char *>(g_free) + 64);
+  }
+  return v;
+}
 
 void quarantine(SyncVar *v) {
   auto *released = static_cast<SyncVar *>(g_quarantine.push(v));
   if (!released) return;
   SpinLockGuard guard(g_carve_lock);
-  released->next.store(g_free, std::memory_order_relaxed);
-  g_free = released;
+  push_free(released);
 }
 
 // Takes the variable's lock: a thread still holding the old one (a lock
@@ -183,10 +213,8 @@ SyncVar *new_sync_var(uintptr_t addr) {
   SyncVar *memory;
   {
     SpinLockGuard guard(g_carve_lock);
-    if (g_free) {
-      memory = g_free;
-      g_free = memory->next.load(std::memory_order_relaxed);
-    } else {
+    memory = pop_free();
+    if (!memory) {
       if (g_carve_next == g_carve_end) {
         g_carve_next = static_cast<SyncVar *>(map_pages(sizeof(SyncVar) * kVarsPerRun));
         g_carve_end = g_carve_next + kVarsPerRun;
@@ -207,50 +235,50 @@ SyncVar *remember(RecentVar &recent, SyncVar *v) {
   return v;
 }
 
-// The line heads of `page`, made on its first variable.
-SpinLock g_lines_lock;
-SyncLines *g_lines_next;
-SyncLines *g_lines_end;
+// The chain heads of `page`, made on its first variable.
+SpinLock g_chains_lock;
+SyncChains *g_chains_next;
+SyncChains *g_chains_end;
 
-SyncLines *lines_of(ShadowPage *page) {
-  if (SyncLines *lines = page->sync_lines.load(std::memory_order_acquire)) return lines;
-  SpinLockGuard guard(g_lines_lock);
-  SyncLines *lines = page->sync_lines.load(std::memory_order_acquire);
-  if (lines) return lines;
-  if (g_lines_next == g_lines_end) {
-    constexpr size_t kPerRun = 128;  // 66 KiB
-    g_lines_next = static_cast<SyncLines *>(map_pages(sizeof(SyncLines) * kPerRun));
-    g_lines_end = g_lines_next + kPerRun;
+SyncChains *chains_of(ShadowPage *page) {
+  if (SyncChains *chains = page->sync_chains.load(std::memory_order_acquire)) return chains;
+  SpinLockGuard guard(g_chains_lock);
+  SyncChains *chains = page->sync_chains.load(std::memory_order_acquire);
+  if (chains) return chains;
+  if (g_chains_next == g_chains_end) {
+    constexpr size_t kPerRun = 32;  // 65 KiB
+    g_chains_next = static_cast<SyncChains *>(map_pages(sizeof(SyncChains) * kPerRun));
+    g_chains_end = g_chains_next + kPerRun;
   }
-  lines = new (g_lines_next++) SyncLines();
-  page->sync_lines.store(lines, std::memory_order_release);
-  return lines;
+  chains = new (g_chains_next++) SyncChains();
+  page->sync_chains.store(chains, std::memory_order_release);
+  return chains;
 }
 
-std::atomic<SyncVar *> &line_head(SyncLines *lines, uintptr_t addr) {
-  return lines->head[(addr & (kPageSize - 1)) / kLine];
+std::atomic<SyncVar *> &chain_head(SyncChains *chains, uintptr_t addr) {
+  return chains->head[(addr & (kPageSize - 1)) / kSpan];
 }
 
-// The pages whose line heads this thread found last, direct-mapped by page.
+// The pages whose chain heads this thread found last, direct-mapped by page.
 // A page's heads never move once made, so an entry never goes stale; it
 // saves the three dependent loads of the shadow page's lookup (a queue's
 // cells, looked up by both ends, span a few pages).
-struct RecentLines {
+struct RecentChains {
   uintptr_t page;
-  SyncLines *lines;
+  SyncChains *chains;
 };
-constexpr int kRecentLinesBits = 4;  // 16 entries, 256 bytes per thread
-SNAG_TLS RecentLines t_recent_lines[1u << kRecentLinesBits];
+constexpr int kRecentChainsBits = 4;  // 16 entries, 256 bytes per thread
+SNAG_TLS RecentChains t_recent_chains[1u << kRecentChainsBits];
 
-// The line heads of `addr`'s page, if a variable was ever made there.
-SyncLines *find_lines(uintptr_t addr) {
+// The chain heads of `addr`'s page, if a variable was ever made there.
+SyncChains *find_chains(uintptr_t addr) {
   const uintptr_t page_number = addr / kPageSize;
-  RecentLines &recent = t_recent_lines[page_number & ((1u << kRecentLinesBits) - 1)];
-  if (recent.page == page_number && recent.lines) return recent.lines;
+  RecentChains &recent = t_recent_chains[page_number & ((1u << kRecentChainsBits) - 1)];
+  if (recent.page == page_number && recent.chains) return recent.chains;
   ShadowPage *page = find_shadow_page(addr);
-  SyncLines *lines = page ? page->sync_lines.load(std::memory_order_acquire) : nullptr;
-  if (lines) recent = {page_number, lines};
-  return lines;
+  SyncChains *chains = page ? page->sync_chains.load(std::memory_order_acquire) : nullptr;
+  if (chains) recent = {page_number, chains};
+  return chains;
 }
 
 SyncVar *find_in_chain(std::atomic<SyncVar *> &head, uintptr_t addr) {
@@ -273,23 +301,23 @@ SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) {
   }
   const uint32_t index = filter_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
-  SyncLines *lines = find_lines(addr);
-  if (!lines) {
+  SyncChains *chains = find_chains(addr);
+  if (!chains) {
     if (!create) {
       unmark_empty_bucket(index);
       return nullptr;
     }
-    lines = lines_of(shadow_page(addr));
+    chains = chains_of(shadow_page(addr));
   }
-  std::atomic<SyncVar *> &head = line_head(lines, addr);
-  const uint32_t removals = lines->removals.load(std::memory_order_acquire);
+  std::atomic<SyncVar *> &head = chain_head(chains, addr);
+  const uint32_t removals = chains->removals.load(std::memory_order_acquire);
   if (SyncVar *v = find_in_chain(head, addr)) return remember(recent, v);
   // Not found: certainly so unless a removal could have led the walk astray.
-  if (!create && lines->removals.load(std::memory_order_acquire) == removals) {
+  if (!create && chains->removals.load(std::memory_order_acquire) == removals) {
     if (!head.load(std::memory_order_relaxed)) unmark_empty_bucket(index);
     return nullptr;
   }
-  SpinLockGuard guard(lines->lock);
+  SpinLockGuard guard(chains->lock);
   if (SyncVar *v = find_in_chain(head, addr)) return remember(recent, v);
   if (!create) return nullptr;
   count_in_filter(index);
@@ -306,8 +334,8 @@ void sync_var_prefetch(uintptr_t addr) {
   const RecentVar &recent = recent_slot(addr);
   SyncVar *v = recent.addr == addr ? recent.var : nullptr;
   if (!v && bucket_may_hold(filter_index(addr))) {
-    // Most lines hold one variable: the head is the one, without reading it.
-    if (SyncLines *lines = find_lines(addr)) v = line_head(lines, addr).load(std::memory_order_acquire);
+    // Most chains hold one variable: the head is the one, without reading it.
+    if (SyncChains *chains = find_chains(addr)) v = chain_head(chains, addr).load(std::memory_order_acquire);
   }
   if (!v) return;
   prefetch_for_write(v);
@@ -416,10 +444,10 @@ void sync_release_lock(SyncVar *v, const VectorClock &from, bool write_mode, uin
 }
 
 size_t sync_chain_length(uintptr_t addr) {
-  SyncLines *lines = find_lines(addr);
-  if (!lines) return 0;
+  SyncChains *chains = find_chains(addr);
+  if (!chains) return 0;
   size_t length = 0;
-  for (SyncVar *v = line_head(lines, addr).load(std::memory_order_acquire); v;
+  for (SyncVar *v = chain_head(chains, addr).load(std::memory_order_acquire); v;
        v = v->next.load(std::memory_order_acquire))
     ++length;
   return length;
@@ -433,24 +461,35 @@ size_t sync_vars_carved() {
 void sync_forget_range(uintptr_t begin, uintptr_t end) {
   for_each_shadow_page(begin, end, [&](ShadowPage *page, uintptr_t page_start, uint32_t, uint32_t) {
     if (page->sync_objects.load(std::memory_order_relaxed) == 0) return;
-    SyncLines *lines = page->sync_lines.load(std::memory_order_acquire);
-    if (!lines) return;
-    const uintptr_t first = (begin > page_start ? begin : page_start) & ~(kLine - 1);
+    SyncChains *chains = page->sync_chains.load(std::memory_order_acquire);
+    if (!chains) return;
+    const uintptr_t first = (begin > page_start ? begin : page_start) & ~(kSpan - 1);
     const uintptr_t last = end < page_start + kPageSize ? end : page_start + kPageSize;
     // A freed block on a page holding variables elsewhere (a node beside
     // nodes with atomics) takes no lock.
     bool any = false;
-    for (uintptr_t line = first; line < last && !any; line += kLine)
-      any = line_head(lines, line).load(std::memory_order_relaxed) != nullptr;
+    for (uintptr_t span = first; span < last && !any; span += kSpan)
+      any = chain_head(chains, span).load(std::memory_order_relaxed) != nullptr;
     if (!any) return;
-    SpinLockGuard guard(lines->lock);
-    for (uintptr_t line = first; line < last; line += kLine) {
-      std::atomic<SyncVar *> *link = &line_head(lines, line);
+    SpinLockGuard guard(chains->lock);
+    for (uintptr_t span = first; span < last; span += kSpan) {
+      // Each variable is written (unlinked, forgotten) and most were last
+      // touched long ago: fetching those a few spans ahead overlaps their
+      // misses (an array of atomic flags freed: 70% of this walk waited on
+      // them one at a time).
+      constexpr uintptr_t kAhead = 4 * kSpan;
+      if (span + kAhead < last) {
+        if (SyncVar *ahead = chain_head(chains, span + kAhead).load(std::memory_order_relaxed)) {
+          prefetch_for_write(ahead);
+          prefetch_for_write(reinterpret_cast<const char *>(ahead) + 64);
+        }
+      }
+      std::atomic<SyncVar *> *link = &chain_head(chains, span);
       for (SyncVar *v = link->load(std::memory_order_relaxed); v;) {
         SyncVar *next = v->next.load(std::memory_order_relaxed);
         if (v->addr >= begin && v->addr < end) {
           link->store(next, std::memory_order_release);
-          lines->removals.store(lines->removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+          chains->removals.store(chains->removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
           v->forgotten.store(true, std::memory_order_release);
           page->sync_objects.fetch_sub(1, std::memory_order_relaxed);
           uncount_in_filter(filter_index(v->addr));

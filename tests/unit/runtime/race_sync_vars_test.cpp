@@ -3,6 +3,8 @@
 // condition variables, ...).
 #include "engines/race/sync_vars.h"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 namespace snag::race {
@@ -204,6 +206,28 @@ TEST(SyncVars, FreedVariablesAreUsedAgain) {
   }
   // The quarantine (1,024) and one run of 512 at most.
   EXPECT_LE(sync_vars_carved() - carved_before, 1024u + 512u);
+}
+
+// Thousands freed at once (a vector of atomic flags) wait in the free list,
+// whose pops fetch the next one ahead: every one is used again exactly once,
+// each for one new address.
+TEST(SyncVars, ManyFreedAtOnceAreEachUsedAgainOnce) {
+  constexpr uintptr_t kCount = 3000;  // more than the quarantine holds
+  const uintptr_t first = kBase + 0x200000;
+  const uintptr_t second = kBase + 0x300000;
+  VectorClock c;
+  c.set(1, 1);
+  for (int round = 0; round < 3; ++round) {
+    for (uintptr_t i = 0; i < kCount; ++i) sync_release(first + 8 * i, c);
+    sync_forget_range(first, first + 8 * kCount);
+  }
+  const size_t carved_before = sync_vars_carved();
+  std::set<SyncVar *> made;
+  for (uintptr_t i = 0; i < kCount; ++i) made.insert(sync_var(second + 8 * i, true));
+  EXPECT_EQ(made.size(), size_t(kCount));
+  EXPECT_EQ(sync_vars_carved(), carved_before);
+  for (uintptr_t i = 0; i < kCount; ++i) ASSERT_EQ(sync_var(second + 8 * i, false)->addr, second + 8 * i);
+  sync_forget_range(second, second + 8 * kCount);
 }
 
 // A variable used again for another address starts fresh, and nothing that
@@ -433,6 +457,27 @@ TEST(SyncVars, ALookupWalksItsOwnLinesVariablesOnly) {
   sync_forget_range(kArray, kArray + 64 * kLines);
   EXPECT_EQ(sync_var(kArray, false), nullptr);
   EXPECT_EQ(sync_chain_length(kArray + 64 * (kLines - 1)), 0u);
+}
+
+// In an array of 8-byte atomics, each with a variable (a parallel loop's
+// flags), a lookup walks past at most one other: every variable walked past
+// is a cache miss when millions are alive.
+TEST(SyncVars, AnArrayOfAtomicsKeepsChainsOfTwo) {
+  constexpr uintptr_t kArray = 0x7f2244567000;
+  constexpr uintptr_t kAtomics = 4096;
+  VectorClock c;
+  c.set(1, 1);
+  for (uintptr_t i = 0; i < kAtomics; ++i) sync_release(kArray + 8 * i, c);
+  size_t longest = 0;
+  for (uintptr_t i = 0; i < kAtomics; ++i) {
+    const size_t length = sync_chain_length(kArray + 8 * i);
+    if (length > longest) longest = length;
+    ASSERT_EQ(sync_var(kArray + 8 * i, false)->addr, kArray + 8 * i);
+  }
+  EXPECT_EQ(longest, 2u);
+  sync_forget_range(kArray, kArray + 8 * kAtomics);
+  EXPECT_EQ(sync_chain_length(kArray), 0u);
+  EXPECT_EQ(sync_var(kArray + 8 * (kAtomics - 1), false), nullptr);
 }
 
 // A line's variables share a chain: each is still found by its own address,
