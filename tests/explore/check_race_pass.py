@@ -66,8 +66,12 @@ def main():
             sys.exit(f"FAIL: the failure did not reproduce under replay: {failure}")
         with open(result["replay_file"]) as f:
             points = json.load(f)["options"]["points"]
-        want = "+sites/" + ",".join(first["sites"])
-        if want not in points or "+addrs/" + ",".join(first["addresses"]) not in points:
+        # Hex ids: the report pads them to 16 digits, the points do not.
+        def listed(key):
+            m = re.search(r"\+" + key + r"/([0-9a-fA-F,]+)", points)
+            return [int(x, 16) for x in m.group(1).split(",")] if m else []
+        if listed("sites") != [int(x, 16) for x in first["sites"]] or \
+                listed("addrs") != [int(x, 16) for x in first["addresses"]]:
             sys.exit(f"FAIL: the replay file's points {points!r} lack the pass's {first}")
 
         result, argv = explore(snag, program, workdir, "--no-race-points", "--seed", "1",
