@@ -1,7 +1,10 @@
 // Calls that wait in the kernel for input, a connection, readiness or a
 // child process. Each announces itself first (blocking_call.h); a timeout
 // the scheduler chose becomes a call without waiting. read, write, recv and
-// send announce themselves in fd_io.cpp.
+// send announce themselves in fd_io.cpp; accept, accept4, epoll_wait and
+// epoll_pwait in fd_lifetime.cpp, beside what they mean for the race engine
+// (each symbol has one interceptor: of two weak definitions the linker
+// silently keeps one).
 #include <errno.h>
 #include <signal.h>
 #include <sys/epoll.h>
@@ -19,15 +22,11 @@ using namespace snag;
 SNAG_REAL(ssize_t, readv, (int, const struct iovec *, int))
 SNAG_REAL(ssize_t, recvfrom, (int, void *, size_t, int, struct sockaddr *, socklen_t *))
 SNAG_REAL(ssize_t, recvmsg, (int, struct msghdr *, int))
-SNAG_REAL(int, accept, (int, struct sockaddr *, socklen_t *))
-SNAG_REAL(int, accept4, (int, struct sockaddr *, socklen_t *, int))
 SNAG_REAL(int, poll, (struct pollfd *, nfds_t, int))
 SNAG_REAL(int, ppoll, (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *))
 SNAG_REAL(int, select, (int, fd_set *, fd_set *, fd_set *, struct timeval *))
 SNAG_REAL(int, pselect, (int, fd_set *, fd_set *, fd_set *, const struct timespec *,
                          const sigset_t *))
-SNAG_REAL(int, epoll_wait, (int, struct epoll_event *, int, int))
-SNAG_REAL(int, epoll_pwait, (int, struct epoll_event *, int, int, const sigset_t *))
 SNAG_REAL(pid_t, waitpid, (pid_t, int *, int))
 SNAG_REAL(pid_t, wait, (int *))
 SNAG_REAL(pid_t, wait4, (pid_t, int *, int, struct rusage *))
@@ -102,16 +101,6 @@ SNAG_INTERCEPTOR ssize_t recvmsg(int fd, struct msghdr *message, int flags) {
   return real_recvmsg()(fd, message, flags);
 }
 
-SNAG_INTERCEPTOR int accept(int fd, struct sockaddr *address, socklen_t *size) {
-  input_wait("accept", fd, true);
-  return real_accept()(fd, address, size);
-}
-
-SNAG_INTERCEPTOR int accept4(int fd, struct sockaddr *address, socklen_t *size, int flags) {
-  input_wait("accept4", fd, true);
-  return real_accept4()(fd, address, size, flags);
-}
-
 SNAG_INTERCEPTOR int poll(struct pollfd *fds, nfds_t count, int timeout) {
   if (timeout != 0 && announce_blocking_call("poll", fds, uint32_t(count), timeout, false))
     timeout = 0;
@@ -135,19 +124,6 @@ SNAG_INTERCEPTOR int pselect(int n, fd_set *r, fd_set *w, fd_set *x,
                              const struct timespec *timeout, const sigset_t *mask) {
   if (select_wait("pselect", n, r, w, x, timespec_ms(timeout))) timeout = &kZero;
   return real_pselect()(n, r, w, x, timeout, mask);
-}
-
-SNAG_INTERCEPTOR int epoll_wait(int epfd, struct epoll_event *events, int max, int timeout) {
-  pollfd p = {epfd, POLLIN, 0};
-  if (timeout != 0 && announce_blocking_call("epoll_wait", &p, 1, timeout, false)) timeout = 0;
-  return real_epoll_wait()(epfd, events, max, timeout);
-}
-
-SNAG_INTERCEPTOR int epoll_pwait(int epfd, struct epoll_event *events, int max, int timeout,
-                                 const sigset_t *mask) {
-  pollfd p = {epfd, POLLIN, 0};
-  if (timeout != 0 && announce_blocking_call("epoll_pwait", &p, 1, timeout, false)) timeout = 0;
-  return real_epoll_pwait()(epfd, events, max, timeout, mask);
 }
 
 SNAG_INTERCEPTOR pid_t waitpid(pid_t pid, int *status, int options) {

@@ -4,6 +4,7 @@
 // real call succeeded, close before the real close: once the kernel has the
 // number back, another thread may get it from its own open.
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/epoll.h>
@@ -14,6 +15,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "intercept/blocking_call.h"
 #include "intercept/fd_model.h"
 #include "intercept/real.h"
 
@@ -124,6 +126,25 @@ SNAG_INTERCEPTOR int socketpair(int domain, int type, int protocol, int fds[2]) 
   return rc;
 }
 
+namespace {
+
+// Under the controlled scheduler a wait for a connection or for readiness
+// waits in its model, so that the thread that would end it can run
+// (blocking_call.h); an O_NONBLOCK socket never waits.
+void wait_for_connection(const char *name, int fd) {
+  pollfd p = {fd, POLLIN, 0};
+  announce_blocking_call(name, &p, 1, -1, true);
+}
+
+// True when the scheduler chose that the wait times out: the call is then
+// made without waiting.
+bool epoll_wait_times_out(const char *name, int epfd, int timeout) {
+  pollfd p = {epfd, POLLIN, 0};
+  return timeout != 0 && announce_blocking_call(name, &p, 1, timeout, false);
+}
+
+}  // namespace
+
 // A connect is ordered before the accept that takes the connection.
 SNAG_INTERCEPTOR int connect(int fd, const struct sockaddr *addr, socklen_t len) {
   fd::used(fd);
@@ -133,6 +154,7 @@ SNAG_INTERCEPTOR int connect(int fd, const struct sockaddr *addr, socklen_t len)
 
 SNAG_INTERCEPTOR int accept(int fd, struct sockaddr *addr, socklen_t *len) {
   fd::used(fd);
+  wait_for_connection("accept", fd);
   int conn = real_accept()(fd, addr, len);
   if (conn >= 0) {
     fd::receive(fd);
@@ -143,6 +165,7 @@ SNAG_INTERCEPTOR int accept(int fd, struct sockaddr *addr, socklen_t *len) {
 
 SNAG_INTERCEPTOR int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
   fd::used(fd);
+  wait_for_connection("accept4", fd);
   int conn = real_accept4()(fd, addr, len, flags);
   if (conn >= 0) {
     fd::receive(fd);
@@ -196,6 +219,7 @@ SNAG_INTERCEPTOR int epoll_ctl(int epfd, int op, int fd, struct epoll_event *eve
 
 SNAG_INTERCEPTOR int epoll_wait(int epfd, struct epoll_event *events, int max, int timeout) {
   fd::used(epfd);
+  if (epoll_wait_times_out("epoll_wait", epfd, timeout)) timeout = 0;
   int n = real_epoll_wait()(epfd, events, max, timeout);
   if (n > 0) fd::receive(epfd);
   return n;
@@ -204,6 +228,7 @@ SNAG_INTERCEPTOR int epoll_wait(int epfd, struct epoll_event *events, int max, i
 SNAG_INTERCEPTOR int epoll_pwait(int epfd, struct epoll_event *events, int max, int timeout,
                                const sigset_t *mask) {
   fd::used(epfd);
+  if (epoll_wait_times_out("epoll_pwait", epfd, timeout)) timeout = 0;
   int n = real_epoll_pwait()(epfd, events, max, timeout, mask);
   if (n > 0) fd::receive(epfd);
   return n;
