@@ -7,7 +7,6 @@
 // silently keeps one).
 #include <errno.h>
 #include <signal.h>
-#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/uio.h>

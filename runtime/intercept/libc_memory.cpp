@@ -62,8 +62,9 @@ size_t plain_strlen(const char *s) {
 // One comparison done here, byte by byte: its result (the difference of
 // the first differing bytes; C gives only its sign a meaning), and the
 // bytes each side read, up to and including the first difference (or the
-// terminating NUL for strings). The accesses need the second, so the real function would
-// only do the same comparison again (task_graph's string sort: 3.5 million).
+// terminating NUL for strings). The accesses need the second, so the real
+// function would only do the same comparison again (task_graph's string
+// sort: 3.5 million).
 struct Comparison {
   int result;
   size_t touched;

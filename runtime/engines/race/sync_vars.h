@@ -144,7 +144,7 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
 void sync_forget_range(uintptr_t begin, uintptr_t end);
 
 // How many variables a lookup of `addr` walks past at most: those of its
-// 64-byte line (exposed for its tests).
+// 16-byte span (exposed for its tests).
 size_t sync_chain_length(uintptr_t addr);
 
 // How many variables were ever carved (their memory is never unmapped).

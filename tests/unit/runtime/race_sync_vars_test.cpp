@@ -435,8 +435,8 @@ TEST(SyncVars, RecentVariablesEvictEachOtherWithoutMixingUp) {
   EXPECT_EQ(sync_var(kBase + 0x7fff0, false), nullptr);
 }
 
-// A lookup walks the variables of its own 64-byte line only, however many
-// are alive: a thread pool's test that checks a parallel loop keeps two
+// A lookup walks the variables of its own span only (16 bytes), however
+// many are alive: a thread pool's test that checks a parallel loop keeps two
 // million atomics, and when chains were the buckets of one table of 16,384,
 // chosen by line, each held 128 of them and lookups took over half the run.
 TEST(SyncVars, ALookupWalksItsOwnLinesVariablesOnly) {
@@ -480,9 +480,10 @@ TEST(SyncVars, AnArrayOfAtomicsKeepsChainsOfTwo) {
   EXPECT_EQ(sync_var(kArray + 8 * (kAtomics - 1), false), nullptr);
 }
 
-// A line's variables share a chain: each is still found by its own address,
-// and freeing part of a line forgets those inside the freed range only (the
-// range's probe starts at the line of its first byte).
+// A line's variables share chains two by two: each is still found by its own
+// address, and freeing part of a line forgets those inside the freed range
+// only (the range's probe starts at the span of its first byte, which here
+// holds a variable outside the range too).
 TEST(SyncVars, VariablesOfOneLineAreFoundAndForgottenEachByItsAddress) {
   const uintptr_t line = kBase + 0x90000;
   SyncVar *vars[8];
