@@ -45,6 +45,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"suppressions",        OptionType::kPath,    nullptr,  0, 0,          nullptr, "all",     "a ThreadSanitizer-style suppressions file (race:, race_top:, called_from_lib:, thread:)"},
   {"verbosity",           OptionType::kFlag,    "0",      0, 0,          nullptr, "all",     "1: print the runtime's start-up decisions on stderr"},
   {"report_object_level", OptionType::kFlag,    "0",      0, 0,          nullptr, "race",    "1: report races RaceTrack saw only at object level too"},
+  {"report_each_address", OptionType::kFlag,    "0",      0, 0,          nullptr, "race",    "1: report a race of the same two sites once per 8-byte granule (at most 64 more per run), not once per run (explore's race pass: every racy address becomes a scheduling point)"},
   {"potential",           OptionType::kFlag,    "0",      0, 0,          nullptr, "race",    "1: also report potential races, accesses with no common lock ordered only through locks (ranked below real races)"},
   {"delay_ms",            OptionType::kCount,   "100",    1, 60000,      nullptr, "tsv",     "delay injected at a call that nearly met a conflicting one"},
   {"near_miss_ms",        OptionType::kCount,   "100",    1, 60000,      nullptr, "tsv",     "two conflicting calls this close are a near miss"},

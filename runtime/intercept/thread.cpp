@@ -111,6 +111,9 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   StackTrace creation;
   capture_stack(t->shadow, caller_site(), &creation);
   ThreadState *child = thread_create_record(t->tid, depot_put(creation));
+  int detach_state;
+  if (attr && pthread_attr_getdetachstate(attr, &detach_state) == 0 && detach_state == PTHREAD_CREATE_DETACHED)
+    child->detached.store(true, std::memory_order_relaxed);
   Event e = make_event(EventKind::kThreadCreate);
   e.value = child->tid;
   Verdict v = emit(t, e);
@@ -168,10 +171,12 @@ SNAG_INTERCEPTOR int pthread_detach(pthread_t thread) {
   ThreadState *t = observing_thread();
   if (t) {
     if (ThreadState *child = thread_by_handle(thread)) {
-      child->detached.store(true, std::memory_order_relaxed);
       Event e = make_event(EventKind::kThreadDetach);
       e.value = child->tid;
-      emit(t, e);
+      // The explore engine answers for a thread its joiner waits for.
+      Verdict v = emit(t, e);
+      if (v.skip_real) return static_cast<int>(v.result);
+      child->detached.store(true, std::memory_order_relaxed);
     }
   }
   return real_pthread_detach()(thread);

@@ -381,12 +381,28 @@ Verdict join_before(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
   sync_point(me, e);
   Tid child = static_cast<Tid>(e.value);
+  // A detached thread cannot be joined: glibc's pthread_join returns EINVAL
+  // at once, whether the thread still runs or has ended (POSIX leaves it
+  // undefined). Waiting for it in the model instead reported a deadlock
+  // when the detached thread waited for its joiner, and hid the bug of a
+  // joiner that takes the EINVAL for the thread's end.
+  if (ThreadState *st = thread_by_tid(child); st && st->detached.load(std::memory_order_relaxed))
+    return result(EINVAL);
   ControlledThread *target = s.thread(child);
   while (target && target->status != Status::kFinished) {
     if (e.flags & kLockTry) return result(EBUSY);
     if (!s.block(me, WaitKind::kJoin, child, e.flags & kLockTimed, false, child))
       return result(ETIMEDOUT);
   }
+  return {};
+}
+
+// glibc's pthread_detach of a thread that another thread is joining
+// already leaves it joinable and returns 0, and the join goes on. Here the
+// joiner waits in the model, not yet in the real pthread_join, so the real
+// detach would succeed and the join then fail with EINVAL.
+Verdict detach(const Event &e) {
+  if (scheduler().joining(static_cast<Tid>(e.value))) return result(0);
   return {};
 }
 
@@ -581,6 +597,8 @@ class ExploreEngine final : public Engine {
         return {};
       case EventKind::kThreadJoinBefore:
         return join_before(*me, e);
+      case EventKind::kThreadDetach:
+        return detach(e);
       case EventKind::kCondWait:
         return cond_wait(*me, e);
       case EventKind::kCondSignal:

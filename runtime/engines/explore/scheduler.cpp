@@ -95,6 +95,15 @@ void Scheduler::thread_ended(ControlledThread &me) {
   point(me, PointKind::kThreadEnd);
 }
 
+bool Scheduler::joining(Tid child) const {
+  for (Tid i = 0; i < live_count_; ++i) {
+    const ControlledThread *t = threads_[live_[i]];
+    if (t && t->status == Status::kBlocked && t->wait == WaitKind::kJoin && t->wait_tid == child)
+      return true;
+  }
+  return false;
+}
+
 void Scheduler::collect(Candidates &out) {
   // Preferred: runnable threads that are not spinning, and waits that may
   // end now by timeout or spurious wake-up. Then spinning threads. Last,

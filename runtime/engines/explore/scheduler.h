@@ -128,6 +128,8 @@ class Scheduler {
   void thread_started(ThreadState &t);
   // The thread ends: wakes its joiners and hands the baton on for good.
   void thread_ended(ControlledThread &me);
+  // Whether a thread waits in pthread_join (or a timed join) for `child`.
+  bool joining(Tid child) const;
 
   // A scheduling point. Returns after `me` was chosen to run again.
   void point(ControlledThread &me, PointKind kind);

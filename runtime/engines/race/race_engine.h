@@ -254,9 +254,12 @@ class RaceEngine final : public Engine {
   // race_report.cpp
   void report(ThreadState &t, RaceThread &rt, const Variable &v, const History &previous,
               const Access &a, const char *state);
-  bool already_reported(snag_site_t a, snag_site_t b);
+  // Whether the race of sites a and b (in either order) was reported; with
+  // report_each_address_, of a and b on the 8-byte granule of `addr`.
+  bool already_reported(snag_site_t a, snag_site_t b, uintptr_t addr);
 
   bool report_object_level_ = false;
+  bool report_each_address_ = false;
   bool potential_ = false;
 };
 

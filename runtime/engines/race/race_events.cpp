@@ -36,6 +36,7 @@ RaceEngine::RaceEngine() {
   atomic_hook = &RaceEngine::on_atomic_hook;
   heap_hook = &RaceEngine::on_heap_hook;
   report_object_level_ = options().flag("report_object_level");
+  report_each_address_ = options().flag("report_each_address");
   potential_ = options().flag("potential");
   g_ranges_answered_inline = !potential_;
 }

@@ -28,6 +28,28 @@ std::atomic<uint32_t> g_races_reported{0};
 
 constexpr uint32_t kReportedSlots = 1 << 14;
 std::atomic<uint64_t> g_reported_pairs[kReportedSlots];
+// report_each_address: reports of a pair of sites on another granule than
+// its first report's, at most this many per run (a loop racing over a large
+// array would otherwise report every element; explore's race pass keeps 64
+// addresses).
+constexpr uint32_t kMaxAddressRepeats = 64;
+std::atomic<uint32_t> g_address_repeats{0};
+
+// Inserts `key` into the reported set; false if it was there already (or the
+// table is full: report again rather than lose one).
+bool insert_reported(uint64_t key) {
+  if (key == 0) key = 1;
+  for (uint32_t i = 0; i < kReportedSlots; ++i) {
+    std::atomic<uint64_t> &slot = g_reported_pairs[(key + i) & (kReportedSlots - 1)];
+    uint64_t seen = slot.load(std::memory_order_acquire);
+    if (seen == key) return false;
+    if (seen == 0) {
+      if (slot.compare_exchange_strong(seen, key)) return true;
+      if (seen == key) return false;
+    }
+  }
+  return true;
+}
 
 void describe(char *out, size_t capacity, bool previous, bool write, uintptr_t size,
               uintptr_t addr, Tid thread) {
@@ -69,25 +91,25 @@ bool is_benign(uintptr_t addr) {
   return false;
 }
 
-// One report per pair of sites (in either order) per run.
-bool RaceEngine::already_reported(snag_site_t a, snag_site_t b) {
+// One report per pair of sites (in either order) per run; with
+// report_each_address, one per pair of sites and 8-byte granule (explore's
+// race pass: each racy address becomes a scheduling point, and two
+// neighbouring variables raced on by the same statements are two
+// addresses, one report of the pair without it).
+bool RaceEngine::already_reported(snag_site_t a, snag_site_t b, uintptr_t addr) {
   if (a > b) {
     snag_site_t t = a;
     a = b;
     b = t;
   }
   uint64_t key = (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull);
-  if (key == 0) key = 1;
-  for (uint32_t i = 0; i < kReportedSlots; ++i) {
-    std::atomic<uint64_t> &slot = g_reported_pairs[(key + i) & (kReportedSlots - 1)];
-    uint64_t seen = slot.load(std::memory_order_acquire);
-    if (seen == key) return true;
-    if (seen == 0) {
-      if (slot.compare_exchange_strong(seen, key)) return false;
-      if (seen == key) return true;
-    }
-  }
-  return false;  // table full: report again rather than lose one
+  bool new_pair = insert_reported(key);
+  if (!report_each_address_) return !new_pair;
+  uint64_t granule_key = key ^ ((addr >> 3) * 0xbf58476d1ce4e5b9ull) ^ 0x94d049bb133111ebull;
+  bool new_granule = insert_reported(granule_key);
+  if (new_pair) return false;
+  if (!new_granule) return true;
+  return g_address_repeats.fetch_add(1, std::memory_order_relaxed) >= kMaxAddressRepeats;
 }
 
 void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const History &h,
@@ -99,7 +121,7 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
   const bool potential = cstr_eq(state, kPotentialState);
   const snag_site_t salt = potential ? 0x5bd1e9955bd1e995ull : 0;
   const snag_site_t h_site = site_of(h);
-  if (already_reported(a.site ^ salt, h_site ^ salt)) return;
+  if (already_reported(a.site ^ salt, h_site ^ salt, cur_lo)) return;
 
   Finding *f = new_finding("race", potential ? "potential-data-race" : "data-race");
   f->title = potential ? "potential data race" : "data race";

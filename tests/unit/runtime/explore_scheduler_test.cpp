@@ -100,6 +100,24 @@ TEST_F(SchedulerTest, WakeOneWakesTheLongestWaiter) {
   EXPECT_EQ(t(1).status, Status::kEnabled);
 }
 
+// A thread blocked in a join of thread 2 is joining it (a pthread_detach of
+// thread 2 is then a no-op, as in glibc); a woken joiner, or one waiting for
+// something else, is not.
+TEST_F(SchedulerTest, JoiningIsABlockedJoinOfThatThread) {
+  EXPECT_FALSE(s().joining(2));
+  t(1).status = Status::kBlocked;
+  t(1).wait = WaitKind::kJoin;
+  t(1).wait_addr = 2;
+  t(1).wait_tid = 2;
+  EXPECT_TRUE(s().joining(2));
+  EXPECT_FALSE(s().joining(1));
+  s().wake_all(WaitKind::kJoin, 2);
+  EXPECT_FALSE(s().joining(2));
+  t(1).status = Status::kBlocked;
+  t(1).wait = WaitKind::kMutex;
+  EXPECT_FALSE(s().joining(2));
+}
+
 // The scan skips threads seen finished from then on (live_); the others,
 // blocked ones too, are still woken and offered, and so is a thread
 // created after that.
