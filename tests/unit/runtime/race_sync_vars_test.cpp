@@ -527,15 +527,17 @@ TEST(SyncVars, AVariableTakesOneCacheLine) {
 // of a shorter clock zeroes the rest.
 TEST(SyncVars, AClockOfMoreThanEightThreadsKeepsEveryEntry) {
   const uintptr_t m = kBase + 0x910000;
-  VectorClock a, into;
+  VectorClock a, b, c, into;
   for (Tid t = 0; t < 6; ++t) a.set(t, 10 + t);
   sync_release(m, a);
-  for (Tid t = 0; t < 12; ++t) a.set(t, 100 + t);  // inline -> an array of 16
-  sync_release(m, a);
-  a.set(40, 7);  // an array of 16 -> 64
-  sync_release(m, a);
+  b.set(11, 111);  // inline -> an array of 16: the first six entries move
+  sync_release(m, b);
+  c.set(40, 7);  // an array of 16 -> 64
+  sync_release(m, c);
   sync_acquire(m, into);
-  for (Tid t = 0; t < 12; ++t) EXPECT_EQ(into.get(t), 100u + t) << t;
+  for (Tid t = 0; t < 6; ++t) EXPECT_EQ(into.get(t), 10u + t) << t;
+  EXPECT_EQ(into.get(8), 0u);
+  EXPECT_EQ(into.get(11), 111u);
   EXPECT_EQ(into.get(40), 7u);
   EXPECT_EQ(into.get(41), 0u);
   SyncVar *v = sync_var(m, false);
