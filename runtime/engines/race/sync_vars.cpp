@@ -41,17 +41,16 @@ void SyncClock::merge(const VectorClock &from) {
   const uint32_t n = from.size();
   if (n > size_) grow(n);
   Clock *v = values();
-  for (uint32_t i = 0; i < n; ++i) {
-    const Clock c = from.get(i);
-    if (c > v[i]) v[i] = c;
-  }
+  const Clock *f = from.data();
+  for (uint32_t i = 0; i < n; ++i)
+    if (f[i] > v[i]) v[i] = f[i];
 }
 
 void SyncClock::assign(const VectorClock &from) {
   const uint32_t n = from.size();
   if (n > size_) grow(n);
   Clock *v = values();
-  for (uint32_t i = 0; i < n; ++i) v[i] = from.get(i);
+  copy_bytes(v, from.data(), sizeof(Clock) * n);
   for (uint32_t i = n; i < size_; ++i) v[i] = 0;
 }
 
@@ -59,14 +58,7 @@ void SyncClock::clear() {
   __builtin_memset(values(), 0, sizeof(Clock) * size_);
 }
 
-void SyncClock::merge_into(VectorClock &into) const {
-  if (size_ == 0) return;
-  const Clock *v = values();
-  // Grown once to this clock's size, then each entry raised where lower.
-  if (into.size() < size_) into.set(size_ - 1, into.get(size_ - 1) > v[size_ - 1] ? into.get(size_ - 1) : v[size_ - 1]);
-  for (uint32_t i = 0; i < size_; ++i)
-    if (v[i] > into.get(i)) into.set(i, v[i]);
-}
+void SyncClock::merge_into(VectorClock &into) const { into.merge(values(), size_); }
 
 bool SyncClock::covers(const VectorClock &other) const {
   for (uint32_t i = 0; i < other.size(); ++i)
