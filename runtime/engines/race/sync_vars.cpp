@@ -12,6 +12,150 @@
 
 namespace snag::race {
 
+void SyncClock::grow(uint32_t size) {
+  if (size <= size_) return;
+  if (size <= kInline) {
+    size_ = size;  // the inline entries beyond the old size are 0
+    return;
+  }
+  // The capacity an array of `n` entries has: the power of two at or above n.
+  auto capacity = [](uint32_t n) {
+    uint32_t c = 2 * kInline;
+    while (c < n) c *= 2;
+    return c;
+  };
+  if (size_ > kInline && capacity(size_) >= size) {
+    size_ = size;  // the array's entries beyond the old size are 0
+    return;
+  }
+  auto *fresh = internal_new_array<Clock>(capacity(size));
+  const Clock *old = values();
+  copy_bytes(fresh, old, sizeof(Clock) * size_);
+  if (size_ > kInline) internal_free(const_cast<Clock *>(old));
+  __builtin_memset(words_, 0, sizeof words_);
+  __builtin_memcpy(words_, &fresh, sizeof fresh);
+  size_ = size;
+}
+
+void SyncClock::merge(const VectorClock &from) {
+  const uint32_t n = from.size();
+  if (n > size_) grow(n);
+  Clock *v = values();
+  const Clock *f = from.data();
+  for (uint32_t i = 0; i < n; ++i)
+    if (f[i] > v[i]) v[i] = f[i];
+}
+
+void SyncClock::assign(const VectorClock &from) {
+  const uint32_t n = from.size();
+  if (n > size_) grow(n);
+  Clock *v = values();
+  copy_bytes(v, from.data(), sizeof(Clock) * n);
+  for (uint32_t i = n; i < size_; ++i) v[i] = 0;
+}
+
+void SyncClock::clear() {
+  __builtin_memset(values(), 0, sizeof(Clock) * size_);
+}
+
+void SyncClock::merge_into(VectorClock &into) const { into.merge(values(), size_); }
+
+bool SyncClock::covers(const VectorClock &other) const {
+  for (uint32_t i = 0; i < other.size(); ++i)
+    if (other.get(i) > get(i)) return false;
+  return true;
+}
+
+bool SyncClock::covered_by(const VectorClock &clock) const {
+  for (uint32_t i = 0; i < size_; ++i)
+    if (get(i) > clock.get(i)) return false;
+  return true;
+}
+
+namespace {
+
+// The clocks readers of reader-writer locks released, by variable: only
+// such locks need one, so a variable keeps none of its own (64 bytes, not
+// 128). A chained table; an entry is looked up under its variable's lock
+// (so it cannot come or go meanwhile) without the table's lock, which only
+// inserts and removals take. Entries are never given back to the runtime
+// allocator, only linked again for another variable, so a lookup walking
+// past one being removed reads valid memory; a lookup that missed while a
+// removal happened walks again under the table's lock.
+struct ReadClockEntry {
+  const SyncVar *var;
+  std::atomic<ReadClockEntry *> next;
+  VectorClock clock;
+};
+constexpr uint32_t kReadClockBuckets = 256;
+SpinLock g_read_clocks_lock;
+std::atomic<ReadClockEntry *> g_read_clocks[kReadClockBuckets];
+std::atomic<uint32_t> g_read_clock_removals;
+ReadClockEntry *g_free_read_clocks;  // under g_read_clocks_lock, linked through `next`
+
+std::atomic<ReadClockEntry *> &read_clock_bucket(const SyncVar *v) {
+  return g_read_clocks[(reinterpret_cast<uintptr_t>(v) * 0x9e3779b97f4a7c15ull) >> 56];
+}
+
+VectorClock *walk_read_clocks(const SyncVar *v) {
+  for (ReadClockEntry *e = read_clock_bucket(v).load(std::memory_order_acquire); e;
+       e = e->next.load(std::memory_order_acquire))
+    if (e->var == v) return &e->clock;
+  return nullptr;
+}
+
+VectorClock *find_read_clock(const SyncVar *v) {
+  const uint32_t removals = g_read_clock_removals.load(std::memory_order_acquire);
+  if (VectorClock *c = walk_read_clocks(v)) return c;
+  if (g_read_clock_removals.load(std::memory_order_acquire) == removals) return nullptr;
+  SpinLockGuard guard(g_read_clocks_lock);
+  return walk_read_clocks(v);
+}
+
+// Under v->lock.
+VectorClock &read_clock_of(const SyncVar *v) {
+  if (VectorClock *c = find_read_clock(v)) return *c;
+  SpinLockGuard guard(g_read_clocks_lock);
+  ReadClockEntry *e = g_free_read_clocks;
+  if (e) {
+    g_free_read_clocks = e->next.load(std::memory_order_relaxed);
+    e->clock.assign(VectorClock());
+  } else {
+    e = new (internal_alloc(sizeof(ReadClockEntry))) ReadClockEntry{};
+  }
+  e->var = v;
+  std::atomic<ReadClockEntry *> &head = read_clock_bucket(v);
+  e->next.store(head.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  head.store(e, std::memory_order_release);
+  return e->clock;
+}
+
+// Under v->lock.
+void drop_read_clock(const SyncVar *v) {
+  SpinLockGuard guard(g_read_clocks_lock);
+  std::atomic<ReadClockEntry *> *link = &read_clock_bucket(v);
+  for (ReadClockEntry *e = link->load(std::memory_order_relaxed); e; e = e->next.load(std::memory_order_relaxed)) {
+    if (e->var != v) {
+      link = &e->next;
+      continue;
+    }
+    link->store(e->next.load(std::memory_order_relaxed), std::memory_order_release);
+    g_read_clock_removals.fetch_add(1, std::memory_order_acq_rel);
+    // Named by no variable while free: v may come back (used again for
+    // another address) and must not find it.
+    e->var = nullptr;
+    e->next.store(g_free_read_clocks, std::memory_order_release);
+    g_free_read_clocks = e;
+    return;
+  }
+}
+
+}  // namespace
+
+const VectorClock *sync_read_clock(const SyncVar *v) {
+  return v->readers_released.load(std::memory_order_relaxed) ? find_read_clock(v) : nullptr;
+}
+
 namespace {
 
 // A page's variables, by 16-byte span: a lookup walks its own span's
@@ -180,9 +324,8 @@ SyncVar *pop_free() {
   if (!v) return nullptr;
   g_free = v->next.load(std::memory_order_relaxed);
   if (g_free) {
-    // Both lines: the next pop reads the link in the second, reuse() writes the first.
+    // The next pop reads its link, reuse() writes it.
     prefetch_for_write(g_free);
-    prefetch_for_write(reinterpret_cast<const char *>(g_free) + 64);
   }
   return v;
 }
@@ -201,9 +344,9 @@ void quarantine(SyncVar *v) {
 void reuse(SyncVar *v, uintptr_t addr) {
   VarLockGuard guard(v);
   v->addr = addr;
+  if (v->readers_released.load(std::memory_order_relaxed)) drop_read_clock(v);
   v->readers_released.store(false, std::memory_order_relaxed);
-  v->clock.assign(VectorClock());
-  v->read_clock.assign(VectorClock());
+  v->clock.clear();
   v->alone.store(kEmptyLockset, std::memory_order_relaxed);
   bump_version(v);
   v->forgotten.store(false, std::memory_order_release);
@@ -339,8 +482,6 @@ void sync_var_prefetch(uintptr_t addr) {
   }
   if (!v) return;
   prefetch_for_write(v);
-  // The second line (the one-lock lockset, read_clock) is read, not written.
-  __builtin_prefetch(reinterpret_cast<const char *>(v) + 64, 0, 3);
 }
 
 LocksetId sync_lockset_alone(SyncVar *v) {
@@ -358,11 +499,16 @@ void sync_release(uintptr_t addr, const VectorClock &from, bool reader) {
 
 void sync_release_var(SyncVar *v, const VectorClock &from, bool reader) {
   VarLockGuard guard(v);
-  VectorClock &published = reader ? v->read_clock : v->clock;
-  published.merge(from);
-  if (reader) v->readers_released.store(true, std::memory_order_relaxed);
+  if (reader) {
+    VectorClock &published = read_clock_of(v);
+    published.merge(from);
+    v->readers_released.store(true, std::memory_order_relaxed);
+  } else {
+    v->clock.merge(from);
+  }
   bump_version(v);
-  SNAG_DEBUG_ASSERT(published.covers(from), "a release publishes all the releaser saw");
+  SNAG_DEBUG_ASSERT(reader ? read_clock_of(v).covers(from) : v->clock.covers(from),
+                    "a release publishes all the releaser saw");
 }
 
 namespace {
@@ -374,7 +520,7 @@ SyncVar *store_clock(uintptr_t addr, const VectorClock *from, uint32_t *version)
   if (!v) return nullptr;
   VarLockGuard guard(v);
   if (from) v->clock.assign(*from);
-  else v->clock.assign(VectorClock());
+  else v->clock.clear();
   bump_version(v);
   *version = v->version.load(std::memory_order_relaxed);
   return v;
@@ -399,7 +545,7 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
   if (!v) return;
   if (seen.has(v, v->version.load(std::memory_order_acquire), into_clock)) return;
   VarLockGuard guard(v);
-  into.merge(v->clock);
+  v->clock.merge_into(into);
   // Read under the lock: the version of the clock just merged.
   seen.note(v, v->version.load(std::memory_order_relaxed), into_clock);
 }
@@ -410,9 +556,10 @@ void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
 
 void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
   VarLockGuard guard(v);
-  into.merge(v->clock);
-  if (readers && v->readers_released.load(std::memory_order_relaxed)) into.merge(v->read_clock);
-  SNAG_DEBUG_ASSERT(into.covers(v->clock) && (!readers || into.covers(v->read_clock)),
+  v->clock.merge_into(into);
+  const VectorClock *read = readers ? sync_read_clock(v) : nullptr;
+  if (read) into.merge(*read);
+  SNAG_DEBUG_ASSERT(v->clock.covered_by(into) && (!read || into.covers(*read)),
                     "an acquire takes everything released at the address");
 }
 
@@ -423,8 +570,9 @@ uint32_t sync_acquire_lock(SyncVar *v, VectorClock &into, bool write_mode, Acqui
       !(write_mode && v->readers_released.load(std::memory_order_relaxed)))
     return version;
   VarLockGuard guard(v);
-  into.merge(v->clock);
-  if (write_mode && v->readers_released.load(std::memory_order_relaxed)) into.merge(v->read_clock);
+  v->clock.merge_into(into);
+  if (write_mode)
+    if (const VectorClock *read = sync_read_clock(v)) into.merge(*read);
   return v->version.load(std::memory_order_relaxed);
 }
 
@@ -434,12 +582,15 @@ void sync_release_lock(SyncVar *v, const VectorClock &from, bool write_mode, uin
   // Unchanged since this thread's acquire, which took all of it (a writer
   // takes both clocks): `from` covers both, before and after the merge.
   const bool covered = write_mode && v->version.load(std::memory_order_relaxed) == acquired;
-  VectorClock &published = write_mode ? v->clock : v->read_clock;
-  published.merge(from);
-  if (!write_mode) v->readers_released.store(true, std::memory_order_relaxed);
+  if (write_mode) {
+    v->clock.merge(from);
+  } else {
+    read_clock_of(v).merge(from);
+    v->readers_released.store(true, std::memory_order_relaxed);
+  }
   bump_version(v);
   if (covered) seen.note(v, v->version.load(std::memory_order_relaxed), true);
-  SNAG_DEBUG_ASSERT(!covered || (from.covers(v->clock) && from.covers(v->read_clock)),
+  SNAG_DEBUG_ASSERT(!covered || (v->clock.covered_by(from) && (!sync_read_clock(v) || from.covers(*sync_read_clock(v)))),
                     "a release noted as seen publishes nothing the releaser lacks");
 }
 
@@ -481,7 +632,6 @@ void sync_forget_range(uintptr_t begin, uintptr_t end) {
       if (span + kAhead < last) {
         if (SyncVar *ahead = chain_head(chains, span + kAhead).load(std::memory_order_relaxed)) {
           prefetch_for_write(ahead);
-          prefetch_for_write(reinterpret_cast<const char *>(ahead) + 64);
         }
       }
       std::atomic<SyncVar *> *link = &chain_head(chains, span);

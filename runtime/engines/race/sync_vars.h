@@ -14,39 +14,90 @@
 
 namespace snag::race {
 
-// Laid out in two cache lines, the first holding all that a lock and an
-// unlock write (the spin lock, the clock, its version) and read (the
-// address, `forgotten`, `readers_released`): an acquire or release of a lock
-// last used by another core moves one line, not three. The second line is
-// written rarely (the chain link at insertion, `alone` once, read_clock by
-// readers of a reader-writer lock only), so it stays shared in every cache.
-// Variables are carved 64-byte aligned (sync_vars.cpp): two locks' variables
-// never share a line.
+// A synchronization variable's clock, in 36 bytes where a VectorClock takes
+// 48: up to kInline entries inline, more in an array of the runtime
+// allocator whose capacity follows from the size (the power of two at or
+// above it), so neither the array's pointer (it shares the inline entries'
+// room) nor its capacity takes a field. Its size only grows, as a
+// VectorClock's: `assign` of a shorter clock zeroes the rest. Used under
+// the variable's lock only.
+class SyncClock {
+ public:
+  static constexpr uint32_t kInline = 8;
+  SyncClock() = default;
+  SyncClock(const SyncClock &) = delete;
+  SyncClock &operator=(const SyncClock &) = delete;
+
+  uint32_t size() const { return size_; }
+  Clock get(Tid t) const { return t < size_ ? values()[t] : 0; }
+  void set(Tid t, Clock c) {
+    if (t >= size_) grow(t + 1);
+    values()[t] = c;
+  }
+  // this = max(this, from), element-wise (a release).
+  void merge(const VectorClock &from);
+  // this = from (a store); entries beyond from's size become 0.
+  void assign(const VectorClock &from);
+  // Every entry 0 (the size kept).
+  void clear();
+  // into = max(into, this) (an acquire).
+  void merge_into(VectorClock &into) const;
+  // True when every entry of `other` is at most this clock's.
+  bool covers(const VectorClock &other) const;
+  // True when `clock` holds every entry of this one.
+  bool covered_by(const VectorClock &clock) const;
+
+ private:
+  Clock *values() {
+    if (size_ <= kInline) return words_;
+    Clock *heap;
+    __builtin_memcpy(&heap, words_, sizeof heap);
+    return heap;
+  }
+  const Clock *values() const { return const_cast<SyncClock *>(this)->values(); }
+  void grow(uint32_t size);
+
+  uint32_t size_ = 0;
+  Clock words_[kInline] = {};  // the entries, or (size_ > kInline) the array's address
+};
+static_assert(sizeof(SyncClock) == 36 && alignof(SyncClock) == 4, "a variable's clock stays small");
+
+// One cache line: what a lock and an unlock write (the spin lock, the clock,
+// its version) and read (the address, `forgotten`, `readers_released`, the
+// one-lock lockset) sit together, so an acquire or release of a lock last
+// used by another core moves one line. Variables are carved 64-byte aligned
+// (sync_vars.cpp): two locks' variables never share a line. 64 bytes, not
+// 128 (race_bench.txt section 53): a program with an atomic per element of
+// a large array (many_atomics: two million) keeps a variable for each. The
+// clock released by readers of a reader-writer lock, which only such locks
+// need, lives in a side table (sync_vars.cpp), found while
+// `readers_released` is set.
 struct alignas(64) SyncVar {
-  // Line 0: the lock path.
   uintptr_t addr;
   SpinLock lock;
   // Set when the memory was freed and the variable left the table: a
   // thread holding a pointer to it looks the address up again.
   std::atomic<bool> forgotten{false};
   // Set (under `lock`) once a reader of a reader-writer lock released here:
-  // until then a writer's acquire need not read read_clock's cache line.
+  // until then nobody looks for the readers' clock.
   std::atomic<bool> readers_released{false};
-  // Bumped (under `lock`) each time clock or read_clock changes, so that a
-  // thread that already took this version of the clock can tell that an
-  // acquire has nothing new to take (AcquireCache) without the lock.
+  // Bumped (under `lock`) each time the clock or the readers' clock
+  // changes, so that a thread that already took this version of the clock
+  // can tell that an acquire has nothing new to take (AcquireCache) without
+  // the lock.
   std::atomic<uint32_t> version{0};
-  VectorClock clock;       // released by writers (and by every non-rwlock release)
-  // Line 1: rarely written.
-  std::atomic<SyncVar *> next;
-  VectorClock read_clock;  // released by readers of a reader-writer lock
+  std::atomic<SyncVar *> next;  // written at insertion and when the variable is freed
   // The lockset holding only this lock, once a thread took it alone (0
   // until then): a thread taking one lock finds its lockset here, next to
   // the clock it acquires, without hashing into the lockset table.
   std::atomic<LocksetId> alone{kEmptyLockset};
+  SyncClock clock;  // released by writers (and by every non-rwlock release)
 };
-static_assert(sizeof(SyncVar) == 128, "a synchronization variable is two cache lines");
-static_assert(offsetof(SyncVar, next) == 64, "what a lock and an unlock write is one cache line");
+static_assert(sizeof(SyncVar) == 64, "a synchronization variable is one cache line");
+
+// The clock readers of a reader-writer lock released at `v` (null while
+// none did). Under v->lock, or in tests.
+const VectorClock *sync_read_clock(const SyncVar *v);
 
 // The versions of synchronization variables a thread already took, for the
 // atomic path: a spin loop's acquire loads, and a consumer polling an index

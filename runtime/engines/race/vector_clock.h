@@ -28,6 +28,15 @@ class VectorClock {
   // that `other` saw happened before (or is) what this clock has seen.
   bool covers(const VectorClock &other) const;
   uint32_t size() const { return size_; }
+  // The entries, size() of them (for a synchronization variable's clock,
+  // sync_vars.h, which keeps them in a form of its own).
+  const Clock *data() const { return values_; }
+  // this = max(this, values[0..n)), element-wise.
+  void merge(const Clock *values, uint32_t n) {
+    if (n > size_) grow(n);
+    for (uint32_t i = 0; i < n; ++i)
+      if (values[i] > values_[i]) values_[i] = values[i];
+  }
 
  private:
   void grow(uint32_t size);

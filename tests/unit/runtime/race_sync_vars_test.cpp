@@ -316,7 +316,8 @@ TEST(SyncVars, AReadersReleaseOfALockIsNeverNotedAsCovered) {
   reader.set(2, 5);
   take_and_drop(v, reader, false, reader_seen);
   EXPECT_FALSE(reader_seen.has(v, v->version.load(), true));
-  EXPECT_EQ(v->read_clock.get(2), 5u);
+  ASSERT_NE(sync_read_clock(v), nullptr);
+  EXPECT_EQ(sync_read_clock(v)->get(2), 5u);
   sync_acquire_lock(v, writer, true, writer_seen);
   EXPECT_EQ(writer.get(2), 5u) << "a writer waits for the readers";
 }
@@ -502,6 +503,88 @@ TEST(SyncVars, VariablesOfOneLineAreFoundAndForgottenEachByItsAddress) {
       EXPECT_EQ(v, vars[i]) << i;
     }
   }
+}
+
+
+// A variable is one cache line (64 bytes, not two): a program with an
+// atomic per element of a large array keeps one per element (section 53).
+TEST(SyncVars, AVariableTakesOneCacheLine) {
+  EXPECT_EQ(sizeof(SyncVar), 64u);
+  const uintptr_t base = kBase + 0x900000;
+  SyncVar *v = sync_var(base, true);
+  ASSERT_NE(v, nullptr);
+  auto line = [&](const void *p) { return reinterpret_cast<uintptr_t>(p) / 64; };
+  // All that a lock, an unlock and a lookup read or write, in the one line.
+  EXPECT_EQ(line(&v->next), line(v));
+  EXPECT_EQ(line(&v->alone), line(v));
+  EXPECT_EQ(line(reinterpret_cast<const char *>(&v->clock) + sizeof v->clock - 1), line(v));
+  sync_forget_range(base, base + 8);
+}
+
+// A variable's clock keeps eight entries inline and more in an array whose
+// capacity follows from its size: releases and stores of clocks longer than
+// eight, and growing past the array's capacity, keep every entry; a store
+// of a shorter clock zeroes the rest.
+TEST(SyncVars, AClockOfMoreThanEightThreadsKeepsEveryEntry) {
+  const uintptr_t m = kBase + 0x910000;
+  VectorClock a, b, c, into;
+  for (Tid t = 0; t < 6; ++t) a.set(t, 10 + t);
+  sync_release(m, a);
+  b.set(11, 111);  // inline -> an array of 16: the first six entries move
+  sync_release(m, b);
+  c.set(40, 7);  // an array of 16 -> 64
+  sync_release(m, c);
+  sync_acquire(m, into);
+  for (Tid t = 0; t < 6; ++t) EXPECT_EQ(into.get(t), 10u + t) << t;
+  EXPECT_EQ(into.get(8), 0u);
+  EXPECT_EQ(into.get(11), 111u);
+  EXPECT_EQ(into.get(40), 7u);
+  EXPECT_EQ(into.get(41), 0u);
+  SyncVar *v = sync_var(m, false);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->clock.get(40), 7u);
+  VectorClock shorter;
+  shorter.set(3, 5);
+  sync_store(m, &shorter);
+  EXPECT_EQ(v->clock.get(3), 5u);
+  EXPECT_EQ(v->clock.get(4), 0u);
+  EXPECT_EQ(v->clock.get(40), 0u);
+  sync_store(m, nullptr);
+  EXPECT_EQ(v->clock.get(3), 0u);
+  sync_forget_range(m, m + 8);
+}
+
+// The readers' clock lives beside the variable (sync_vars.cpp): a variable
+// used again for another address after its readers released finds no
+// readers' clock, and a writer there takes nothing the old readers
+// released.
+TEST(SyncVars, AVariableUsedAgainHasNoReadersClockOfItsOldAddress) {
+  constexpr uintptr_t kCount = 3000;  // more than the quarantine holds
+  const uintptr_t first = kBase + 0xa00000, second = kBase + 0xb00000;
+  VectorClock reader;
+  reader.set(3, 9);
+  for (uintptr_t i = 0; i < kCount; ++i) sync_release(first + 8 * i, reader, /*reader=*/true);
+  ASSERT_NE(sync_read_clock(sync_var(first, false)), nullptr);
+  sync_forget_range(first, first + 8 * kCount);
+  for (uintptr_t i = 0; i < kCount; ++i) {
+    SyncVar *v = sync_var(second + 8 * i, true);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(sync_read_clock(v), nullptr);
+    VectorClock writer;
+    AcquireCache seen;
+    sync_acquire_lock(v, writer, true, seen);
+    sync_acquire(second + 8 * i, writer, /*readers=*/true);
+    ASSERT_EQ(writer.get(3), 0u) << i;
+  }
+  // And the readers' clocks made again are each a variable's own.
+  VectorClock other;
+  other.set(4, 2);
+  sync_release(second, other, /*reader=*/true);
+  VectorClock writer;
+  sync_acquire(second, writer, /*readers=*/true);
+  EXPECT_EQ(writer.get(4), 2u);
+  EXPECT_EQ(writer.get(3), 0u);
+  sync_forget_range(second, second + 8 * kCount);
 }
 
 }  // namespace
