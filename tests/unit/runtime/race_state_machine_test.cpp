@@ -38,6 +38,10 @@ namespace {
 
 alignas(64) char g_memory[64 * 64];  // each test its own 64 bytes
 
+// Each test its own sites too: a race between two sites is reported once
+// per process, so a test reusing another's pair reports nothing when it
+// runs after it (RaceAtomics' first test used ANewBlocksFirstAccess...'s).
+
 // What the compiler hooks ask before they call the engine (core/hooks.cpp):
 // the inlined check, then the split-granule check on the word it loaded.
 bool hooks_need_no_work(uintptr_t addr, uintptr_t size, bool write) {
@@ -945,8 +949,8 @@ TEST_F(RaceAtomics, AnAtomicLoadOfAnUnorderedPlainWriteStillRaces) {
   uint32_t before = races_reported();
   ThreadState *a = spawn(*main_);
   ThreadState *b = spawn(*main_);
-  write_at(*a, base_, 171);
-  load(*b, SNAG_RELAXED, base_, 172);
+  write_at(*a, base_, 521);
+  load(*b, SNAG_RELAXED, base_, 522);
   EXPECT_EQ(races_reported(), before + 1) << "b's atomic load of a's plain write";
 }
 
@@ -959,13 +963,13 @@ TEST_F(RaceAtomics, AReleaseStoreToASharedReadVariableStillReleasesAndTheLoadAcq
   const uintptr_t flag = base_ + 8;
   ThreadState *a = spawn(*main_);
   ThreadState *b = spawn(*main_);
-  load(*a, SNAG_RELAXED, flag, 181);
-  load(*b, SNAG_RELAXED, flag, 182);  // unordered reads: the flag is Shared-Read
+  load(*a, SNAG_RELAXED, flag, 531);
+  load(*b, SNAG_RELAXED, flag, 532);  // unordered reads: the flag is Shared-Read
   ASSERT_EQ(kind_of(shadow_cell(flag)->load()), Kind::kSharedRead);
-  write_at(*a, base_, 183);
-  store(*a, SNAG_RELEASE, flag, 184);
-  load(*b, SNAG_ACQUIRE, flag, 185);
-  write_at(*b, base_, 186);
+  write_at(*a, base_, 533);
+  store(*a, SNAG_RELEASE, flag, 534);
+  load(*b, SNAG_ACQUIRE, flag, 535);
+  write_at(*b, base_, 536);
   EXPECT_EQ(races_reported(), before) << "b took a's release";
   EXPECT_EQ(tid_of(word()), slot(b));
 }
