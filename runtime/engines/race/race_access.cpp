@@ -111,6 +111,21 @@ const SharedModify2Record *make_sm2(LocksetId lockset, const ThreadsetEntry *ent
   return r;
 }
 
+// Whether state w becomes nw by rewriting the accessing thread's entry of
+// w's threadset record in place (the same record, a new version).
+bool rewrites_threadset(uint64_t w, uint64_t nw) {
+  return kind_of(w) == Kind::kSharedModify2 && w != nw && kind_of(nw) == Kind::kSharedModify2 &&
+         pointer_of(w) == pointer_of(nw);
+}
+
+// That rewrite, by the thread that claimed the state (kBusyWord): nobody
+// else writes the record meanwhile, and it is still the word's.
+void store_own_entry(uint64_t w, Tid me, Clock now) {
+  auto *rec = static_cast<SharedModify2Record *>(pointer_of(w));
+  for (uint32_t i = 0; i < rec->count; ++i)
+    if (rec->entries[i].thread == me) store_entry(rec->entries[i], {me, now});
+}
+
 // The capture when the top frame moved, out of line: its 0.5 KiB trace on
 // the stack cost every caller (each history entry written) a frame of that
 // size while the cached context answered almost every call.
@@ -636,6 +651,7 @@ bool RaceEngine::settle(ThreadState &t, RaceThread &rt, const Variable &v, const
     // winning thread's access, and a later split or report lost that side.
     History entry = history_of(t, rt, v, a);
     if (!v.state->compare_exchange_strong(w, kBusyWord)) return false;
+    if (rewrites_threadset(w, nw)) store_own_entry(w, me, now);
     if (v.thin) set_block_slot(v.block, a.write, me, pack_history(entry));
     else if (v.packed) history_slot(*v.packed, a.write, me) = pack_history(entry);
     else history_slot(*v.history, a.write, me) = entry;
@@ -652,7 +668,7 @@ bool RaceEngine::settle(ThreadState &t, RaceThread &rt, const Variable &v, const
 // After the state word went from w to nw: the record w owned goes back, and
 // a granule's page notes that nw owns one.
 void RaceEngine::replaced(const Variable &v, uint64_t w, uint64_t nw) {
-  if (w == nw) return;
+  if (w == nw || rewrites_threadset(w, nw)) return;
   if (kind_of(w) == Kind::kSharedModify2) retire_state_records(w);
   if (kind_of(nw) == Kind::kSharedModify2 && v.level != 0) note_state_record(v.base);
 }
@@ -745,22 +761,37 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
       case Kind::kSharedModify2: {
         auto *rec = static_cast<const SharedModify2Record *>(pointer_of(w));
         LocksetId common = lockset_intersect(rec->lockset, held);
+        // The threads still concurrent with this access, this thread's
+        // entry at its place (so that a set whose only change is this
+        // thread's clock keeps its order and can be rewritten in place).
         ThreadsetEntry entries[64];
-        uint32_t n = 0;
+        uint32_t n = 0, mine = 64;
         for (uint32_t i = 0; i < rec->count && n < 63; ++i) {
-          const ThreadsetEntry &e = rec->entries[i];
-          if (e.thread != me && e.clock > rt.clock.get(e.thread)) entries[n++] = e;
+          const ThreadsetEntry e = load_entry(rec->entries[i]);
+          if (e.thread == me) {
+            mine = n;
+            entries[n++] = {me, now};
+          } else if (e.clock > rt.clock.get(e.thread)) {
+            entries[n++] = e;
+          }
         }
-        entries[n++] = {me, now};
+        if (mine == 64) entries[n++] = {me, now};
         if (n == 1) {
           nw = exclusive_word(Kind::kExclusive2, me, now, a.write, touched);
         } else if (common == kEmptyLockset && (previous = conflicting(hs, a.write, rt, me))) {
           race_state = "Shared-Modify2";
         } else {
-          bool same = common == rec->lockset && n == rec->count;
-          for (uint32_t i = 0; same && i < n; ++i)
-            same = entries[i].thread == rec->entries[i].thread && entries[i].clock == rec->entries[i].clock;
-          if (!same) nw = pointer_word(Kind::kSharedModify2, make_sm2(common, entries, n));
+          // Unchanged, or changed in this thread's clock alone (settle
+          // rewrites the entry), or a new record.
+          bool same_threads = common == rec->lockset && n == rec->count, same_clocks = true;
+          for (uint32_t i = 0; same_threads && i < n; ++i) {
+            const ThreadsetEntry e = load_entry(rec->entries[i]);
+            same_threads = entries[i].thread == e.thread;
+            if (i != mine) same_threads = same_threads && entries[i].clock == e.clock;
+            else same_clocks = entries[i].clock == e.clock;
+          }
+          if (!same_threads) nw = pointer_word(Kind::kSharedModify2, make_sm2(common, entries, n));
+          else if (!same_clocks) nw = next_version(w);
         }
         break;
       }

@@ -7,7 +7,8 @@
 //                   this epoch (all set for blocks and single bytes),
 //                   bits 12-31 thread id, bits 32-63 that thread's clock
 //   SharedRead, SharedModify1: bits 32-63 lockset id (C_x)
-//   SharedModify2 and Indirect: a pointer (8-byte aligned) in bits 3-63
+//   SharedModify2 and Indirect: a pointer (8-byte aligned) in bits 3-47;
+//                   SharedModify2 keeps a version in bits 48-63
 //
 // Departure from the paper: Exclusive0 also keeps the clock of the access, so
 // the first transfer of a variable to another thread can be checked against
@@ -53,7 +54,11 @@ SNAG_ALWAYS_INLINE uint32_t bytes_of(uint64_t w) { return static_cast<uint32_t>(
 SNAG_ALWAYS_INLINE Tid wrap_tid(Tid t) { return t & ((1u << kTidBits) - 1); }
 SNAG_ALWAYS_INLINE Clock clock_of(uint64_t w) { return static_cast<Clock>(w >> 32); }
 SNAG_ALWAYS_INLINE LocksetId lockset_of(uint64_t w) { return static_cast<LocksetId>(w >> SNAG_RACE_LOCKSET_SHIFT); }
-SNAG_ALWAYS_INLINE void *pointer_of(uint64_t w) { return reinterpret_cast<void *>(w & ~kKindMask); }
+// User-space addresses fit in 47 bits (the kernel hands out no higher ones
+// unless asked for them), so the top 16 bits are free for a version.
+constexpr unsigned kVersionShift = 48;
+constexpr uint64_t kPointerMask = ((uint64_t(1) << kVersionShift) - 1) & ~kKindMask;
+SNAG_ALWAYS_INLINE void *pointer_of(uint64_t w) { return reinterpret_cast<void *>(w & kPointerMask); }
 
 SNAG_ALWAYS_INLINE uint64_t exclusive_word(Kind k, Tid t, Clock c, bool wrote = false,
                                            uint32_t bytes = 0xff) {
@@ -67,14 +72,38 @@ SNAG_ALWAYS_INLINE uint64_t pointer_word(Kind k, const void *p) {
   return uint64_t(k) | reinterpret_cast<uint64_t>(p);
 }
 
-// Shared-Modify2 tracks a threadset as well as a lockset. Records are
-// immutable once published (a change makes a new record) so a reader never
-// sees one half-written; they are not reclaimed, and they are rare: a
-// variable only stays in Shared-Modify2 while it is really raced on.
+// Shared-Modify2 tracks a threadset as well as a lockset. A change of the
+// set or the lockset makes a new record (a reader never sees one
+// half-made); the commonest change, a thread of the set accessing again at
+// a later clock of its own, rewrites that thread's entry in place instead
+// (one 8-byte store, under the state's claim) and bumps the word's version.
+// Two threads reading one variable between releases of their own (a
+// vector's data pointer read for every ++ of an atomic element) made a new
+// record per access before, through the record allocator's and the
+// quarantine's locks, which the two threads bounced between them. The
+// version makes a thread that read the record before the rewrite fail its
+// compare-and-swap, as a new record would (unless it stalled there through
+// 65,536 rewrites: as with the quarantine's 4,096 records, a stall that
+// long is taken not to happen).
 struct ThreadsetEntry {
   Tid thread;
   Clock clock;
 };
+static_assert(sizeof(ThreadsetEntry) == sizeof(uint64_t), "an entry is rewritten with one store");
+
+SNAG_ALWAYS_INLINE ThreadsetEntry load_entry(const ThreadsetEntry &e) {
+  const uint64_t bits = __atomic_load_n(reinterpret_cast<const uint64_t *>(&e), __ATOMIC_RELAXED);
+  ThreadsetEntry copy;
+  __builtin_memcpy(&copy, &bits, sizeof copy);
+  return copy;
+}
+SNAG_ALWAYS_INLINE void store_entry(ThreadsetEntry &e, ThreadsetEntry value) {
+  uint64_t bits;
+  __builtin_memcpy(&bits, &value, sizeof bits);
+  __atomic_store_n(reinterpret_cast<uint64_t *>(&e), bits, __ATOMIC_RELAXED);
+}
+// The same record, one version on (wrapping after 65,536 rewrites).
+SNAG_ALWAYS_INLINE uint64_t next_version(uint64_t w) { return w + (uint64_t(1) << kVersionShift); }
 
 struct SharedModify2Record {
   LocksetId lockset;

@@ -38,6 +38,10 @@ namespace {
 
 alignas(64) char g_memory[64 * 64];  // each test its own 64 bytes
 
+// Each test its own sites too: a race between two sites is reported once
+// per process, so a test reusing another's pair reports nothing when it
+// runs after it (RaceAtomics' first test used ANewBlocksFirstAccess...'s).
+
 // What the compiler hooks ask before they call the engine (core/hooks.cpp):
 // the inlined check, then the split-granule check on the word it loaded.
 bool hooks_need_no_work(uintptr_t addr, uintptr_t size, bool write) {
@@ -438,6 +442,69 @@ TEST_F(RaceStateMachine, AThreadsetRecordGoesBackWhenItsStateMovesOn) {
   write(*main_, 142);  // its threadset is main alone: Exclusive2
   EXPECT_EQ(kind(), Kind::kExclusive2);
   EXPECT_EQ(state_records_retired(), before + 1);
+}
+
+// Two threads reading a variable main wrote last (Exclusive2) at once make
+// it Shared-Modify2 with both in its threadset, as a vector's data pointer
+// is when two pool threads ++ its atomic elements.
+TEST_F(RaceStateMachine, AThreadReadingAgainLaterRewritesItsOwnThreadsetEntry) {
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  read(*a, 501);
+  read(*b, 502);
+  join(*main_, *a);
+  join(*main_, *b);
+  write(*main_, 503);  // ordered after both reads: Exclusive2
+  ASSERT_EQ(kind(), Kind::kExclusive2);
+  ThreadState *c = spawn(*main_);
+  ThreadState *d = spawn(*main_);
+  read(*c, 504);
+  read(*d, 505);
+  ASSERT_EQ(kind(), Kind::kSharedModify2);
+  const uint64_t first = word();
+  const uint64_t retired = state_records_retired();
+  lock(*c, m1_);
+  unlock(*c, m1_);  // c's clock moves on
+  read(*c, 506);
+  // The same record, c's entry at c's clock now, and a new version (so a
+  // thread that read the record before fails its compare-and-swap).
+  EXPECT_EQ(pointer_of(word()), pointer_of(first));
+  EXPECT_NE(word(), first);
+  EXPECT_EQ(state_records_retired(), retired);
+  const auto *rec = static_cast<const SharedModify2Record *>(pointer_of(word()));
+  const auto *crt = static_cast<const RaceThread *>(c->engine_data[kRaceSlot]);
+  ASSERT_EQ(rec->count, 2u);
+  EXPECT_EQ(rec->entries[0].thread, crt->slot);
+  EXPECT_EQ(rec->entries[0].clock, crt->now);
+}
+
+TEST_F(RaceStateMachine, AWriteAfterAnOlderReleaseOfARewrittenThreadStillRaces) {
+  // c releases m1 and then reads again: its rewritten entry has the clock
+  // after the release. d takes m1 (it knows c only up to the release) and
+  // writes: c's later read is concurrent. With c's entry left at its first
+  // read, d would find itself alone in the threadset and take the variable
+  // as Exclusive2 without a check.
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  read(*a, 511);
+  read(*b, 512);
+  join(*main_, *a);
+  join(*main_, *b);
+  write(*main_, 513);
+  ThreadState *c = spawn(*main_);
+  ThreadState *d = spawn(*main_);
+  read(*c, 514);
+  read(*d, 515);
+  ASSERT_EQ(kind(), Kind::kSharedModify2);
+  lock(*c, m1_);
+  unlock(*c, m1_);
+  read(*c, 516);
+  lock(*d, m1_);
+  write(*d, 517);
+  unlock(*d, m1_);
+  EXPECT_EQ(word(), kReportedWord);
+  EXPECT_EQ(races_reported(), before + 1);
 }
 
 TEST_F(RaceStateMachine, AFreeGivesBackTheRecordsItsGranulesOwn) {
@@ -945,8 +1012,8 @@ TEST_F(RaceAtomics, AnAtomicLoadOfAnUnorderedPlainWriteStillRaces) {
   uint32_t before = races_reported();
   ThreadState *a = spawn(*main_);
   ThreadState *b = spawn(*main_);
-  write_at(*a, base_, 171);
-  load(*b, SNAG_RELAXED, base_, 172);
+  write_at(*a, base_, 521);
+  load(*b, SNAG_RELAXED, base_, 522);
   EXPECT_EQ(races_reported(), before + 1) << "b's atomic load of a's plain write";
 }
 
@@ -959,13 +1026,13 @@ TEST_F(RaceAtomics, AReleaseStoreToASharedReadVariableStillReleasesAndTheLoadAcq
   const uintptr_t flag = base_ + 8;
   ThreadState *a = spawn(*main_);
   ThreadState *b = spawn(*main_);
-  load(*a, SNAG_RELAXED, flag, 181);
-  load(*b, SNAG_RELAXED, flag, 182);  // unordered reads: the flag is Shared-Read
+  load(*a, SNAG_RELAXED, flag, 531);
+  load(*b, SNAG_RELAXED, flag, 532);  // unordered reads: the flag is Shared-Read
   ASSERT_EQ(kind_of(shadow_cell(flag)->load()), Kind::kSharedRead);
-  write_at(*a, base_, 183);
-  store(*a, SNAG_RELEASE, flag, 184);
-  load(*b, SNAG_ACQUIRE, flag, 185);
-  write_at(*b, base_, 186);
+  write_at(*a, base_, 533);
+  store(*a, SNAG_RELEASE, flag, 534);
+  load(*b, SNAG_ACQUIRE, flag, 535);
+  write_at(*b, base_, 536);
   EXPECT_EQ(races_reported(), before) << "b took a's release";
   EXPECT_EQ(tid_of(word()), slot(b));
 }
