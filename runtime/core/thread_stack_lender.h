@@ -22,4 +22,11 @@ struct ThreadStackLender {
 // Null unless an engine lends stacks.
 extern const ThreadStackLender *g_thread_stack_lender;
 
+// PROTOTYPE (branch explore-100b-lazy-proto, not for main): an engine may
+// defer the kernel thread of a new thread with a lent stack until it first
+// runs it. Returns true to defer; the engine then calls
+// materialize_thread(child) before the thread's first turn.
+extern bool (*g_defer_thread)(Tid child);
+void materialize_thread(Tid child);
+
 }  // namespace snag

@@ -12,6 +12,7 @@
 using namespace snag;
 
 const ThreadStackLender *snag::g_thread_stack_lender = nullptr;
+bool (*snag::g_defer_thread)(Tid) = nullptr;
 
 SNAG_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
 SNAG_REAL(int, pthread_join, (pthread_t, void **))
@@ -74,6 +75,19 @@ bool lend_stack(Tid tid, pthread_attr_t *attr) {
   return false;
 }
 
+// PROTOTYPE: deferred creations. glibc puts the descriptor of a thread on a
+// user stack at a fixed distance below the stack's top (page-aligned tops),
+// learned from the first thread created on a lent stack in this process.
+struct Pending {
+  StartArgs *args = nullptr;
+  void *base = nullptr;
+  size_t size = 0;
+  pthread_t predicted = 0;
+};
+constexpr Tid kMaxPending = 8192;
+Pending g_pending[kMaxPending];
+uintptr_t g_handle_offset = 0;
+
 // Joins through `join` and reports the join when it succeeded.
 template <typename Join>
 int observed_join(pthread_t thread, uint32_t flags, Join join) {
@@ -126,7 +140,21 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   // A stack lent by an engine, for a thread with default attributes.
   pthread_attr_t lent;
   bool lending = !attr && g_thread_stack_lender && lend_stack(child->tid, &lent);
-  int rc = real_pthread_create()(thread, lending ? &lent : attr, thread_start, args);
+  void *base = nullptr;
+  size_t size = 0;
+  if (lending) pthread_attr_getstack(&lent, &base, &size);
+  int rc;
+  if (lending && g_handle_offset && child->tid < kMaxPending && g_defer_thread &&
+      g_defer_thread(child->tid)) {
+    uintptr_t top = reinterpret_cast<uintptr_t>(base) + size;
+    g_pending[child->tid] = {args, base, size, static_cast<pthread_t>(top - g_handle_offset)};
+    *thread = g_pending[child->tid].predicted;
+    rc = 0;
+  } else {
+    rc = real_pthread_create()(thread, lending ? &lent : attr, thread_start, args);
+    if (lending && rc == 0 && !g_handle_offset && (reinterpret_cast<uintptr_t>(base) + size) % 4096 == 0)
+      g_handle_offset = reinterpret_cast<uintptr_t>(base) + size - static_cast<uintptr_t>(*thread);
+  }
   set_signal_mask(&creator_mask, nullptr);  // args may be gone: the child frees them
   if (lending) {
     pthread_attr_destroy(&lent);
@@ -143,6 +171,23 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   created.flags = rc != 0;
   emit(t, created);
   return rc;
+}
+
+void snag::materialize_thread(Tid tid) {
+  if (tid >= kMaxPending || !g_pending[tid].args) return;
+  Pending p = g_pending[tid];
+  g_pending[tid] = {};
+  sigset_t all, mask;
+  sigfillset(&all);
+  set_signal_mask(&all, &mask);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, p.base, p.size);
+  pthread_t handle;
+  int rc = real_pthread_create()(&handle, &attr, thread_start, p.args);
+  pthread_attr_destroy(&attr);
+  set_signal_mask(&mask, nullptr);
+  if (rc != 0 || handle != p.predicted) fatal("explore: a deferred thread could not be created as predicted");
 }
 
 SNAG_INTERCEPTOR int pthread_join(pthread_t thread, void **result) {

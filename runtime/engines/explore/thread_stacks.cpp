@@ -6,6 +6,8 @@
 #include "core/platform.h"
 #include "core/spinlock.h"
 #include "core/thread_stack_lender.h"
+#include "engines/explore/scheduler.h"
+#include <stdlib.h>
 
 namespace snag::explore {
 
@@ -130,12 +132,24 @@ bool lend(Tid child, void **base, size_t *size) {
 void give_back(Tid child) { stack_pool().give_back(child); }
 const ThreadStackLender g_lender = {lend, give_back};
 
+// PROTOTYPE: defer while the scheduler controls the schedule.
+bool defer(Tid child) {
+  Scheduler &s = scheduler();
+  if (!s.active()) return false;
+  ControlledThread *t = s.thread(child);
+  if (!t) return false;
+  t->deferred = true;
+  return true;
+}
+
 }  // namespace
 
 void lend_thread_stacks() {
   size_t stack_size, guard_size;
   if (default_stack(&stack_size, &guard_size) && stack_pool().init(kPoolAddress, stack_size, guard_size))
     g_thread_stack_lender = &g_lender;
+  const char *lazy = getenv("SNAG_LAZY_THREADS");
+  if (lazy && lazy[0] == '1') g_defer_thread = defer;
 }
 
 }  // namespace snag::explore
