@@ -4,6 +4,7 @@
 // the lender, and pthread_join gives the stack back.
 #pragma once
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "core/thread_state.h"
@@ -28,5 +29,11 @@ extern const ThreadStackLender *g_thread_stack_lender;
 // materialize_thread(child) before the thread's first turn.
 extern bool (*g_defer_thread)(Tid child);
 void materialize_thread(Tid child);
+void materialize_handle(pthread_t thread);
+// A forked child of the program: the deferred threads were never created.
+void drop_deferred_threads();
+// Set by the engine: a deferred creation failed (after pthread_create
+// returned 0 to the program).
+extern void (*g_deferred_creation_failed)();
 
 }  // namespace snag

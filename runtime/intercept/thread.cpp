@@ -13,6 +13,7 @@ using namespace snag;
 
 const ThreadStackLender *snag::g_thread_stack_lender = nullptr;
 bool (*snag::g_defer_thread)(Tid) = nullptr;
+void (*snag::g_deferred_creation_failed)() = nullptr;
 
 SNAG_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
 SNAG_REAL(int, pthread_join, (pthread_t, void **))
@@ -22,6 +23,16 @@ SNAG_REAL(int, pthread_clockjoin_np, (pthread_t, void **, clockid_t, const struc
 SNAG_REAL(int, pthread_detach, (pthread_t))
 SNAG_REAL(void, pthread_exit, (void *))
 SNAG_REAL(int, pthread_setname_np, (pthread_t, const char *))
+SNAG_REAL(int, pthread_getname_np, (pthread_t, char *, size_t))
+SNAG_REAL(int, pthread_getattr_np, (pthread_t, pthread_attr_t *))
+SNAG_REAL(int, pthread_setschedparam, (pthread_t, int, const struct sched_param *))
+SNAG_REAL(int, pthread_getschedparam, (pthread_t, int *, struct sched_param *))
+SNAG_REAL(int, pthread_setschedprio, (pthread_t, int))
+SNAG_REAL(int, pthread_setaffinity_np, (pthread_t, size_t, const cpu_set_t *))
+SNAG_REAL(int, pthread_getaffinity_np, (pthread_t, size_t, cpu_set_t *))
+SNAG_REAL(int, pthread_cancel, (pthread_t))
+SNAG_REAL(int, pthread_sigqueue, (pthread_t, int, const union sigval))
+SNAG_REAL(int, pthread_getcpuclockid, (pthread_t, clockid_t *))
 
 namespace {
 
@@ -88,6 +99,16 @@ constexpr Tid kMaxPending = 8192;
 Pending g_pending[kMaxPending];
 uintptr_t g_handle_offset = 0;
 
+}  // namespace
+
+// A deferred thread is created before any call that reads its descriptor.
+void snag::materialize_handle(pthread_t thread) {
+  if (!g_handle_offset) return;  // nothing was deferred in this process
+  if (ThreadState *child = thread_by_handle(thread)) materialize_thread(child->tid);
+}
+
+namespace {
+
 // Joins through `join` and reports the join when it succeeded.
 template <typename Join>
 int observed_join(pthread_t thread, uint32_t flags, Join join) {
@@ -104,6 +125,7 @@ int observed_join(pthread_t thread, uint32_t flags, Join join) {
     Verdict v = emit(t, before);
     if (v.skip_real) return static_cast<int>(v.result);
   }
+  materialize_handle(thread);  // no-op once the model saw it end
   int rc = join();
   if (rc == 0 && child) {
     Event e{EventKind::kThreadJoin};
@@ -187,7 +209,13 @@ void snag::materialize_thread(Tid tid) {
   int rc = real_pthread_create()(&handle, &attr, thread_start, p.args);
   pthread_attr_destroy(&attr);
   set_signal_mask(&mask, nullptr);
-  if (rc != 0 || handle != p.predicted) fatal("explore: a deferred thread could not be created as predicted");
+  if (rc == 0 && handle != p.predicted) fatal("explore: a deferred thread's handle is not the one predicted");
+  // Too late to tell the program: the schedule ends as incomplete.
+  if (rc != 0) g_deferred_creation_failed();
+}
+
+void snag::drop_deferred_threads() {
+  for (Tid tid = 0; tid < kMaxPending; ++tid) g_pending[tid] = {};
 }
 
 SNAG_INTERCEPTOR int pthread_join(pthread_t thread, void **result) {
@@ -213,6 +241,7 @@ SNAG_INTERCEPTOR int pthread_clockjoin_np(pthread_t thread, void **result, clock
 }
 
 SNAG_INTERCEPTOR int pthread_detach(pthread_t thread) {
+  materialize_handle(thread);
   ThreadState *t = observing_thread();
   if (t) {
     if (ThreadState *child = thread_by_handle(thread)) {
@@ -235,7 +264,50 @@ SNAG_INTERCEPTOR void pthread_exit(void *result) {
 
 // Thread names appear in reports and in `thread:` suppressions.
 SNAG_INTERCEPTOR int pthread_setname_np(pthread_t thread, const char *name) {
+  materialize_handle(thread);
   if (observing_thread())
     if (ThreadState *target = thread_by_handle(thread)) copy_text(target->name, sizeof target->name, name);
   return real_pthread_setname_np()(thread, name);
+}
+
+// PROTOTYPE: the other calls that read a thread's descriptor.
+SNAG_INTERCEPTOR int pthread_getname_np(pthread_t thread, char *name, size_t size) {
+  materialize_handle(thread);
+  return real_pthread_getname_np()(thread, name, size);
+}
+SNAG_INTERCEPTOR int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr) {
+  materialize_handle(thread);
+  return real_pthread_getattr_np()(thread, attr);
+}
+SNAG_INTERCEPTOR int pthread_setschedparam(pthread_t thread, int policy, const struct sched_param *param) {
+  materialize_handle(thread);
+  return real_pthread_setschedparam()(thread, policy, param);
+}
+SNAG_INTERCEPTOR int pthread_getschedparam(pthread_t thread, int *policy, struct sched_param *param) {
+  materialize_handle(thread);
+  return real_pthread_getschedparam()(thread, policy, param);
+}
+SNAG_INTERCEPTOR int pthread_setschedprio(pthread_t thread, int prio) {
+  materialize_handle(thread);
+  return real_pthread_setschedprio()(thread, prio);
+}
+SNAG_INTERCEPTOR int pthread_setaffinity_np(pthread_t thread, size_t size, const cpu_set_t *set) {
+  materialize_handle(thread);
+  return real_pthread_setaffinity_np()(thread, size, set);
+}
+SNAG_INTERCEPTOR int pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t *set) {
+  materialize_handle(thread);
+  return real_pthread_getaffinity_np()(thread, size, set);
+}
+SNAG_INTERCEPTOR int pthread_cancel(pthread_t thread) {
+  materialize_handle(thread);
+  return real_pthread_cancel()(thread);
+}
+SNAG_INTERCEPTOR int pthread_sigqueue(pthread_t thread, int sig, const union sigval value) {
+  materialize_handle(thread);
+  return real_pthread_sigqueue()(thread, sig, value);
+}
+SNAG_INTERCEPTOR int pthread_getcpuclockid(pthread_t thread, clockid_t *clock) {
+  materialize_handle(thread);
+  return real_pthread_getcpuclockid()(thread, clock);
 }

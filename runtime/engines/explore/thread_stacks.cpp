@@ -6,6 +6,7 @@
 #include "core/platform.h"
 #include "core/spinlock.h"
 #include "core/thread_stack_lender.h"
+#include "engines/explore/failures.h"
 #include "engines/explore/scheduler.h"
 #include <stdlib.h>
 
@@ -149,7 +150,10 @@ void lend_thread_stacks() {
   if (default_stack(&stack_size, &guard_size) && stack_pool().init(kPoolAddress, stack_size, guard_size))
     g_thread_stack_lender = &g_lender;
   const char *lazy = getenv("SNAG_LAZY_THREADS");
-  if (lazy && lazy[0] == '1') g_defer_thread = defer;
+  if (lazy && lazy[0] == '1') {
+    g_defer_thread = defer;
+    g_deferred_creation_failed = [] { end_incomplete_schedule("thread creation"); };
+  }
 }
 
 }  // namespace snag::explore
