@@ -2,8 +2,14 @@
 // and std::async all come through pthread_create.
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
 
 #include "core/internal_alloc.h"
 #include "core/thread_stack_lender.h"
@@ -13,7 +19,7 @@ using namespace snag;
 
 const ThreadStackLender *snag::g_thread_stack_lender = nullptr;
 bool (*snag::g_defer_thread)(Tid) = nullptr;
-void (*snag::g_deferred_creation_failed)() = nullptr;
+void (*snag::g_deferred_creation_failed)(int) = nullptr;
 
 SNAG_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
 SNAG_REAL(int, pthread_join, (pthread_t, void **))
@@ -33,6 +39,12 @@ SNAG_REAL(int, pthread_getaffinity_np, (pthread_t, size_t, cpu_set_t *))
 SNAG_REAL(int, pthread_cancel, (pthread_t))
 SNAG_REAL(int, pthread_sigqueue, (pthread_t, int, const union sigval))
 SNAG_REAL(int, pthread_getcpuclockid, (pthread_t, clockid_t *))
+SNAG_REAL(int, sched_setaffinity, (pid_t, size_t, const cpu_set_t *))
+SNAG_REAL(int, sched_setscheduler, (pid_t, int, const struct sched_param *))
+SNAG_REAL(int, sched_setparam, (pid_t, const struct sched_param *))
+SNAG_REAL(int, setpriority, (int, id_t, int))
+SNAG_REAL(int, nice, (int))
+SNAG_REAL(int, prctl, (int, unsigned long, unsigned long, unsigned long, unsigned long))
 
 namespace {
 
@@ -86,9 +98,11 @@ bool lend_stack(Tid tid, pthread_attr_t *attr) {
   return false;
 }
 
-// PROTOTYPE: deferred creations. glibc puts the descriptor of a thread on a
-// user stack at a fixed distance below the stack's top (page-aligned tops),
-// learned from the first thread created on a lent stack in this process.
+// Deferred creations (lazy threads). glibc puts the descriptor of a thread
+// on a user stack at a fixed distance below the stack's top (page-aligned
+// tops): learned before the schedules fork (learn_deferred_handle_offset),
+// or else from the first thread created on a lent stack in this process,
+// which is then created at once.
 struct Pending {
   StartArgs *args = nullptr;
   void *base = nullptr;
@@ -98,6 +112,15 @@ struct Pending {
 constexpr Tid kMaxPending = 8192;
 Pending g_pending[kMaxPending];
 uintptr_t g_handle_offset = 0;
+
+// A kernel thread inherits its creator's CPU affinity, scheduling policy and
+// priority, nice value, name and timer slack. A deferred thread is created
+// by whichever thread first hands it the baton, so it may defer only while
+// those are the same in every thread: until the program changes one for a
+// single thread. From then on, new threads are created at once.
+std::atomic<bool> g_thread_attributes_changed{false};
+
+void thread_attributes_change() { g_thread_attributes_changed.store(true, std::memory_order_relaxed); }
 
 }  // namespace
 
@@ -167,7 +190,7 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   if (lending) pthread_attr_getstack(&lent, &base, &size);
   int rc;
   if (lending && g_handle_offset && child->tid < kMaxPending && g_defer_thread &&
-      g_defer_thread(child->tid)) {
+      !g_thread_attributes_changed.load(std::memory_order_relaxed) && g_defer_thread(child->tid)) {
     uintptr_t top = reinterpret_cast<uintptr_t>(base) + size;
     g_pending[child->tid] = {args, base, size, static_cast<pthread_t>(top - g_handle_offset)};
     *thread = g_pending[child->tid].predicted;
@@ -210,8 +233,33 @@ void snag::materialize_thread(Tid tid) {
   pthread_attr_destroy(&attr);
   set_signal_mask(&mask, nullptr);
   if (rc == 0 && handle != p.predicted) fatal("explore: a deferred thread's handle is not the one predicted");
-  // Too late to tell the program: the schedule ends as incomplete.
-  if (rc != 0) g_deferred_creation_failed();
+  // Too late to tell the program (its pthread_create returned 0): the
+  // engine ends the schedule as incomplete.
+  if (rc != 0) g_deferred_creation_failed(rc);
+}
+
+namespace {
+void *return_at_once(void *) { return nullptr; }
+}  // namespace
+
+void snag::learn_deferred_handle_offset() {
+  if (g_handle_offset) return;
+  // Any page-aligned user stack large enough for the static TLS: the
+  // descriptor's distance from the top does not depend on the size.
+  constexpr size_t kSize = 256 * 1024;
+  long p = raw_syscall(SYS_mmap, 0, long(kSize), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p < 0 && p > -4096) return;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, reinterpret_cast<void *>(p), kSize);
+  pthread_t thread;
+  if (real_pthread_create()(&thread, &attr, return_at_once, nullptr) == 0) {
+    g_handle_offset = uintptr_t(p) + kSize - static_cast<uintptr_t>(thread);
+    real_pthread_join()(thread, nullptr);
+  }
+  pthread_attr_destroy(&attr);
+  raw_syscall(SYS_munmap, p, long(kSize));
 }
 
 void snag::drop_deferred_threads() {
@@ -265,12 +313,13 @@ SNAG_INTERCEPTOR void pthread_exit(void *result) {
 // Thread names appear in reports and in `thread:` suppressions.
 SNAG_INTERCEPTOR int pthread_setname_np(pthread_t thread, const char *name) {
   materialize_handle(thread);
+  thread_attributes_change();
   if (observing_thread())
     if (ThreadState *target = thread_by_handle(thread)) copy_text(target->name, sizeof target->name, name);
   return real_pthread_setname_np()(thread, name);
 }
 
-// PROTOTYPE: the other calls that read a thread's descriptor.
+// The other calls that read a thread's descriptor.
 SNAG_INTERCEPTOR int pthread_getname_np(pthread_t thread, char *name, size_t size) {
   materialize_handle(thread);
   return real_pthread_getname_np()(thread, name, size);
@@ -281,6 +330,7 @@ SNAG_INTERCEPTOR int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr) 
 }
 SNAG_INTERCEPTOR int pthread_setschedparam(pthread_t thread, int policy, const struct sched_param *param) {
   materialize_handle(thread);
+  thread_attributes_change();
   return real_pthread_setschedparam()(thread, policy, param);
 }
 SNAG_INTERCEPTOR int pthread_getschedparam(pthread_t thread, int *policy, struct sched_param *param) {
@@ -289,10 +339,12 @@ SNAG_INTERCEPTOR int pthread_getschedparam(pthread_t thread, int *policy, struct
 }
 SNAG_INTERCEPTOR int pthread_setschedprio(pthread_t thread, int prio) {
   materialize_handle(thread);
+  thread_attributes_change();
   return real_pthread_setschedprio()(thread, prio);
 }
 SNAG_INTERCEPTOR int pthread_setaffinity_np(pthread_t thread, size_t size, const cpu_set_t *set) {
   materialize_handle(thread);
+  thread_attributes_change();
   return real_pthread_setaffinity_np()(thread, size, set);
 }
 SNAG_INTERCEPTOR int pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t *set) {
@@ -310,4 +362,36 @@ SNAG_INTERCEPTOR int pthread_sigqueue(pthread_t thread, int sig, const union sig
 SNAG_INTERCEPTOR int pthread_getcpuclockid(pthread_t thread, clockid_t *clock) {
   materialize_handle(thread);
   return real_pthread_getcpuclockid()(thread, clock);
+}
+
+// The calls that change what a new kernel thread inherits from its creator
+// (g_thread_attributes_changed), by thread id rather than handle. Raw
+// system calls and writes to /proc/self/task/N/comm are not seen
+// (docs/explore.md).
+SNAG_INTERCEPTOR int sched_setaffinity(pid_t tid, size_t size, const cpu_set_t *set) {
+  thread_attributes_change();
+  return real_sched_setaffinity()(tid, size, set);
+}
+SNAG_INTERCEPTOR int sched_setscheduler(pid_t tid, int policy, const struct sched_param *param) {
+  thread_attributes_change();
+  return real_sched_setscheduler()(tid, policy, param);
+}
+SNAG_INTERCEPTOR int sched_setparam(pid_t tid, const struct sched_param *param) {
+  thread_attributes_change();
+  return real_sched_setparam()(tid, param);
+}
+SNAG_INTERCEPTOR int setpriority(int which, id_t who, int prio) {
+  thread_attributes_change();
+  return real_setpriority()(which, who, prio);
+}
+SNAG_INTERCEPTOR int nice(int increment) {
+  thread_attributes_change();
+  return real_nice()(increment);
+}
+// prctl is variadic; its arguments are four unsigned longs at most.
+SNAG_INTERCEPTOR int prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4,
+                           unsigned long a5) {
+  constexpr int kSetName = 15, kSetTimerSlack = 29;  // PR_SET_NAME, PR_SET_TIMERSLACK
+  if (option == kSetName || option == kSetTimerSlack) thread_attributes_change();
+  return real_prctl()(option, a2, a3, a4, a5);
 }
