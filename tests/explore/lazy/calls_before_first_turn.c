@@ -1,3 +1,8 @@
+// Lazy threads: calls that read a thread's descriptor before the thread's
+// first turn (name, attributes, kill, scheduling, detach, join) create the
+// deferred thread first, and behave as with eager creation. Before pthread_kill
+// created it first, the kill failed (ESRCH from a descriptor glibc had not
+// written yet).
 #define _GNU_SOURCE
 #include <assert.h>
 #include <pthread.h>

@@ -1,3 +1,6 @@
+// Lazy threads: a fork while threads are deferred (the child has none of
+// them and must not create them) and, with an argument, exit() with threads
+// that never had a turn.
 #include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
