@@ -238,6 +238,9 @@ void add_explore_options(CLI::App &app, Options &o, ParsedValues &v) {
       ->type_name("FILE");
   app.add_flag("--preempt-on-access", o.preempt_on_access,
                "make instrumented memory accesses scheduling points too (finds more, runs slower)");
+  app.add_flag("--eager-threads", o.eager_threads,
+               "create a new thread's kernel thread in pthread_create, not at its first turn "
+               "(slower with many threads; see docs/explore.md)");
   app.add_option("--pct-depth", v.pct_depth, "bug depth D of the pct strategy (default 3)")
       ->check(whole_number(1, kMaxPctDepth))
       ->type_name("D");

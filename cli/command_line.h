@@ -37,6 +37,7 @@ struct Options {
   unsigned jobs = 0;                               // -j: parallel workers (0: explore's default, check's 1)
   unsigned shard_index = 0, shard_count = 1;       // --shard I/N
   bool preempt_on_access = false;
+  bool eager_threads = false;  // --eager-threads: kernel threads at pthread_create, not first turn
   std::optional<uint64_t> pct_depth;
   uint64_t max_steps = 200000;                     // recorded in the replay file, so always set
   static constexpr double kDefaultReplayTimeout = 60;  // snag replay without --timeout

@@ -57,6 +57,7 @@ struct Totals {
   uint64_t schedules = 0;
   uint64_t incomplete_steps = 0;
   uint64_t incomplete_time = 0;
+  uint64_t incomplete_threads = 0;
   std::map<std::string, uint64_t> per_strategy;
   size_t summaries = 0;            // workers that wrote one
   // Summed schedules/s of the workers, each over its own exploring time
@@ -104,6 +105,7 @@ std::string snag_options_for(const Options &o, const Worker &worker, uint64_t se
   if (!compare_output.empty()) ours.emplace_back("compare_output", compare_output);
   ours.emplace_back("max_steps", std::to_string(o.max_steps));
   ours.emplace_back("preempt_on_access", o.preempt_on_access ? "1" : "0");
+  if (o.eager_threads) ours.emplace_back("lazy_threads", "0");
   if (time_limit) ours.emplace_back("time_limit", decimal_seconds(*time_limit));
   if (o.pct_depth) ours.emplace_back("pct_depth", std::to_string(*o.pct_depth));
   if (!racy.sites.empty()) ours.emplace_back("racy_sites", join_sites(racy.sites));
@@ -137,6 +139,7 @@ Totals add_up(const std::deque<Worker> &workers) {
     totals.schedules += summary.schedules;
     totals.incomplete_steps += summary.incomplete_steps;
     totals.incomplete_time += summary.incomplete_time;
+    totals.incomplete_threads += summary.incomplete_threads;
     if (summary.seconds > 0)
       totals.exploring_rate += static_cast<double>(summary.schedules) / summary.seconds;
     else
@@ -183,6 +186,7 @@ ReplayFile replay_file_for(const ScheduleRecord &failure, const ProgramIdentity 
   replay.seed = failure.seed;
   replay.schedule = failure.schedule;
   replay.preempt_on_access = options.preempt_on_access;
+  replay.eager_threads = options.eager_threads;
   replay.with_race = options.with_race;
   replay.max_steps = options.max_steps;
   replay.points =
@@ -253,14 +257,14 @@ void label_unreproduced(std::vector<report::Finding> &findings, const ReplayBug 
 
 // ", 3 incomplete" for the closing line.
 std::string incomplete_count(const Totals &totals) {
-  uint64_t n = totals.incomplete_steps + totals.incomplete_time;
+  uint64_t n = totals.incomplete_steps + totals.incomplete_time + totals.incomplete_threads;
   return n ? fmt::format(", {} incomplete", n) : "";
 }
 
 // "3 of 1000 schedules were incomplete (...)": schedules stopped at a limit
 // are not bugs, but they explored less than a finished one would have.
 std::optional<std::string> incomplete_note(const Totals &totals, const Options &options) {
-  uint64_t n = totals.incomplete_steps + totals.incomplete_time;
+  uint64_t n = totals.incomplete_steps + totals.incomplete_time + totals.incomplete_threads;
   if (n == 0) return std::nullopt;
   std::vector<std::string> why;
   if (totals.incomplete_steps)
@@ -269,10 +273,23 @@ std::optional<std::string> incomplete_note(const Totals &totals, const Options &
   if (totals.incomplete_time)
     why.push_back(fmt::format("{} at the schedule timeout (--schedule-timeout)",
                               totals.incomplete_time));
-  std::string reasons = why.front() + (why.size() > 1 ? ", " + why.back() : "");
+  if (totals.incomplete_threads)
+    why.push_back(fmt::format("{} where a thread could not be created after its pthread_create "
+                              "had returned 0 (lazy threads; --eager-threads)",
+                              totals.incomplete_threads));
+  std::string reasons = why.front();
+  for (size_t i = 1; i < why.size(); ++i) reasons += ", " + why[i];
   return fmt::format(
       "{} of {} schedule{} {} incomplete: stopped before the program ended, without a bug ({})",
       n, totals.schedules, totals.schedules == 1 ? "" : "s", n == 1 ? "was" : "were", reasons);
+}
+
+// "threads" only when some were: `snag merge` and older readers know
+// steps and time.
+json incomplete_json(const Totals &totals) {
+  json j = {{"steps", totals.incomplete_steps}, {"time", totals.incomplete_time}};
+  if (totals.incomplete_threads) j["threads"] = totals.incomplete_threads;
+  return j;
 }
 
 // -j's default: one worker per CPU snag may run on, at most 16 (each worker
@@ -439,6 +456,7 @@ void add_launch(Explored &explored, const Launch &launch, unsigned jobs) {
   all.schedules += t.schedules;
   all.incomplete_steps += t.incomplete_steps;
   all.incomplete_time += t.incomplete_time;
+  all.incomplete_threads += t.incomplete_threads;
   for (const auto &[strategy, n] : t.per_strategy) all.per_strategy[strategy] += n;
   add_notes_once(all.notes, t.notes);
   explored.complete = explored.complete && t.summaries == jobs;
@@ -667,8 +685,7 @@ int run_explore(const Options &options) {
                   {"shard", fmt::format("{}/{}", options.shard_index, options.shard_count)},
                   {"schedules", totals.schedules},  // a lower bound unless complete
                   {"schedules_complete", explored.complete},
-                  {"schedules_incomplete",
-                   {{"steps", totals.incomplete_steps}, {"time", totals.incomplete_time}}},
+                  {"schedules_incomplete", incomplete_json(totals)},
                   {"seconds", seconds},
                   {"schedules_per_second", rate},
                   {"per_strategy", totals.per_strategy},

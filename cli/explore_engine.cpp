@@ -71,6 +71,7 @@ ReplayOutcome replay_once(const ReplayFile &replay, const ReplayRequest &request
   if (request.lenient) ours.emplace_back("replay_lenient", "1");
   ours.emplace_back("seed", std::to_string(replay.seed));
   ours.emplace_back("preempt_on_access", replay.preempt_on_access ? "1" : "0");
+  if (replay.eager_threads) ours.emplace_back("lazy_threads", "0");
   ours.emplace_back("max_steps", std::to_string(replay.max_steps));
   if (!replay.points.empty()) ours.emplace_back("points", replay.points);
   const char *user = std::getenv("SNAG_OPTIONS");

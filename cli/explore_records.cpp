@@ -63,6 +63,7 @@ SummaryRecord summary_from(const json &r) {
   if (auto it = r.find("incomplete"); it != r.end() && it->is_object()) {
     summary.incomplete_steps = count(*it, "steps");
     summary.incomplete_time = count(*it, "time");
+    summary.incomplete_threads = count(*it, "threads");
   }
   if (auto it = r.find("per_strategy"); it != r.end() && it->is_object()) {
     for (const auto &[name, n] : it->items())

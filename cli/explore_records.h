@@ -41,6 +41,7 @@ struct SummaryRecord {
   // limit (not a livelock) and at the schedule timeout.
   uint64_t incomplete_steps = 0;
   uint64_t incomplete_time = 0;
+  uint64_t incomplete_threads = 0;  // a deferred thread's creation failed
   std::map<std::string, uint64_t> per_strategy;
   uint64_t threads = 0;
   bool forked = false;

@@ -164,6 +164,7 @@ nlohmann::ordered_json to_json(const ReplayFile &r) {
       {"preemptions", r.preemptions},
       {"decisions", r.decisions},
   };
+  if (r.eager_threads) document["options"]["eager_threads"] = true;
   if (r.output) {
     const ExpectedOutput &o = *r.output;
     ordered files = ordered::array();
@@ -215,6 +216,7 @@ ReplayFile replay_file_from_json(const json &document, const std::string &name) 
   r.preempt_on_access = f.boolean("options.preempt_on_access");
   r.with_race = f.boolean("options.with_race");
   r.max_steps = f.number("options.max_steps");
+  r.eager_threads = f.has("options.eager_threads") && f.boolean("options.eager_threads");
   r.points =
       f.has("options.points") ? f.string("options.points") : default_points(r.preempt_on_access);
   // The value reaches SNAG_OPTIONS: only the forms the runtime writes, so a

@@ -61,6 +61,10 @@ struct ReplayFile {
   bool preempt_on_access = false;
   bool with_race = false;
   uint64_t max_steps = 0;
+  // --eager-threads: kernel threads were created in pthread_create. A
+  // program that counts its threads (/proc/self/task) behaves differently;
+  // in the file only when true.
+  bool eager_threads = false;
   // The scheduling points of the schedule, as the runtime reported them
   // ("sync", "accesses", "vars/K1,K2"); optional in the file, where its
   // absence means "accesses" with preempt_on_access and "sync" without.

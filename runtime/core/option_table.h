@@ -68,6 +68,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"failure_bound",       OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "8-byte file the -j workers share: the lowest failing schedule index, after which none runs"},
   {"pct_depth",           OptionType::kCount,   "3",      1, 64,         nullptr, "explore", "PCT bug depth d (d-1 priority change points)"},
   {"preempt_on_access",   OptionType::kFlag,    "0",      0, 0,          nullptr, "explore", "1: instrumented memory accesses are scheduling points too"},
+  {"lazy_threads",        OptionType::kFlag,    "1",      0, 0,          nullptr, "explore", "1: a thread created with default attributes gets its kernel thread at its first turn, not in pthread_create (fewer context switches); 0: at once"},
   {"max_steps",           OptionType::kCount,   "200000", 1, kNoLimit,   nullptr, "explore", "scheduling steps before a schedule stops (a livelock when nothing changes any more, else incomplete)"},
   {"schedule_timeout",    OptionType::kSeconds, "10",     0, 0,          nullptr, "explore", "wall-clock seconds before a schedule is stopped as incomplete"},
   {"explore_out",         OptionType::kPath,    nullptr,  0, 0,          nullptr, "explore", "file the engine appends its records to"},

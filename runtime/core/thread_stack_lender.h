@@ -4,6 +4,7 @@
 // the lender, and pthread_join gives the stack back.
 #pragma once
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "core/thread_state.h"
@@ -21,5 +22,26 @@ struct ThreadStackLender {
 
 // Null unless an engine lends stacks.
 extern const ThreadStackLender *g_thread_stack_lender;
+
+// Lazy threads (explore's lazy_threads option): an engine may defer the
+// kernel thread of a new thread on a lent stack until it first runs it, so
+// the thread never runs, and never parks, before its turn. pthread_create
+// then returns the handle glibc will give the thread. g_defer_thread
+// returns true to defer; the engine calls materialize_thread(child) before
+// the thread's first turn.
+extern bool (*g_defer_thread)(Tid child);
+void materialize_thread(Tid child);
+// Creates a deferred thread before a call that reads its descriptor.
+void materialize_handle(pthread_t thread);
+// Learns where glibc puts a thread's descriptor on a user stack, with one
+// thread of its own, so that the first thread a schedule creates may be
+// deferred too (else the first lent thread of a process is created at once
+// and shows it).
+void learn_deferred_handle_offset();
+// A forked child of the program: the deferred threads were never created.
+void drop_deferred_threads();
+// Set by the engine: a deferred creation failed with `error` after
+// pthread_create had returned 0 to the program. Does not return.
+extern void (*g_deferred_creation_failed)(int error);
 
 }  // namespace snag

@@ -9,6 +9,7 @@
 
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
+#include "core/thread_stack_lender.h"
 #include "intercept/real.h"
 
 using namespace snag;
@@ -30,6 +31,7 @@ SNAG_INTERCEPTOR pid_t fork() {
   if (!t) return pid;
   internal_alloc_unlock_after_fork();
   if (pid == 0) threads_after_fork_child();
+  if (pid == 0) drop_deferred_threads();
   Event e = make_event(pid == 0 ? EventKind::kForkChild : EventKind::kForkParent);
   e.value = static_cast<uint64_t>(pid < 0 ? 0 : pid);
   emit(t, e);

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/thread_stack_lender.h"
 #include "intercept/blocking_call.h"
 #include "intercept/real.h"
 
@@ -162,6 +163,7 @@ bool taken_over(pthread_t thread, int sig) {
 }
 
 SNAG_INTERCEPTOR int pthread_kill(pthread_t thread, int sig) {
+  materialize_handle(thread);
   sending(sig);
   if (taken_over(thread, sig)) return 0;
   return real_pthread_kill()(thread, sig);

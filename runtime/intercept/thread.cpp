@@ -2,8 +2,14 @@
 // and std::async all come through pthread_create.
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
 
 #include "core/internal_alloc.h"
 #include "core/thread_stack_lender.h"
@@ -12,6 +18,8 @@
 using namespace snag;
 
 const ThreadStackLender *snag::g_thread_stack_lender = nullptr;
+bool (*snag::g_defer_thread)(Tid) = nullptr;
+void (*snag::g_deferred_creation_failed)(int) = nullptr;
 
 SNAG_REAL(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
 SNAG_REAL(int, pthread_join, (pthread_t, void **))
@@ -21,6 +29,22 @@ SNAG_REAL(int, pthread_clockjoin_np, (pthread_t, void **, clockid_t, const struc
 SNAG_REAL(int, pthread_detach, (pthread_t))
 SNAG_REAL(void, pthread_exit, (void *))
 SNAG_REAL(int, pthread_setname_np, (pthread_t, const char *))
+SNAG_REAL(int, pthread_getname_np, (pthread_t, char *, size_t))
+SNAG_REAL(int, pthread_getattr_np, (pthread_t, pthread_attr_t *))
+SNAG_REAL(int, pthread_setschedparam, (pthread_t, int, const struct sched_param *))
+SNAG_REAL(int, pthread_getschedparam, (pthread_t, int *, struct sched_param *))
+SNAG_REAL(int, pthread_setschedprio, (pthread_t, int))
+SNAG_REAL(int, pthread_setaffinity_np, (pthread_t, size_t, const cpu_set_t *))
+SNAG_REAL(int, pthread_getaffinity_np, (pthread_t, size_t, cpu_set_t *))
+SNAG_REAL(int, pthread_cancel, (pthread_t))
+SNAG_REAL(int, pthread_sigqueue, (pthread_t, int, const union sigval))
+SNAG_REAL(int, pthread_getcpuclockid, (pthread_t, clockid_t *))
+SNAG_REAL(int, sched_setaffinity, (pid_t, size_t, const cpu_set_t *))
+SNAG_REAL(int, sched_setscheduler, (pid_t, int, const struct sched_param *))
+SNAG_REAL(int, sched_setparam, (pid_t, const struct sched_param *))
+SNAG_REAL(int, setpriority, (int, id_t, int))
+SNAG_REAL(int, nice, (int))
+SNAG_REAL(int, prctl, (int, unsigned long, unsigned long, unsigned long, unsigned long))
 
 namespace {
 
@@ -74,6 +98,40 @@ bool lend_stack(Tid tid, pthread_attr_t *attr) {
   return false;
 }
 
+// Deferred creations (lazy threads). glibc puts the descriptor of a thread
+// on a user stack at a fixed distance below the stack's top (page-aligned
+// tops): learned before the schedules fork (learn_deferred_handle_offset),
+// or else from the first thread created on a lent stack in this process,
+// which is then created at once.
+struct Pending {
+  StartArgs *args = nullptr;
+  void *base = nullptr;
+  size_t size = 0;
+  pthread_t predicted = 0;
+};
+constexpr Tid kMaxPending = 8192;
+Pending g_pending[kMaxPending];
+uintptr_t g_handle_offset = 0;
+
+// A kernel thread inherits its creator's CPU affinity, scheduling policy and
+// priority, nice value, name and timer slack. A deferred thread is created
+// by whichever thread first hands it the baton, so it may defer only while
+// those are the same in every thread: until the program changes one for a
+// single thread. From then on, new threads are created at once.
+std::atomic<bool> g_thread_attributes_changed{false};
+
+void thread_attributes_change() { g_thread_attributes_changed.store(true, std::memory_order_relaxed); }
+
+}  // namespace
+
+// A deferred thread is created before any call that reads its descriptor.
+void snag::materialize_handle(pthread_t thread) {
+  if (!g_handle_offset) return;  // nothing was deferred in this process
+  if (ThreadState *child = thread_by_handle(thread)) materialize_thread(child->tid);
+}
+
+namespace {
+
 // Joins through `join` and reports the join when it succeeded.
 template <typename Join>
 int observed_join(pthread_t thread, uint32_t flags, Join join) {
@@ -90,6 +148,7 @@ int observed_join(pthread_t thread, uint32_t flags, Join join) {
     Verdict v = emit(t, before);
     if (v.skip_real) return static_cast<int>(v.result);
   }
+  materialize_handle(thread);  // no-op once the model saw it end
   int rc = join();
   if (rc == 0 && child) {
     Event e{EventKind::kThreadJoin};
@@ -126,7 +185,21 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   // A stack lent by an engine, for a thread with default attributes.
   pthread_attr_t lent;
   bool lending = !attr && g_thread_stack_lender && lend_stack(child->tid, &lent);
-  int rc = real_pthread_create()(thread, lending ? &lent : attr, thread_start, args);
+  void *base = nullptr;
+  size_t size = 0;
+  if (lending) pthread_attr_getstack(&lent, &base, &size);
+  int rc;
+  if (lending && g_handle_offset && child->tid < kMaxPending && g_defer_thread &&
+      !g_thread_attributes_changed.load(std::memory_order_relaxed) && g_defer_thread(child->tid)) {
+    uintptr_t top = reinterpret_cast<uintptr_t>(base) + size;
+    g_pending[child->tid] = {args, base, size, static_cast<pthread_t>(top - g_handle_offset)};
+    *thread = g_pending[child->tid].predicted;
+    rc = 0;
+  } else {
+    rc = real_pthread_create()(thread, lending ? &lent : attr, thread_start, args);
+    if (lending && rc == 0 && !g_handle_offset && (reinterpret_cast<uintptr_t>(base) + size) % 4096 == 0)
+      g_handle_offset = reinterpret_cast<uintptr_t>(base) + size - static_cast<uintptr_t>(*thread);
+  }
   set_signal_mask(&creator_mask, nullptr);  // args may be gone: the child frees them
   if (lending) {
     pthread_attr_destroy(&lent);
@@ -143,6 +216,54 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   created.flags = rc != 0;
   emit(t, created);
   return rc;
+}
+
+void snag::materialize_thread(Tid tid) {
+  if (tid >= kMaxPending || !g_pending[tid].args) return;
+  Pending p = g_pending[tid];
+  g_pending[tid] = {};
+  sigset_t all, mask;
+  sigfillset(&all);
+  set_signal_mask(&all, &mask);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, p.base, p.size);
+  pthread_t handle;
+  int rc = real_pthread_create()(&handle, &attr, thread_start, p.args);
+  pthread_attr_destroy(&attr);
+  set_signal_mask(&mask, nullptr);
+  if (rc == 0 && handle != p.predicted) fatal("explore: a deferred thread's handle is not the one predicted");
+  // Too late to tell the program (its pthread_create returned 0): the
+  // engine ends the schedule as incomplete.
+  if (rc != 0) g_deferred_creation_failed(rc);
+}
+
+namespace {
+void *return_at_once(void *) { return nullptr; }
+}  // namespace
+
+void snag::learn_deferred_handle_offset() {
+  if (g_handle_offset) return;
+  // Any page-aligned user stack large enough for the static TLS: the
+  // descriptor's distance from the top does not depend on the size.
+  constexpr size_t kSize = 256 * 1024;
+  long p = raw_syscall(SYS_mmap, 0, long(kSize), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p < 0 && p > -4096) return;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, reinterpret_cast<void *>(p), kSize);
+  pthread_t thread;
+  if (real_pthread_create()(&thread, &attr, return_at_once, nullptr) == 0) {
+    g_handle_offset = uintptr_t(p) + kSize - static_cast<uintptr_t>(thread);
+    real_pthread_join()(thread, nullptr);
+  }
+  pthread_attr_destroy(&attr);
+  raw_syscall(SYS_munmap, p, long(kSize));
+}
+
+void snag::drop_deferred_threads() {
+  for (Tid tid = 0; tid < kMaxPending; ++tid) g_pending[tid] = {};
 }
 
 SNAG_INTERCEPTOR int pthread_join(pthread_t thread, void **result) {
@@ -168,6 +289,7 @@ SNAG_INTERCEPTOR int pthread_clockjoin_np(pthread_t thread, void **result, clock
 }
 
 SNAG_INTERCEPTOR int pthread_detach(pthread_t thread) {
+  materialize_handle(thread);
   ThreadState *t = observing_thread();
   if (t) {
     if (ThreadState *child = thread_by_handle(thread)) {
@@ -190,7 +312,86 @@ SNAG_INTERCEPTOR void pthread_exit(void *result) {
 
 // Thread names appear in reports and in `thread:` suppressions.
 SNAG_INTERCEPTOR int pthread_setname_np(pthread_t thread, const char *name) {
+  materialize_handle(thread);
+  thread_attributes_change();
   if (observing_thread())
     if (ThreadState *target = thread_by_handle(thread)) copy_text(target->name, sizeof target->name, name);
   return real_pthread_setname_np()(thread, name);
+}
+
+// The other calls that read a thread's descriptor.
+SNAG_INTERCEPTOR int pthread_getname_np(pthread_t thread, char *name, size_t size) {
+  materialize_handle(thread);
+  return real_pthread_getname_np()(thread, name, size);
+}
+SNAG_INTERCEPTOR int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr) {
+  materialize_handle(thread);
+  return real_pthread_getattr_np()(thread, attr);
+}
+SNAG_INTERCEPTOR int pthread_setschedparam(pthread_t thread, int policy, const struct sched_param *param) {
+  materialize_handle(thread);
+  thread_attributes_change();
+  return real_pthread_setschedparam()(thread, policy, param);
+}
+SNAG_INTERCEPTOR int pthread_getschedparam(pthread_t thread, int *policy, struct sched_param *param) {
+  materialize_handle(thread);
+  return real_pthread_getschedparam()(thread, policy, param);
+}
+SNAG_INTERCEPTOR int pthread_setschedprio(pthread_t thread, int prio) {
+  materialize_handle(thread);
+  thread_attributes_change();
+  return real_pthread_setschedprio()(thread, prio);
+}
+SNAG_INTERCEPTOR int pthread_setaffinity_np(pthread_t thread, size_t size, const cpu_set_t *set) {
+  materialize_handle(thread);
+  thread_attributes_change();
+  return real_pthread_setaffinity_np()(thread, size, set);
+}
+SNAG_INTERCEPTOR int pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t *set) {
+  materialize_handle(thread);
+  return real_pthread_getaffinity_np()(thread, size, set);
+}
+SNAG_INTERCEPTOR int pthread_cancel(pthread_t thread) {
+  materialize_handle(thread);
+  return real_pthread_cancel()(thread);
+}
+SNAG_INTERCEPTOR int pthread_sigqueue(pthread_t thread, int sig, const union sigval value) {
+  materialize_handle(thread);
+  return real_pthread_sigqueue()(thread, sig, value);
+}
+SNAG_INTERCEPTOR int pthread_getcpuclockid(pthread_t thread, clockid_t *clock) {
+  materialize_handle(thread);
+  return real_pthread_getcpuclockid()(thread, clock);
+}
+
+// The calls that change what a new kernel thread inherits from its creator
+// (g_thread_attributes_changed), by thread id rather than handle. Raw
+// system calls and writes to /proc/self/task/N/comm are not seen
+// (docs/explore.md).
+SNAG_INTERCEPTOR int sched_setaffinity(pid_t tid, size_t size, const cpu_set_t *set) {
+  thread_attributes_change();
+  return real_sched_setaffinity()(tid, size, set);
+}
+SNAG_INTERCEPTOR int sched_setscheduler(pid_t tid, int policy, const struct sched_param *param) {
+  thread_attributes_change();
+  return real_sched_setscheduler()(tid, policy, param);
+}
+SNAG_INTERCEPTOR int sched_setparam(pid_t tid, const struct sched_param *param) {
+  thread_attributes_change();
+  return real_sched_setparam()(tid, param);
+}
+SNAG_INTERCEPTOR int setpriority(int which, id_t who, int prio) {
+  thread_attributes_change();
+  return real_setpriority()(which, who, prio);
+}
+SNAG_INTERCEPTOR int nice(int increment) {
+  thread_attributes_change();
+  return real_nice()(increment);
+}
+// prctl is variadic; its arguments are four unsigned longs at most.
+SNAG_INTERCEPTOR int prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4,
+                           unsigned long a5) {
+  constexpr int kSetName = 15, kSetTimerSlack = 29;  // PR_SET_NAME, PR_SET_TIMERSLACK
+  if (option == kSetName || option == kSetTimerSlack) thread_attributes_change();
+  return real_prctl()(option, a2, a3, a4, a5);
 }

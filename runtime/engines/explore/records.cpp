@@ -104,7 +104,8 @@ void write_summary(const Summary &s) {
   b.add(",\"seconds\":").add_double(s.seconds);
   b.add(",\"failures\":").add_u64(s.failures);
   b.add(",\"incomplete\":{\"steps\":").add_u64(s.incomplete_steps);
-  b.add(",\"time\":").add_u64(s.incomplete_time).add('}');
+  b.add(",\"time\":").add_u64(s.incomplete_time);
+  b.add(",\"threads\":").add_u64(s.incomplete_threads).add('}');
   b.add(",\"per_strategy\":{");
   bool first = true;
   for (int i = 0; i < kStrategyCount; ++i) {

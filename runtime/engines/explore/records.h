@@ -17,6 +17,7 @@ struct Summary {
   uint64_t failures = 0;
   uint64_t incomplete_steps = 0;  // schedules stopped at the step limit
   uint64_t incomplete_time = 0;   // schedules stopped at the schedule timeout
+  uint64_t incomplete_threads = 0;  // a deferred thread's creation failed
   uint64_t per_strategy[kStrategyCount] = {};  // by Strategy
   uint32_t threads = 0;
   bool forked = false;

@@ -33,7 +33,8 @@ struct ScheduleResults {
   char message[256];
   char note[256];  // something the user should know (a thread left control, ...)
   // The schedule was stopped before the program ended, without a bug: "step"
-  // (the step limit, no livelock) or "time" (the schedule timeout); "" if not.
+  // (the step limit, no livelock), "time" (the schedule timeout) or "threads"
+  // (a deferred thread's creation failed); "" if not.
   char incomplete[8];
   uint64_t steps;
   uint64_t choices;

@@ -5,6 +5,7 @@
 
 #include "core/debug_assert.h"
 #include "core/internal_alloc.h"
+#include "core/thread_stack_lender.h"
 #include "core/options.h"
 #include "core/platform.h"
 #include "engines/explore/baton.h"
@@ -381,6 +382,10 @@ void Scheduler::switch_to(ControlledThread &me, ControlledThread &next) {
   if (&next == &me) return;
   me.turn.store(kBatonAway, std::memory_order_relaxed);
   pass_baton(next.turn);
+  if (next.deferred) {
+    next.deferred = false;
+    materialize_thread(next.tid);
+  }
   if (me.status == Status::kFinished) return;  // it leaves for good
   wait_for_baton(me.turn);
 }

@@ -59,6 +59,7 @@ struct ControlledThread {
   StackId kind = 0;
   std::atomic<uint32_t> turn{0};  // the baton word: baton.h
   Status status = Status::kEnabled;
+  bool deferred = false;  // lazy threads: no kernel thread before its first turn
 
   // While blocked.
   WaitKind wait = WaitKind::kNone;

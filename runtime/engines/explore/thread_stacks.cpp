@@ -3,9 +3,14 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "core/options.h"
 #include "core/platform.h"
 #include "core/spinlock.h"
+#include "core/text_buffer.h"
 #include "core/thread_stack_lender.h"
+#include "engines/explore/failures.h"
+#include "engines/explore/results.h"
+#include "engines/explore/scheduler.h"
 
 namespace snag::explore {
 
@@ -130,12 +135,44 @@ bool lend(Tid child, void **base, size_t *size) {
 void give_back(Tid child) { stack_pool().give_back(child); }
 const ThreadStackLender g_lender = {lend, give_back};
 
+// Lazy threads: a thread is deferred while the scheduler controls the
+// schedule, which then creates it when it first hands it the baton.
+bool defer(Tid child) {
+  Scheduler &s = scheduler();
+  if (!s.active()) return false;
+  ControlledThread *t = s.thread(child);
+  if (!t) return false;
+  t->deferred = true;
+  return true;
+}
+
+// The program was told its pthread_create succeeded; the schedule cannot go
+// on as it would have, so it stops without a bug, and the fork server
+// creates threads at once in the schedules after it (fork_server.cpp), so
+// that the program sees the failure there.
+void deferred_creation_failed(int error) {
+  TextBuffer note;
+  note.add("a thread's deferred creation failed (error ").add_u64(unsigned(error));
+  note.add(") after pthread_create had returned 0: that schedule stopped as incomplete and later "
+           "ones create threads at once (--eager-threads)");
+  note.add('\0');
+  record_note(note.data());
+  end_incomplete_schedule("threads");
+}
+
 }  // namespace
 
 void lend_thread_stacks() {
   size_t stack_size, guard_size;
   if (default_stack(&stack_size, &guard_size) && stack_pool().init(kPoolAddress, stack_size, guard_size))
     g_thread_stack_lender = &g_lender;
+  if (g_thread_stack_lender && options().flag("lazy_threads")) {
+    learn_deferred_handle_offset();  // once, before the schedules fork
+    g_defer_thread = defer;
+    g_deferred_creation_failed = deferred_creation_failed;
+  }
 }
+
+void stop_deferring_threads() { g_defer_thread = nullptr; }
 
 }  // namespace snag::explore

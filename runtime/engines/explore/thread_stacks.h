@@ -83,7 +83,11 @@ void reserve_thread_stacks(uint32_t threads);
 // default size and guard (pthread_getattr_default_np), and installs the
 // lender that thread.cpp asks for new threads' stacks. A schedule and its
 // replay thus give each thread a stack at the same address.
+// With the lazy_threads option (default on) it also defers each new thread's
+// kernel thread to its first turn (core/thread_stack_lender.h).
 void lend_thread_stacks();
+// After a deferred creation failed: new threads are created at once.
+void stop_deferring_threads();
 constexpr uintptr_t kPoolAddress = 0x600000000000;
 
 }  // namespace snag::explore

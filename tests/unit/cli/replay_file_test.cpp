@@ -120,6 +120,20 @@ TEST_F(ReplayFileTest, WritesTheDocumentedShape) {
   EXPECT_EQ(to_json(replay_).begin().key(), "snag_replay");
 }
 
+// --eager-threads shapes what a program sees (its kernel threads), so a
+// replay must do the same; files without it are lazy (the default).
+TEST_F(ReplayFileTest, EagerThreadsIsWrittenOnlyWhenSet) {
+  EXPECT_FALSE(json::parse(to_json(replay_).dump())["options"].contains("eager_threads"));
+  replay_.eager_threads = true;
+  json document = json::parse(to_json(replay_).dump());
+  EXPECT_EQ(document["options"]["eager_threads"], true);
+  write_replay_file(file_.path(), replay_);
+  EXPECT_TRUE(read_replay_file(file_.path()).eager_threads);
+  replay_.eager_threads = false;
+  write_replay_file(file_.path(), replay_);
+  EXPECT_FALSE(read_replay_file(file_.path()).eager_threads);
+}
+
 TEST_F(ReplayFileTest, AnEmptyScheduleIsValid) {
   replay_.decisions = "";
   replay_.preemptions = 0;

@@ -14,6 +14,12 @@ __thread snag_site_t __snag_call_site;
 
 // Defined by the pthread_create interceptor (intercept/thread.cpp).
 const snag::ThreadStackLender *snag::g_thread_stack_lender = nullptr;
+// Lazy threads: the unit tests create no thread through pthread_create, so
+// none is ever deferred.
+bool (*snag::g_defer_thread)(Tid) = nullptr;
+void (*snag::g_deferred_creation_failed)(int) = nullptr;
+void snag::materialize_thread(Tid) {}
+void snag::learn_deferred_handle_offset() {}
 
 namespace snag::explore {
 
