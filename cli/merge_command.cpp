@@ -205,9 +205,10 @@ int run_merge(const Options &options) {
     const json &e = merged.explore;
     uint64_t schedules = e["schedules"].get<uint64_t>();
     std::string strategies = strategy_counts(e["per_strategy"]);
-    // Stopped at --max-steps or --schedule-timeout: not bugs, but less explored.
-    uint64_t incomplete = e["schedules_incomplete"]["steps"].get<uint64_t>() +
-                          e["schedules_incomplete"]["time"].get<uint64_t>();
+    // Stopped at --max-steps or --schedule-timeout, or a deferred thread that
+    // could not be created: not bugs, but less explored.
+    const json &cut = e["schedules_incomplete"];
+    uint64_t incomplete = cut["steps"].get<uint64_t>() + cut["time"].get<uint64_t>() + cut.value("threads", uint64_t(0));
     print_command_note(
         "merge", fmt::format("{} report{}, {} of {} shards: {} schedule{}{}{}", inputs.size(),
                              inputs.size() == 1 ? "" : "s", e["shards_given"].size(),

@@ -24,7 +24,9 @@ struct ShardRecord {
   std::optional<uint64_t> seed;
   uint64_t schedules = 0;
   bool schedules_complete = true;
-  uint64_t incomplete_steps = 0, incomplete_time = 0;
+  // Cut short at --max-steps, at --schedule-timeout, or because a deferred
+  // thread could not be created ("threads", present only when some were).
+  uint64_t incomplete_steps = 0, incomplete_time = 0, incomplete_threads = 0;
   double seconds = 0;
   std::map<std::string, uint64_t> per_strategy;
   nlohmann::json failure;  // null when the shard found nothing

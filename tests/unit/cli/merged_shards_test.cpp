@@ -48,6 +48,16 @@ TEST(MergedShards, AddsUpAndNamesTheEarliestFailure) {
             "shards 0, 1, 2 of 4 given: shard 3 is missing, so this is not the whole exploration");
 }
 
+TEST(MergedShards, AddsUpSchedulesCutShortByThreadsThatCouldNotBeCreated) {
+  json with_threads = shard("0/2", 5);
+  with_threads["schedules_incomplete"]["threads"] = 2;
+  MergedShards merged = merge_shards(records({{with_threads, "a.json"}, {shard("1/2", 4), "b.json"}}));
+  EXPECT_EQ(merged.explore["schedules_incomplete"]["threads"], 2);
+  EXPECT_EQ(merged.explore["schedules_incomplete"]["steps"], 2);
+  EXPECT_EQ(merged.explore["shards"][0]["schedules_incomplete"]["threads"], 2);
+  EXPECT_FALSE(merged.explore["shards"][1]["schedules_incomplete"].contains("threads"));
+}
+
 TEST(MergedShards, AMergedReportGivesBackItsShards) {
   MergedShards first = merge_shards(records({{shard("0/2", 3), "a.json"}}));
   MergedShards again =
