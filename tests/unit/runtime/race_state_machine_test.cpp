@@ -446,21 +446,32 @@ TEST_F(RaceStateMachine, AThreadsetRecordGoesBackWhenItsStateMovesOn) {
 
 // Two threads reading a variable main wrote last (Exclusive2) at once make
 // it Shared-Modify2 with both in its threadset, as a vector's data pointer
-// is when two pool threads ++ its atomic elements.
-TEST_F(RaceStateMachine, AThreadReadingAgainLaterRewritesItsOwnThreadsetEntry) {
-  ThreadState *a = spawn(*main_);
-  ThreadState *b = spawn(*main_);
-  read(*a, 501);
-  read(*b, 502);
-  join(*main_, *a);
-  join(*main_, *b);
-  write(*main_, 503);  // ordered after both reads: Exclusive2
-  ASSERT_EQ(kind(), Kind::kExclusive2);
-  ThreadState *c = spawn(*main_);
-  ThreadState *d = spawn(*main_);
-  read(*c, 504);
-  read(*d, 505);
-  ASSERT_EQ(kind(), Kind::kSharedModify2);
+// is when two pool threads ++ its atomic elements. Sites from `site` on.
+class RaceThreadsets : public RaceStateMachine {
+ protected:
+  struct Readers {
+    ThreadState *c, *d;
+  };
+  Readers two_readers_of_an_exclusive2(snag_site_t site) {
+    ThreadState *a = spawn(*main_);
+    ThreadState *b = spawn(*main_);
+    read(*a, site);
+    read(*b, site + 1);
+    join(*main_, *a);
+    join(*main_, *b);
+    write(*main_, site + 2);  // ordered after both reads: Exclusive2
+    EXPECT_EQ(kind(), Kind::kExclusive2);
+    ThreadState *c = spawn(*main_);
+    ThreadState *d = spawn(*main_);
+    read(*c, site + 3);
+    read(*d, site + 4);
+    EXPECT_EQ(kind(), Kind::kSharedModify2);
+    return {c, d};
+  }
+};
+
+TEST_F(RaceThreadsets, AThreadReadingAgainLaterRewritesItsOwnEntry) {
+  auto [c, d] = two_readers_of_an_exclusive2(501);
   const uint64_t first = word();
   const uint64_t retired = state_records_retired();
   lock(*c, m1_);
@@ -478,25 +489,14 @@ TEST_F(RaceStateMachine, AThreadReadingAgainLaterRewritesItsOwnThreadsetEntry) {
   EXPECT_EQ(rec->entries[0].clock, crt->now);
 }
 
-TEST_F(RaceStateMachine, AWriteAfterAnOlderReleaseOfARewrittenThreadStillRaces) {
+TEST_F(RaceThreadsets, AWriteAfterAnOlderReleaseOfARewrittenThreadStillRaces) {
   // c releases m1 and then reads again: its rewritten entry has the clock
   // after the release. d takes m1 (it knows c only up to the release) and
   // writes: c's later read is concurrent. With c's entry left at its first
   // read, d would find itself alone in the threadset and take the variable
   // as Exclusive2 without a check.
   uint32_t before = races_reported();
-  ThreadState *a = spawn(*main_);
-  ThreadState *b = spawn(*main_);
-  read(*a, 511);
-  read(*b, 512);
-  join(*main_, *a);
-  join(*main_, *b);
-  write(*main_, 513);
-  ThreadState *c = spawn(*main_);
-  ThreadState *d = spawn(*main_);
-  read(*c, 514);
-  read(*d, 515);
-  ASSERT_EQ(kind(), Kind::kSharedModify2);
+  auto [c, d] = two_readers_of_an_exclusive2(511);
   lock(*c, m1_);
   unlock(*c, m1_);
   read(*c, 516);
