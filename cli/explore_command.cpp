@@ -55,9 +55,7 @@ struct Worker {
 // that was stopped writes none.
 struct Totals {
   uint64_t schedules = 0;
-  uint64_t incomplete_steps = 0;
-  uint64_t incomplete_time = 0;
-  uint64_t incomplete_threads = 0;
+  IncompleteSchedules incomplete;
   std::map<std::string, uint64_t> per_strategy;
   size_t summaries = 0;            // workers that wrote one
   // Summed schedules/s of the workers, each over its own exploring time
@@ -137,9 +135,7 @@ Totals add_up(const std::deque<Worker> &workers) {
     const SummaryRecord &summary = *worker.records.summary;
     ++totals.summaries;
     totals.schedules += summary.schedules;
-    totals.incomplete_steps += summary.incomplete_steps;
-    totals.incomplete_time += summary.incomplete_time;
-    totals.incomplete_threads += summary.incomplete_threads;
+    totals.incomplete += summary.incomplete;
     if (summary.seconds > 0)
       totals.exploring_rate += static_cast<double>(summary.schedules) / summary.seconds;
     else
@@ -257,39 +253,32 @@ void label_unreproduced(std::vector<report::Finding> &findings, const ReplayBug 
 
 // ", 3 incomplete" for the closing line.
 std::string incomplete_count(const Totals &totals) {
-  uint64_t n = totals.incomplete_steps + totals.incomplete_time + totals.incomplete_threads;
+  uint64_t n = totals.incomplete.total();
   return n ? fmt::format(", {} incomplete", n) : "";
 }
 
 // "3 of 1000 schedules were incomplete (...)": schedules stopped at a limit
 // are not bugs, but they explored less than a finished one would have.
 std::optional<std::string> incomplete_note(const Totals &totals, const Options &options) {
-  uint64_t n = totals.incomplete_steps + totals.incomplete_time + totals.incomplete_threads;
+  const IncompleteSchedules &cut = totals.incomplete;
+  uint64_t n = cut.total();
   if (n == 0) return std::nullopt;
   std::vector<std::string> why;
-  if (totals.incomplete_steps)
-    why.push_back(fmt::format("{} at the step limit of {} (--max-steps)", totals.incomplete_steps,
+  if (cut.steps)
+    why.push_back(fmt::format("{} at the step limit of {} (--max-steps)", cut.steps,
                               options.max_steps));
-  if (totals.incomplete_time)
+  if (cut.time)
     why.push_back(fmt::format("{} at the schedule timeout (--schedule-timeout)",
-                              totals.incomplete_time));
-  if (totals.incomplete_threads)
+                              cut.time));
+  if (cut.threads)
     why.push_back(fmt::format("{} where a thread could not be created after its pthread_create "
                               "had returned 0 (lazy threads; --eager-threads)",
-                              totals.incomplete_threads));
+                              cut.threads));
   std::string reasons = why.front();
   for (size_t i = 1; i < why.size(); ++i) reasons += ", " + why[i];
   return fmt::format(
       "{} of {} schedule{} {} incomplete: stopped before the program ended, without a bug ({})",
       n, totals.schedules, totals.schedules == 1 ? "" : "s", n == 1 ? "was" : "were", reasons);
-}
-
-// "threads" only when some were: `snag merge` and older readers know
-// steps and time.
-json incomplete_json(const Totals &totals) {
-  json j = {{"steps", totals.incomplete_steps}, {"time", totals.incomplete_time}};
-  if (totals.incomplete_threads) j["threads"] = totals.incomplete_threads;
-  return j;
 }
 
 // -j's default: one worker per CPU snag may run on, at most 16 (each worker
@@ -454,9 +443,7 @@ void add_launch(Explored &explored, const Launch &launch, unsigned jobs) {
   const Totals &t = launch.totals;
   Totals &all = explored.totals;
   all.schedules += t.schedules;
-  all.incomplete_steps += t.incomplete_steps;
-  all.incomplete_time += t.incomplete_time;
-  all.incomplete_threads += t.incomplete_threads;
+  all.incomplete += t.incomplete;
   for (const auto &[strategy, n] : t.per_strategy) all.per_strategy[strategy] += n;
   add_notes_once(all.notes, t.notes);
   explored.complete = explored.complete && t.summaries == jobs;
@@ -685,7 +672,7 @@ int run_explore(const Options &options) {
                   {"shard", fmt::format("{}/{}", options.shard_index, options.shard_count)},
                   {"schedules", totals.schedules},  // a lower bound unless complete
                   {"schedules_complete", explored.complete},
-                  {"schedules_incomplete", incomplete_json(totals)},
+                  {"schedules_incomplete", incomplete_json(totals.incomplete)},
                   {"seconds", seconds},
                   {"schedules_per_second", rate},
                   {"per_strategy", totals.per_strategy},

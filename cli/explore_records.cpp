@@ -61,9 +61,9 @@ SummaryRecord summary_from(const json &r) {
     summary.seconds = it->get<double>();
   summary.failures = count(r, "failures");
   if (auto it = r.find("incomplete"); it != r.end() && it->is_object()) {
-    summary.incomplete_steps = count(*it, "steps");
-    summary.incomplete_time = count(*it, "time");
-    summary.incomplete_threads = count(*it, "threads");
+    summary.incomplete.steps = count(*it, "steps");
+    summary.incomplete.time = count(*it, "time");
+    summary.incomplete.threads = count(*it, "threads");
   }
   if (auto it = r.find("per_strategy"); it != r.end() && it->is_object()) {
     for (const auto &[name, n] : it->items())

@@ -33,15 +33,32 @@ struct ScheduleRecord {
   std::string decisions;
 };
 
+// Schedules stopped before the program ended, without a bug, by why.
+struct IncompleteSchedules {
+  uint64_t steps = 0;    // at the step limit (not a livelock)
+  uint64_t time = 0;     // at the schedule timeout
+  uint64_t threads = 0;  // a deferred thread could not be created (lazy threads)
+  uint64_t total() const { return steps + time + threads; }
+  IncompleteSchedules &operator+=(const IncompleteSchedules &o) {
+    steps += o.steps;
+    time += o.time;
+    threads += o.threads;
+    return *this;
+  }
+};
+// {"steps": N, "time": N}, and "threads" only when some were: readers that
+// know steps and time alone (older `snag merge`) still read it.
+inline nlohmann::json incomplete_json(const IncompleteSchedules &incomplete) {
+  nlohmann::json j = {{"steps", incomplete.steps}, {"time", incomplete.time}};
+  if (incomplete.threads) j["threads"] = incomplete.threads;
+  return j;
+}
+
 struct SummaryRecord {
   uint64_t schedules = 0;
   double seconds = 0;
   uint64_t failures = 0;
-  // Schedules stopped before the program ended, without a bug: at the step
-  // limit (not a livelock) and at the schedule timeout.
-  uint64_t incomplete_steps = 0;
-  uint64_t incomplete_time = 0;
-  uint64_t incomplete_threads = 0;  // a deferred thread's creation failed
+  IncompleteSchedules incomplete;
   std::map<std::string, uint64_t> per_strategy;
   uint64_t threads = 0;
   bool forked = false;

@@ -76,9 +76,9 @@ ShardRecord read_shard(const json &explore, const std::string &file) {
     s.schedules_complete = v->get<bool>();
   if (const json *v = r.member("schedules_incomplete", &json::is_object, "an object")) {
     Reader incomplete(*v, file, "run.explore.schedules_incomplete");
-    s.incomplete_steps = incomplete.count("steps");
-    s.incomplete_time = incomplete.count("time");
-    if (v->contains("threads")) s.incomplete_threads = incomplete.count("threads");
+    s.incomplete.steps = incomplete.count("steps");
+    s.incomplete.time = incomplete.count("time");
+    if (v->contains("threads")) s.incomplete.threads = incomplete.count("threads");
   }
   if (const json *v = r.member("seconds", &json::is_number, "a number")) s.seconds = v->get<double>();
   if (const json *v = r.member("per_strategy", &json::is_object, "an object")) {
@@ -98,13 +98,6 @@ ShardRecord read_shard(const json &explore, const std::string &file) {
   return s;
 }
 
-// {"steps": N, "time": N} and "threads" when some were (as explore writes it).
-json incomplete_json(uint64_t steps, uint64_t time, uint64_t threads) {
-  json j = {{"steps", steps}, {"time", time}};
-  if (threads) j["threads"] = threads;
-  return j;
-}
-
 json shard_json(const ShardRecord &s) {
   return {{"file", s.file},
           {"shard", s.shard()},
@@ -112,7 +105,7 @@ json shard_json(const ShardRecord &s) {
           {"seed", s.seed ? json(*s.seed) : json(nullptr)},
           {"schedules", s.schedules},
           {"schedules_complete", s.schedules_complete},
-          {"schedules_incomplete", incomplete_json(s.incomplete_steps, s.incomplete_time, s.incomplete_threads)},
+          {"schedules_incomplete", incomplete_json(s.incomplete)},
           {"seconds", s.seconds},
           {"per_strategy", s.per_strategy},
           {"failure", s.failure},
@@ -168,7 +161,8 @@ MergedShards merge_shards(const std::vector<ShardRecord> &shards) {
     }
   }
 
-  uint64_t schedules = 0, steps = 0, time = 0, threads = 0;
+  uint64_t schedules = 0;
+  IncompleteSchedules incomplete;
   double seconds = 0;
   bool complete = true;
   std::map<std::string, uint64_t> per_strategy;
@@ -179,9 +173,7 @@ MergedShards merge_shards(const std::vector<ShardRecord> &shards) {
   for (size_t i = 0; i < shards.size(); ++i) {
     const ShardRecord &s = shards[i];
     schedules += s.schedules;
-    steps += s.incomplete_steps;
-    time += s.incomplete_time;
-    threads += s.incomplete_threads;
+    incomplete += s.incomplete;
     seconds += s.seconds;
     complete = complete && s.schedules_complete;
     for (const auto &[strategy, n] : s.per_strategy) per_strategy[strategy] += n;
@@ -237,7 +229,7 @@ MergedShards merge_shards(const std::vector<ShardRecord> &shards) {
                     {"missing_shards", merged.missing},
                     {"schedules", schedules},
                     {"schedules_complete", complete && merged.missing.empty()},
-                    {"schedules_incomplete", incomplete_json(steps, time, threads)},
+                    {"schedules_incomplete", incomplete_json(incomplete)},
                     {"seconds", seconds},
                     {"per_strategy", per_strategy},
                     {"failure", failure},

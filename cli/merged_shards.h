@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "explore_records.h"
+
 namespace snag::cli {
 
 // A JSON whole number from 0 up (parsed or built in code), else nullopt.
@@ -24,9 +26,7 @@ struct ShardRecord {
   std::optional<uint64_t> seed;
   uint64_t schedules = 0;
   bool schedules_complete = true;
-  // Cut short at --max-steps, at --schedule-timeout, or because a deferred
-  // thread could not be created ("threads", present only when some were).
-  uint64_t incomplete_steps = 0, incomplete_time = 0, incomplete_threads = 0;
+  IncompleteSchedules incomplete;
   double seconds = 0;
   std::map<std::string, uint64_t> per_strategy;
   nlohmann::json failure;  // null when the shard found nothing

@@ -34,9 +34,8 @@ void materialize_thread(Tid child);
 // Creates a deferred thread before a call that reads its descriptor.
 void materialize_handle(pthread_t thread);
 // Learns where glibc puts a thread's descriptor on a user stack, with one
-// thread of its own, so that the first thread a schedule creates may be
-// deferred too (else the first lent thread of a process is created at once
-// and shows it).
+// thread of its own, before the schedules fork; nothing is deferred without
+// it.
 void learn_deferred_handle_offset();
 // A forked child of the program: the deferred threads were never created.
 void drop_deferred_threads();

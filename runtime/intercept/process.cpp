@@ -30,8 +30,10 @@ SNAG_INTERCEPTOR pid_t fork() {
   if (pid == 0) fork_generation_advance();
   if (!t) return pid;
   internal_alloc_unlock_after_fork();
-  if (pid == 0) threads_after_fork_child();
-  if (pid == 0) drop_deferred_threads();
+  if (pid == 0) {
+    threads_after_fork_child();
+    drop_deferred_threads();
+  }
   Event e = make_event(pid == 0 ? EventKind::kForkChild : EventKind::kForkParent);
   e.value = static_cast<uint64_t>(pid < 0 ? 0 : pid);
   emit(t, e);

@@ -100,9 +100,8 @@ bool lend_stack(Tid tid, pthread_attr_t *attr) {
 
 // Deferred creations (lazy threads). glibc puts the descriptor of a thread
 // on a user stack at a fixed distance below the stack's top (page-aligned
-// tops): learned before the schedules fork (learn_deferred_handle_offset),
-// or else from the first thread created on a lent stack in this process,
-// which is then created at once.
+// tops), learned before the schedules fork (learn_deferred_handle_offset);
+// while it is not known (0), nothing is deferred.
 struct Pending {
   StartArgs *args = nullptr;
   void *base = nullptr;
@@ -197,8 +196,6 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
     rc = 0;
   } else {
     rc = real_pthread_create()(thread, lending ? &lent : attr, thread_start, args);
-    if (lending && rc == 0 && !g_handle_offset && (reinterpret_cast<uintptr_t>(base) + size) % 4096 == 0)
-      g_handle_offset = reinterpret_cast<uintptr_t>(base) + size - static_cast<uintptr_t>(*thread);
   }
   set_signal_mask(&creator_mask, nullptr);  // args may be gone: the child frees them
   if (lending) {

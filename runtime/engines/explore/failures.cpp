@@ -239,9 +239,7 @@ void end_incomplete_schedule(const char *why) {
     summary.schedules = 1;
     summary.per_strategy[int(current_plan().strategy)] = 1;
     summary.threads = r.threads;
-    (cstr_eq(why, "step")      ? summary.incomplete_steps
-     : cstr_eq(why, "threads") ? summary.incomplete_threads
-                               : summary.incomplete_time) = 1;
+    incomplete_count(summary, why) = 1;
     write_summary(summary);
   }
   findings_finish();

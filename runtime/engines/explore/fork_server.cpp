@@ -317,14 +317,11 @@ Plan fork_schedules() {
     bool clean_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (r.failed.load() == 0 && (r.incomplete[0] || timed_out)) {
       // Stopped at a limit, not by a bug: counted, and the exploration goes on.
-      bool threads = cstr_eq(r.incomplete, "threads");
-      (r.incomplete[0] == 's' ? summary.incomplete_steps
-       : threads              ? summary.incomplete_threads
-                              : summary.incomplete_time) += 1;
+      incomplete_count(summary, r.incomplete) += 1;
       // A deferred thread could not be created after its pthread_create had
       // returned 0: later schedules create threads at once, so that the
       // program sees such a failure where it would.
-      if (threads) stop_deferring_threads();
+      if (cstr_eq(r.incomplete, "threads")) stop_deferring_threads();
       continue;
     }
     if (unexplained_exit(r, status)) {

@@ -97,6 +97,12 @@ void write_record_text(const TextBuffer &b) {
   if (g_fd >= 0) b.write_to(g_fd);
 }
 
+uint64_t &incomplete_count(Summary &s, const char *why) {
+  if (cstr_eq(why, "step")) return s.incomplete_steps;
+  if (cstr_eq(why, "threads")) return s.incomplete_threads;
+  return s.incomplete_time;
+}
+
 void write_summary(const Summary &s) {
   if (g_fd < 0) return;
   TextBuffer b;

@@ -29,6 +29,9 @@ void records_open();
 // "failure" or "schedule", from the plan and the results of one schedule.
 void write_schedule_record(const char *type, const Plan &plan, const ScheduleResults &r);
 void write_summary(const Summary &s);
+// The count in `s` of schedules stopped without a bug for `why`
+// (ScheduleResults::incomplete: "step", "threads", else the schedule timeout).
+uint64_t &incomplete_count(Summary &s, const char *why);
 // A record built elsewhere (one JSON line, newline included).
 void write_record_text(const TextBuffer &b);
 

@@ -765,33 +765,35 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
         // entry at its place (so that a set whose only change is this
         // thread's clock keeps its order and can be rewritten in place).
         ThreadsetEntry entries[64];
-        uint32_t n = 0, mine = 64;
-        for (uint32_t i = 0; i < rec->count && n < 63; ++i) {
+        uint32_t n = 0;
+        bool mine = false, kept_all = true;  // kept_all: no entry of rec left out
+        Clock my_last = 0;
+        for (uint32_t i = 0; i < rec->count; ++i) {
           const ThreadsetEntry e = load_entry(rec->entries[i]);
-          if (e.thread == me) {
-            mine = n;
+          if (n == 63) {
+            kept_all = false;
+          } else if (e.thread == me) {
+            mine = true;
+            my_last = e.clock;
             entries[n++] = {me, now};
           } else if (e.clock > rt.clock.get(e.thread)) {
             entries[n++] = e;
+          } else {
+            kept_all = false;
           }
         }
-        if (mine == 64) entries[n++] = {me, now};
+        if (!mine) entries[n++] = {me, now};
         if (n == 1) {
           nw = exclusive_word(Kind::kExclusive2, me, now, a.write, touched);
         } else if (common == kEmptyLockset && (previous = conflicting(hs, a.write, rt, me))) {
           race_state = "Shared-Modify2";
         } else {
           // Unchanged, or changed in this thread's clock alone (settle
-          // rewrites the entry), or a new record.
-          bool same_threads = common == rec->lockset && n == rec->count, same_clocks = true;
-          for (uint32_t i = 0; same_threads && i < n; ++i) {
-            const ThreadsetEntry e = load_entry(rec->entries[i]);
-            same_threads = entries[i].thread == e.thread;
-            if (i != mine) same_threads = same_threads && entries[i].clock == e.clock;
-            else same_clocks = entries[i].clock == e.clock;
-          }
-          if (!same_threads) nw = pointer_word(Kind::kSharedModify2, make_sm2(common, entries, n));
-          else if (!same_clocks) nw = next_version(w);
+          // rewrites its entry), or a new record.
+          if (common != rec->lockset || !kept_all || !mine)
+            nw = pointer_word(Kind::kSharedModify2, make_sm2(common, entries, n));
+          else if (my_last != now)
+            nw = next_version(w);
         }
         break;
       }
