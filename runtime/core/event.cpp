@@ -11,6 +11,7 @@ const char *event_kind_name(EventKind kind) {
     case EventKind::kThreadJoinBefore: return "thread-join-before";
     case EventKind::kThreadJoin: return "thread-join";
     case EventKind::kThreadDetach: return "thread-detach";
+    case EventKind::kThreadGone: return "thread-gone";
     case EventKind::kLockCreate: return "lock-create";
     case EventKind::kLockDestroy: return "lock-destroy";
     case EventKind::kLockBefore: return "lock-before";

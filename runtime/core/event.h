@@ -21,6 +21,10 @@ enum class EventKind : uint8_t {
   kThreadJoinBefore,  // in the joiner, before joining (value = joined; flags: kLockTry/kLockTimed)
   kThreadJoin,     // in the joiner, after the join succeeded (value = joined)
   kThreadDetach,   // value = detached thread
+  // A detached thread that ended is gone: its kernel thread exited, nothing
+  // runs on it any more (value = that thread). Emitted by whichever thread
+  // noticed; engines drop what they kept for it, as at a join.
+  kThreadGone,
 
   // Mutexes, spin locks and reader-writer locks. `flags` tells which kind and
   // how (LockFlags). kLockCreate with no kind flag: a condition variable or

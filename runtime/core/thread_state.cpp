@@ -1,6 +1,8 @@
 #include "core/thread_state.h"
 
+#include <errno.h>
 #include <new>
+#include <sys/syscall.h>
 
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
@@ -69,6 +71,7 @@ ThreadState *thread_create_record(Tid parent, StackId creation_stack) {
 }
 
 void thread_attach(ThreadState *state) {
+  state->kernel_tid = static_cast<int>(raw_syscall(SYS_gettid));
   state->shadow.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);
   state->shadow.depth = 0;
   state->handle.store(pthread_self(), std::memory_order_release);
@@ -114,6 +117,45 @@ void thread_retire(ThreadState *t) {
   __atomic_store_n(&chunk[oldest->tid % kChunkSize], static_cast<ThreadState *>(nullptr), __ATOMIC_RELEASE);
   oldest->engine_data[0] = g_reusable;
   g_reusable = oldest;
+}
+
+namespace {
+
+// Detached threads that ended, newest first, until their kernel threads are
+// gone. The count lets thread_take_gone return at once when there are none.
+ThreadState *g_ending = nullptr;
+std::atomic<uint32_t> g_ending_count{0};
+SpinLock g_ending_lock;
+
+// True once the kernel thread `kernel_tid` of this process has exited. A
+// thread of the same id made since (ids wrap) only delays the answer.
+bool kernel_thread_gone(int kernel_tid) {
+  return raw_syscall(SYS_tgkill, raw_syscall(SYS_getpid), kernel_tid, 0) == -1 && errno == ESRCH;
+}
+
+}  // namespace
+
+void thread_note_end(ThreadState *t, EndMark mark) {
+  uint8_t before = t->end_marks.fetch_or(mark, std::memory_order_acq_rel);
+  if ((before | mark) != (kEnded | kDetachedForGood) || before == (kEnded | kDetachedForGood)) return;
+  SpinLockGuard guard(g_ending_lock);
+  t->next_ending = g_ending;
+  g_ending = t;
+  g_ending_count.fetch_add(1, std::memory_order_release);
+}
+
+ThreadState *thread_take_gone() {
+  if (g_ending_count.load(std::memory_order_acquire) == 0) return nullptr;
+  SpinLockGuard guard(g_ending_lock);
+  for (ThreadState **link = &g_ending; *link; link = &(*link)->next_ending) {
+    ThreadState *t = *link;
+    if (t->kernel_tid && !kernel_thread_gone(t->kernel_tid)) continue;
+    *link = t->next_ending;
+    t->next_ending = nullptr;
+    g_ending_count.fetch_sub(1, std::memory_order_relaxed);
+    return t;
+  }
+  return nullptr;
 }
 
 ThreadState *thread_by_tid(Tid tid) {

@@ -27,6 +27,12 @@ struct ThreadState {
   std::atomic<pthread_t> handle{0};
   std::atomic<bool> running{false};
   std::atomic<bool> detached{false};
+  // kEnded | kDetachedForGood once the thread ended and nobody can join it:
+  // whichever of the two comes second hands the record to the reaper
+  // (thread_note_end).
+  std::atomic<uint8_t> end_marks{0};
+  int kernel_tid = 0;  // gettid(), set when the thread starts
+  ThreadState *next_ending = nullptr;  // in the reaper's list
   char name[32] = {};  // from pthread_setname_np
   ShadowStack shadow;
 
@@ -70,6 +76,18 @@ void thread_detach_current();
 // data in (engine_data) are left alone.
 void thread_retire(ThreadState *t);
 constexpr uint32_t kRetiredRecordsKept = 256;
+
+// A detached thread's record is retired like a joined one's, once its kernel
+// thread is gone (after its thread_local destructors, which run instrumented
+// code after its last event). The thread's end and its detachment (at
+// creation or by pthread_detach) are noted here, in either order; the
+// record waits in a list until thread_take_gone finds its kernel thread
+// gone (tgkill answers ESRCH). The caller then tells the engines
+// (EventKind::kThreadGone) and retires it.
+enum EndMark : uint8_t { kEnded = 1, kDetachedForGood = 2 };
+void thread_note_end(ThreadState *t, EndMark mark);
+// A record from that list whose kernel thread is gone, or null.
+ThreadState *thread_take_gone();
 
 ThreadState *thread_by_tid(Tid tid);
 ThreadState *thread_by_handle(pthread_t handle);

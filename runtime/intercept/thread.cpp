@@ -69,6 +69,22 @@ void thread_finished(ThreadState *t) {
   if (!t->running.load(std::memory_order_acquire)) return;
   emit(t, make_event(EventKind::kThreadExit));
   thread_detach_current();
+  thread_note_end(t, kEnded);
+}
+
+// Detached threads whose kernel threads are gone: the engines drop what they
+// kept for them and their records are retired, as at a join, so that a
+// program starting detached thread after thread keeps memory (and vector
+// clocks) for the threads alive only. Called by threads that create, join
+// or detach threads; costs one load when there is nothing to do.
+void retire_gone_threads(ThreadState *t) {
+  while (ThreadState *gone = thread_take_gone()) {
+    Event e{EventKind::kThreadGone};
+    e.value = gone->tid;
+    emit(t, e);
+    if (g_thread_stack_lender) g_thread_stack_lender->give_back(gone->tid);
+    thread_retire(gone);
+  }
 }
 
 void *thread_start(void *p) {
@@ -157,6 +173,7 @@ int observed_join(pthread_t thread, uint32_t flags, Join join) {
     if (g_thread_stack_lender) g_thread_stack_lender->give_back(child->tid);
     thread_retire(child);  // memory for live threads, not every thread ever joined
   }
+  retire_gone_threads(t);
   return rc;
 }
 
@@ -166,12 +183,15 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
                                   void *(*start)(void *), void *arg) {
   ThreadState *t = observing_thread();
   if (!t) return real_pthread_create()(thread, attr, start, arg);
+  retire_gone_threads(t);  // first, so that the child may take a slot one of them had
   StackTrace creation;
   capture_stack(t->shadow, caller_site(), &creation);
   ThreadState *child = thread_create_record(t->tid, depot_put(creation));
   int detach_state;
-  if (attr && pthread_attr_getdetachstate(attr, &detach_state) == 0 && detach_state == PTHREAD_CREATE_DETACHED)
+  if (attr && pthread_attr_getdetachstate(attr, &detach_state) == 0 && detach_state == PTHREAD_CREATE_DETACHED) {
     child->detached.store(true, std::memory_order_relaxed);
+    thread_note_end(child, kDetachedForGood);
+  }
   Event e = make_event(EventKind::kThreadCreate);
   e.value = child->tid;
   Verdict v = emit(t, e);
@@ -296,6 +316,10 @@ SNAG_INTERCEPTOR int pthread_detach(pthread_t thread) {
       Verdict v = emit(t, e);
       if (v.skip_real) return static_cast<int>(v.result);
       child->detached.store(true, std::memory_order_relaxed);
+      int rc = real_pthread_detach()(thread);
+      if (rc == 0) thread_note_end(child, kDetachedForGood);
+      retire_gone_threads(t);
+      return rc;
     }
   }
   return real_pthread_detach()(thread);

@@ -243,6 +243,7 @@ void RaceEngine::on_access(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
     if (seen && renew(t, addr, size, write, site, seen)) return;
   }
   RaceThread &data = g_race->thread_data(t);
+  data.published = data.now;
   const Access a{addr, size, write, site};
   if (g_race->access_exclusive_again(t, data, a) || g_race->range_owner_again(a) || g_race->renew_range(t, data, a))
     return;
@@ -386,6 +387,7 @@ SNAG_ALWAYS_INLINE bool RaceEngine::renew_inline(ThreadState &t, uintptr_t addr,
   auto *data = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   if (SNAG_UNLIKELY(!data || engine.potential_)) return false;
   RaceThread &rt = *data;
+  rt.published = rt.now;
   SNAG_DEBUG_ASSERT(size >= 1 && size <= kGranule && (addr & (kGranule - 1)) + size <= kGranule,
                     "a word seen by the fast path is of an access inside one granule");
   const Kind k = kind_of(seen);

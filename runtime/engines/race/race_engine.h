@@ -40,6 +40,15 @@ struct RaceThread {
   Tid slot = 0;
   VectorClock clock;          // B_t
   Clock now = 1;              // B_t(t): this thread's own clock, kept in step
+  // The newest of this thread's epochs that anything may hold: set to `now`
+  // wherever the engine may record the thread's (slot, now) -- a state word,
+  // a history, a clock released or passed to a child -- that is, at every
+  // entry but the fast path's and the thread's exit. Its slot is given back
+  // at this value, not at `now`: a thread that released a lock and ended
+  // ticked once more after the release, and its successor's creator, having
+  // taken that lock, sees the epoch before the tick only. It starts below
+  // the thread's first epoch, where the slot's earlier users' epochs end.
+  Clock published = 0;
   VectorClock fence_release;  // B_t at the last release fence
   VectorClock fence_acquire;  // clocks seen by relaxed loads since then
   AcquireCache acquired;      // what atomics took into those two clocks already
@@ -223,6 +232,7 @@ class RaceEngine final : public Engine {
   // race_events.cpp
   RaceThread &thread_data(ThreadState &t);
   static void touch_lock_memory(ThreadState &t, const Event &e, bool write);
+  static void drop_thread_data(ThreadState &t);
   void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
   void release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);

@@ -49,10 +49,23 @@ RaceThread &RaceEngine::thread_data(ThreadState &t) {
     ClockSlot slot = take_clock_slot(nullptr, t.tid);
     rt->slot = slot.slot;
     rt->now = slot.start;
+    rt->published = slot.start - 1;
     rt->clock.set(rt->slot, rt->now);
     t.engine_data[kRaceSlot] = rt;
   }
   return *rt;
+}
+
+// Nothing reads an ended thread's data again once it is joined or gone
+// (histories keep its slot and clock values, not its record): memory stays
+// proportional to live threads, not to every thread the program ever had.
+void RaceEngine::drop_thread_data(ThreadState &t) {
+  auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
+  if (!rt) return;
+  give_back_clock_slot(rt->slot, rt->published);
+  t.engine_data[kRaceSlot] = nullptr;
+  rt->~RaceThread();
+  internal_free(rt);
 }
 
 void RaceEngine::on_start(ThreadState &main_thread) {
@@ -208,6 +221,7 @@ void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
     return;
   RuntimeScope scope(&t);
   RaceThread &rt = g_race->thread_data(t);
+  rt.published = rt.now;
   if (t.ignore_sync > 0) return;  // atomics are among what ignore_sync hides
   if (e.kind == EventKind::kFence) g_race->on_fence(rt, e);
   else g_race->on_atomic(t, rt, e);
@@ -216,6 +230,7 @@ void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
 void RaceEngine::on_heap_hook(ThreadState &t, const Event &e) {
   RuntimeScope scope(&t);
   RaceThread &rt = g_race->thread_data(t);
+  rt.published = rt.now;
   if (e.kind == EventKind::kAlloc) g_race->on_alloc(t, rt, e);
   else g_race->on_free(t, rt, e);
 }
@@ -320,6 +335,7 @@ void RaceEngine::touch_lock_memory(ThreadState &t, const Event &e, bool write) {
 
 Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
   RaceThread &rt = thread_data(t);
+  if (e.kind != EventKind::kThreadExit) rt.published = rt.now;  // the exit records nothing
   if (t.ignore_sync > 0 && is_ignorable_sync(e.kind)) return {};
   switch (e.kind) {
     case EventKind::kThreadCreate: {
@@ -329,6 +345,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       ClockSlot slot = take_clock_slot(&rt.clock, child->tid);
       crt->slot = slot.slot;
       crt->now = slot.start;
+      crt->published = slot.start - 1;  // the slot's earlier users' epochs
       crt->clock.assign(rt.clock);
       crt->clock.set(crt->slot, crt->now);
       if (SNAG_UNLIKELY(potential_)) {
@@ -357,14 +374,13 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
           }
           // Everything the child did is now ordered before the joiner: a
           // thread the joiner (or one after it) creates may take its slot.
-          give_back_clock_slot(crt->slot, crt->now);
-          // Nothing reads a joined thread's data again (histories keep its
-          // id and clock values, not its record): memory stays proportional
-          // to live threads, not to every thread the program ever had.
-          child->engine_data[kRaceSlot] = nullptr;
-          crt->~RaceThread();
-          internal_free(crt);
+          drop_thread_data(*child);
         }
+      break;
+    case EventKind::kThreadGone:
+      // A detached thread: its slot goes to a thread whose creator saw its
+      // last clock value through some synchronization, if any does.
+      if (ThreadState *gone = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*gone);
       break;
     // A lock's own memory: init and destroy write it, lock and unlock read it
     // before they synchronize, so a lock used while another thread

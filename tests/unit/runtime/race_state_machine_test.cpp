@@ -6,6 +6,7 @@
 // that empties it, and the happens-before check on the first transfer. Every
 // step is deterministic: the threads are records, not running threads.
 #include <new>
+#include <sys/syscall.h>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -91,6 +92,14 @@ class RaceStateMachine : public ::testing::Test {
     Event e{EventKind::kThreadJoin};
     e.value = child.tid;
     engine().on_event(joiner, e);
+  }
+  // A detached thread's end, and a thread noticing that it is gone.
+  void end_detached(ThreadState &t, ThreadState &noticer) {
+    Event exit{EventKind::kThreadExit};
+    engine().on_event(t, exit);
+    Event gone{EventKind::kThreadGone};
+    gone.value = t.tid;
+    engine().on_event(noticer, gone);
   }
   void lock(ThreadState &t, uintptr_t m) {
     Event e{EventKind::kLockAcquired};
@@ -323,6 +332,88 @@ TEST_F(RaceStateMachine, ARecordAnEngineStillUsesIsNotRetired) {
   EXPECT_EQ(thread_by_tid(child->tid), child);
   EXPECT_NE(child->engine_data[kRaceSlot], nullptr);
   join(*main_, *child);
+}
+
+// A detached thread's race data goes when it is gone (EventKind::kThreadGone,
+// after its exit), and its slot with it: to a thread whose creator saw the
+// last epoch anything may hold of the thread, which is the one before the
+// tick that followed its last release when it did nothing after that.
+TEST_F(RaceStateMachine, AGoneThreadsSlotGoesToAThreadCreatedAfterItsLastRelease) {
+  ThreadState *worker = spawn(*main_);
+  lock(*worker, m1_);
+  write(*worker, 101);
+  unlock(*worker, m1_);
+  const Tid worker_slot = slot(worker);
+  end_detached(*worker, *main_);
+  EXPECT_EQ(worker->engine_data[kRaceSlot], nullptr) << "the race data goes when the thread is gone";
+  lock(*main_, m1_);
+  uint32_t before = races_reported();
+  ThreadState *next = spawn(*main_);
+  EXPECT_EQ(slot(next), worker_slot) << "main took the worker's release: the slot is free for main's next thread";
+  write(*next, 102);
+  EXPECT_EQ(races_reported(), before) << "ordered through the lock and the creation";
+  unlock(*main_, m1_);
+  join(*main_, *next);
+}
+
+TEST_F(RaceStateMachine, AGoneThreadsSlotIsNotGivenToAThreadUnorderedWithItsLastAccess) {
+  ThreadState *worker = spawn(*main_);
+  lock(*worker, m1_);
+  unlock(*worker, m1_);
+  write(*worker, 103);  // after its release: nothing orders it before main
+  const Tid worker_slot = slot(worker);
+  end_detached(*worker, *main_);
+  lock(*main_, m1_);
+  uint32_t before = races_reported();
+  ThreadState *next = spawn(*main_);
+  EXPECT_NE(slot(next), worker_slot) << "the worker's last write is not ordered before main";
+  write(*next, 104);
+  EXPECT_EQ(races_reported(), before + 1) << "the worker's last write and the next thread's are unordered";
+  unlock(*main_, m1_);
+  join(*main_, *next);
+}
+
+TEST_F(RaceStateMachine, AThreadThatRecordedNothingGivesItsSlotBackAboveItsEarlierUsersEpochs) {
+  ThreadState *early = spawn(*main_);  // created before `first` ran: unordered with it
+  ThreadState *first = spawn(*main_);
+  write(*first, 105);
+  join(*main_, *first);
+  ThreadState *idle = spawn(*main_);  // takes first's slot, above first's epochs
+  const Tid idle_slot = slot(idle);
+  end_detached(*idle, *main_);  // it recorded nothing
+  ThreadState *late = spawn(*early);
+  EXPECT_NE(slot(late), idle_slot) << "`early` never saw first's epochs in that slot";
+  join(*main_, *late);
+  join(*main_, *early);
+}
+
+// A detached thread's record waits for its kernel thread to be gone, whichever
+// came first, its end or its detachment, and is handed out once.
+TEST(ThreadEnds, ARecordIsHandedOutOnceItsThreadEndedDetachedAndItsKernelThreadIsGone) {
+  ThreadState *ended_first = thread_create_record(kNoThread, 0);
+  ThreadState *detached_first = thread_create_record(kNoThread, 0);
+  ended_first->kernel_tid = 1;  // init: never a thread of this process, so "gone"
+  detached_first->kernel_tid = 1;
+  thread_note_end(ended_first, kEnded);
+  thread_note_end(detached_first, kDetachedForGood);
+  EXPECT_EQ(thread_take_gone(), nullptr) << "ended but joinable, or detached but running";
+  thread_note_end(ended_first, kDetachedForGood);
+  thread_note_end(detached_first, kEnded);
+  thread_note_end(detached_first, kEnded);  // a second note changes nothing
+  ThreadState *a = thread_take_gone();
+  ThreadState *b = thread_take_gone();
+  EXPECT_EQ(thread_take_gone(), nullptr) << "each record once";
+  EXPECT_TRUE((a == ended_first && b == detached_first) || (a == detached_first && b == ended_first));
+}
+
+TEST(ThreadEnds, ARecordWaitsWhileItsKernelThreadRuns) {
+  ThreadState *t = thread_create_record(kNoThread, 0);
+  t->kernel_tid = static_cast<int>(raw_syscall(SYS_gettid));  // this very thread: running
+  thread_note_end(t, kEnded);
+  thread_note_end(t, kDetachedForGood);
+  EXPECT_EQ(thread_take_gone(), nullptr);
+  t->kernel_tid = 1;
+  EXPECT_EQ(thread_take_gone(), t);
 }
 
 // Heap blocks for the refinement tests: one large block (cut into chunks)
