@@ -837,8 +837,19 @@ void sync_release_atomic(uintptr_t addr, AtomicThread self, bool store, AcquireC
       if (h && !word_names(h, addr)) break;  // variables here, or another address's word
       const uint32_t old = word_snapshot(h);
       // Rule 5: a read-modify-write continues another thread's sequence,
-      // whose clock its own does not stand for.
-      if (!store && old && snapshot_at(old)->owner != self.slot) break;
+      // whose clock its own does not stand for. A store would start a new
+      // word (exact), but a word that moves between threads moves its
+      // snapshots' counts too, two atomic writes of lines other cores use
+      // per release (atomic_queue's cells: +60% CPU): an atomic several
+      // threads release at takes the variable path, stores included.
+      if (old && snapshot_at(old)->owner != self.slot) break;
+      // An atomic released at before, by a thread whose clock grew since
+      // its current snapshot (it acquired something: a flag or an index
+      // threads take turns at, a spin lock): a variable, which costs one
+      // clock copy per release, where the word would cost a new snapshot
+      // each time (spsc_long's indices). A fresh atomic (a new flag of a
+      // pool's loop) still gets a word, and the thread a new snapshot.
+      if (old && self.snapshot && !snapshot_is_current(self.snapshot, self.clock, self.slot)) break;
       const uint32_t snapshot = current_snapshot(self);
       if (!snapshot) break;  // out of snapshots (rule 5)
       if (old != snapshot) ref_snapshot(snapshot);
