@@ -324,7 +324,7 @@ bool snapshot_is_current(uint32_t index, const VectorClock &clock, Tid self) {
 
 // The snapshot a release by `self` names (rule 4: a new one when the
 // thread's clock grew since its current one); 0 when none is left.
-uint32_t current_snapshot(AtomicThread &self) {
+uint32_t current_snapshot(const AtomicThread &self) {
   const uint32_t index = self.snapshot;
   if (index && snapshot_is_current(index, self.clock, self.slot)) return index;
   const uint32_t fresh = new_snapshot(self.clock, self.slot);
@@ -822,7 +822,7 @@ void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
   else if (word) take_word(word, into, 0, nullptr);  // (a futex woken at an atomic, say)
 }
 
-void sync_release_atomic(uintptr_t addr, AtomicThread self, bool store, AcquireCache &seen) {
+void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, AcquireCache &seen) {
   const RecentVar &recent = recent_slot(addr);
   // A variable is there already (the usual case for a shared counter or a
   // flag several threads release): the variable path. (A stale entry only

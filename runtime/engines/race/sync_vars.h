@@ -193,7 +193,7 @@ struct AtomicThread {
 // variable already there, a thread out of snapshots) the variable path, as
 // sync_release / sync_store_atomic. The caller ticks afterwards, as for any
 // release.
-void sync_release_atomic(uintptr_t addr, AtomicThread self, bool store, AcquireCache &seen);
+void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, AcquireCache &seen);
 
 // A joined thread's current snapshot is no longer its own: words naming it
 // keep it alive, nothing else does.
