@@ -52,6 +52,9 @@ struct RaceThread {
   VectorClock fence_release;  // B_t at the last release fence
   VectorClock fence_acquire;  // clocks seen by relaxed loads since then
   AcquireCache acquired;      // what atomics took into those two clocks already
+  // The snapshot of `clock` its atomics' compact words name (sync_vars.h,
+  // AtomicThread; 0: none yet).
+  uint32_t atomic_snapshot = 0;
   bool fenced_release = false;
   HeldLock held[kMaxLocksInSet];
   uint32_t held_count = 0;
@@ -246,6 +249,7 @@ class RaceEngine final : public Engine {
   }
   // Tells the fast path (fast_path.h) the calling thread's epoch and locks.
   static void publish_fast_path(const RaceThread &rt, Tid self);
+  static AtomicThread atomic_thread(RaceThread &rt) { return {rt.slot, rt.now, rt.clock, rt.atomic_snapshot}; }
   void on_atomic(ThreadState &t, RaceThread &rt, const Event &e);
   void on_fence(RaceThread &rt, const Event &e);
   // The heap interceptors' direct path (Engine::heap_hook): what on_event

@@ -63,6 +63,7 @@ void RaceEngine::drop_thread_data(ThreadState &t) {
   auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   if (!rt) return;
   give_back_clock_slot(rt->slot, rt->published);
+  sync_thread_done(rt->atomic_snapshot);  // words naming it keep it alive, nothing else
   t.engine_data[kRaceSlot] = nullptr;
   rt->~RaceThread();
   internal_free(rt);
@@ -176,7 +177,7 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
       // relaxed); a relaxed store after a release fence carries the fence.
       if (SNAG_UNLIKELY(potential_)) lockless_store(rt, rt.slot, e.addr, has_release(e.order));
       if (has_release(e.order)) {
-        sync_store_atomic(e.addr, &rt.clock, rt.acquired);
+        sync_release_atomic(e.addr, atomic_thread(rt), true, rt.acquired);
         tick(rt, rt.slot);
       } else {
         sync_store_atomic(e.addr, rt.fenced_release ? &rt.fence_release : nullptr, rt.acquired);
@@ -184,17 +185,20 @@ void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
       return;
     }
     // Read-modify-writes continue the release sequence they read from.
-    if (has_release(e.order)) release(rt, rt.slot, e.addr);
-    else if (rt.fenced_release) sync_release(e.addr, rt.fence_release);
+    if (has_release(e.order)) {
+      if (SNAG_UNLIKELY(potential_)) lockless_release(rt, rt.slot, e.addr);
+      sync_release_atomic(e.addr, atomic_thread(rt), false, rt.acquired);
+      tick(rt, rt.slot);
+    } else if (rt.fenced_release) sync_release(e.addr, rt.fence_release);
     return;
   }
   // kAtomicAfter: a load, read-modify-write or compare-exchange took effect.
   uint32_t order = (op == SNAG_ATOMIC_CMPXCHG && !e.flags) ? static_cast<uint32_t>(e.addr2) : e.order;
   if (has_acquire(order)) {
-    sync_acquire_atomic(e.addr, rt.clock, true, rt.acquired);
+    sync_acquire_atomic(e.addr, rt.clock, true, rt.acquired, rt.slot, &rt.clock);
     if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
   } else {
-    sync_acquire_atomic(e.addr, rt.fence_acquire, false, rt.acquired);
+    sync_acquire_atomic(e.addr, rt.fence_acquire, false, rt.acquired, rt.slot, &rt.clock);
   }  // taken by a later acquire fence
 }
 

@@ -46,11 +46,10 @@ void SyncClock::merge(const VectorClock &from) {
     if (f[i] > v[i]) v[i] = f[i];
 }
 
-void SyncClock::assign(const VectorClock &from) {
-  const uint32_t n = from.size();
+void SyncClock::assign(const Clock *from, uint32_t n) {
   if (n > size_) grow(n);
   Clock *v = values();
-  copy_bytes(v, from.data(), sizeof(Clock) * n);
+  copy_bytes(v, from, sizeof(Clock) * n);
   for (uint32_t i = n; i < size_; ++i) v[i] = 0;
 }
 
@@ -176,7 +175,10 @@ namespace {
 // holds a variable; 8 bytes (no neighbour walked past at all) was another
 // 10% faster on such arrays but cost 4 KiB per page, as much as the page,
 // on every page holding a mutex too.
-constexpr uintptr_t kSpan = 16;
+// 8 bytes (16 before section 55): a compact word stands for one atomic, and
+// an array of 8-byte atomics (many_atomics, a thread pool's flags) has one
+// per 8 bytes. Heads are 4 KiB per page that holds a variable or a word.
+constexpr uintptr_t kSpan = 8;
 constexpr uint32_t kSpansPerPage = kPageSize / kSpan;
 }  // namespace
 
@@ -186,8 +188,181 @@ struct SyncChains {
   // without the lock and found nothing checks it: a variable removed from
   // this page and used again elsewhere could have led it off the chain.
   std::atomic<uint32_t> removals;
-  std::atomic<SyncVar *> head[kSpansPerPage];
+  // Per span: 0, the first variable of its chain, or (bit 0 set) a compact
+  // word (below).
+  std::atomic<uintptr_t> head[kSpansPerPage];
 };
+
+namespace {
+
+// Compact words (race_bench.txt section 53's design, section 55). A chain
+// head with bit 0 set is a word standing for the one atomic of its span that
+// it names (bits 1-3: the address's offset in the span), with no variable
+// there: bits 4-31 a snapshot's index (0: nothing published, as a variable
+// with an empty clock), bits 32-63 the epoch e at which the snapshot's
+// owner T released. What it publishes is C_T(e): the snapshot, whose entries
+// other than T's are T's clock at e (T made a new one at its first release
+// after its clock grew), with T's entry e. A head moves from 0 to a word,
+// from a word to a word of the same address (lock-free, by
+// compare-and-swap) and, under the page's chains lock only, from a word to
+// a chain (the word made a variable: sync_var) or to 0 (freed).
+constexpr uintptr_t kWordTag = 1;
+constexpr uint32_t kSnapshotBits = 28;
+
+bool is_word(uintptr_t head) { return head & kWordTag; }
+SyncVar *first_var(uintptr_t head) { return is_word(head) ? nullptr : reinterpret_cast<SyncVar *>(head); }
+uintptr_t make_word(uintptr_t addr, uint32_t snapshot, Clock epoch) {
+  return kWordTag | ((addr & 7) << 1) | (uintptr_t(snapshot) << 4) | (uintptr_t(epoch) << 32);
+}
+uintptr_t word_addr(uintptr_t head, uintptr_t span_addr) { return (span_addr & ~uintptr_t(7)) | ((head >> 1) & 7); }
+bool word_names(uintptr_t head, uintptr_t addr) { return is_word(head) && ((head >> 1) & 7) == (addr & 7); }
+uint32_t word_snapshot(uintptr_t head) { return static_cast<uint32_t>(head >> 4) & ((1u << kSnapshotBits) - 1); }
+Clock word_epoch(uintptr_t head) { return static_cast<Clock>(head >> 32); }
+
+// An immutable copy of a thread's clock, shared by the words of its releases
+// while its clock grows only in its own entry. One cache line; a clock of
+// more than kInline entries in an array of the runtime allocator, kept
+// across reuse.
+struct alignas(64) Snapshot {
+  static constexpr uint32_t kInline = 9;
+  // Words naming it, plus one while it is its thread's current snapshot.
+  std::atomic<uint32_t> refs;
+  Tid owner;
+  uint32_t size;
+  uint32_t index;
+  Clock *heap;
+  uint32_t heap_capacity;
+  Clock inline_[kInline];
+  const Clock *values() const { return size <= kInline ? inline_ : heap; }
+};
+static_assert(sizeof(Snapshot) == 64, "a snapshot is one cache line");
+
+// Snapshots by index: chunks of 4,096 (256 KiB, mapped on first use).
+constexpr uint32_t kSnapshotChunkBits = 12;
+constexpr uint32_t kSnapshotChunks = 1u << (kSnapshotBits - kSnapshotChunkBits);
+std::atomic<Snapshot *> g_snapshot_chunks[kSnapshotChunks];
+SpinLock g_snapshot_lock;
+uint32_t g_snapshots_carved;  // under g_snapshot_lock; index 0 is never used
+uint32_t g_free_snapshot;     // under g_snapshot_lock, linked through `index`... of a free one: its next
+std::atomic<size_t> g_snapshots_alive;
+// A snapshot whose last word left it may still be read by a thread that
+// loaded such a word just before: it waits while 1,024 others are freed
+// after it (as variables do) before its index is used again.
+Quarantine<1024> g_snapshot_quarantine;
+
+Snapshot *snapshot_at(uint32_t index) {
+  return g_snapshot_chunks[index >> kSnapshotChunkBits].load(std::memory_order_acquire) +
+         (index & ((1u << kSnapshotChunkBits) - 1));
+}
+
+// A new snapshot of `clock` for the thread in `owner`, holding one
+// reference (the thread's); 0 when every index is taken.
+uint32_t new_snapshot(const VectorClock &clock, Tid owner) {
+  Snapshot *s;
+  {
+    SpinLockGuard guard(g_snapshot_lock);
+    uint32_t index = g_free_snapshot;
+    if (index) {
+      s = snapshot_at(index);
+      g_free_snapshot = s->owner;  // a free snapshot's `owner` links the next free one
+    } else {
+      if (g_snapshots_carved + 1 >= (1u << kSnapshotBits)) return 0;
+      index = ++g_snapshots_carved;
+      std::atomic<Snapshot *> &chunk = g_snapshot_chunks[index >> kSnapshotChunkBits];
+      if (!chunk.load(std::memory_order_relaxed))
+        chunk.store(static_cast<Snapshot *>(map_pages(sizeof(Snapshot) << kSnapshotChunkBits)),
+                    std::memory_order_release);
+      s = snapshot_at(index);
+    }
+    s->index = index;
+  }
+  const uint32_t n = clock.size();
+  if (n > Snapshot::kInline && s->heap_capacity < n) {
+    if (s->heap) internal_free(s->heap);
+    s->heap_capacity = 2 * n;
+    s->heap = internal_new_array<Clock>(s->heap_capacity);
+  }
+  s->size = n;
+  copy_bytes(n <= Snapshot::kInline ? s->inline_ : s->heap, clock.data(), sizeof(Clock) * n);
+  s->owner = owner;
+  s->refs.store(1, std::memory_order_relaxed);
+  g_snapshots_alive.fetch_add(1, std::memory_order_relaxed);
+  return s->index;  // published by the word that names it (a release)
+}
+
+void ref_snapshot(uint32_t index) {
+  if (index) snapshot_at(index)->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void unref_snapshot(uint32_t index) {
+  if (!index) return;
+  Snapshot *s = snapshot_at(index);
+  if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  g_snapshots_alive.fetch_sub(1, std::memory_order_relaxed);
+  auto *released = static_cast<Snapshot *>(g_snapshot_quarantine.push(s));
+  if (!released) return;
+  SpinLockGuard guard(g_snapshot_lock);
+  released->owner = g_free_snapshot;
+  g_free_snapshot = released->index;
+}
+
+// True when `clock` equals snapshot `index` in every entry but `self`'s: the
+// snapshot stands for the thread's clock at any epoch from now on until its
+// clock grows by an acquire.
+bool snapshot_is_current(uint32_t index, const VectorClock &clock, Tid self) {
+  const Snapshot *s = snapshot_at(index);
+  const Clock *values = s->values();
+  const uint32_t n = clock.size();
+  const Clock *c = clock.data();
+  // The clock's size only grows: entries past the snapshot's were 0 in it.
+  for (uint32_t i = 0; i < n; ++i) {
+    const Clock was = i < s->size ? values[i] : 0;
+    if (c[i] != was && i != self) return false;
+  }
+  return true;
+}
+
+// The snapshot a release by `self` names (rule 4: a new one when the
+// thread's clock grew since its current one); 0 when none is left.
+uint32_t current_snapshot(const AtomicThread &self) {
+  const uint32_t index = self.snapshot;
+  if (index && snapshot_is_current(index, self.clock, self.slot)) return index;
+  const uint32_t fresh = new_snapshot(self.clock, self.slot);
+  if (!fresh) return 0;
+  unref_snapshot(index);
+  self.snapshot = fresh;
+  return fresh;
+}
+
+// What word `head` publishes, into `into` (rule 4), unless rules 2 and 3
+// show `into` or `own` (the thread's clock; null if unknown) holds it:
+// every clock holding T's entry e or above got it from T's release at e or a
+// later one, each of which carried T's whole clock (clocks are joined, never
+// partly copied), so it holds C_T(e).
+void take_word(uintptr_t head, VectorClock &into, Tid self, const VectorClock *own) {
+  const uint32_t index = word_snapshot(head);
+  if (!index) return;  // nothing published
+  const Snapshot *s = snapshot_at(index);
+  const Tid owner = s->owner;
+  const Clock epoch = word_epoch(head);
+  if (own && owner == self) return;                        // rule 2
+  if (own && own->get(owner) >= epoch) return;             // rule 3
+  if (into.get(owner) >= epoch) return;                    // rule 3
+  into.merge(s->values(), s->size);                        // rule 4
+  if (into.get(owner) < epoch) into.set(owner, epoch);
+}
+
+// The same clock, as a variable made from the word keeps it.
+void word_clock(uintptr_t head, SyncClock &clock) {
+  clock.clear();
+  const uint32_t index = word_snapshot(head);
+  if (!index) return;
+  const Snapshot *s = snapshot_at(index);
+  clock.assign(s->values(), s->size);
+  if (clock.get(s->owner) < word_epoch(head)) clock.set(s->owner, word_epoch(head));
+}
+
+}  // namespace
 
 namespace {
 
@@ -398,7 +573,7 @@ SyncChains *chains_of(ShadowPage *page) {
   return chains;
 }
 
-std::atomic<SyncVar *> &chain_head(SyncChains *chains, uintptr_t addr) {
+std::atomic<uintptr_t> &chain_head(SyncChains *chains, uintptr_t addr) {
   return chains->head[(addr & (kPageSize - 1)) / kSpan];
 }
 
@@ -424,15 +599,30 @@ SyncChains *find_chains(uintptr_t addr) {
   return chains;
 }
 
-SyncVar *find_in_chain(std::atomic<SyncVar *> &head, uintptr_t addr) {
-  for (SyncVar *v = head.load(std::memory_order_acquire); v; v = v->next.load(std::memory_order_acquire))
+SyncVar *find_in_chain(std::atomic<uintptr_t> &head, uintptr_t addr) {
+  for (SyncVar *v = first_var(head.load(std::memory_order_acquire)); v; v = v->next.load(std::memory_order_acquire))
     if (v->addr == addr) return v;
   return nullptr;
 }
 
 }  // namespace
 
-SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) {
+namespace {
+
+// A variable made from word `head` (its address's), holding what the word
+// published; not yet linked.
+SyncVar *var_from_word(uintptr_t head, uintptr_t span_addr) {
+  SyncVar *v = new_sync_var(word_addr(head, span_addr));
+  VarLockGuard guard(v);
+  word_clock(head, v->clock);
+  bump_version(v);
+  return v;
+}
+
+// sync_var's work. With `word` (a lookup without `create`), a compact word
+// naming `addr` found instead of a variable is stored there (else 0).
+SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word) {
+  if (word) *word = 0;
   RecentVar &recent = recent_slot(addr);
   if (recent.addr == addr && recent.var) {
     // A variable made or found with `create` is written next (a lock, an
@@ -452,33 +642,93 @@ SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) {
     }
     chains = chains_of(shadow_page(addr));
   }
-  std::atomic<SyncVar *> &head = chain_head(chains, addr);
+  std::atomic<uintptr_t> &head = chain_head(chains, addr);
   const uint32_t removals = chains->removals.load(std::memory_order_acquire);
   if (SyncVar *v = find_in_chain(head, addr)) return remember(recent, v);
   // Not found: certainly so unless a removal could have led the walk astray.
   if (!create && chains->removals.load(std::memory_order_acquire) == removals) {
-    if (!head.load(std::memory_order_relaxed)) unmark_empty_bucket(index);
+    const uintptr_t h = head.load(std::memory_order_acquire);
+    if (!h) unmark_empty_bucket(index);
+    if (word && word_names(h, addr)) *word = h;
     return nullptr;
   }
   SpinLockGuard guard(chains->lock);
   if (SyncVar *v = find_in_chain(head, addr)) return remember(recent, v);
-  if (!create) return nullptr;
-  count_in_filter(index);
-  SyncVar *v = new_sync_var(addr);
-  // Read before the variable is published: nobody released here yet.
-  if (made) made->note(v, v->version.load(std::memory_order_relaxed), true);
-  v->next.store(head.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  head.store(v, std::memory_order_release);
-  shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
-  return remember(recent, v);
+  if (!create) {
+    const uintptr_t h = head.load(std::memory_order_acquire);
+    if (word && word_names(h, addr)) *word = h;
+    return nullptr;
+  }
+  // Under the lock the head changes only from 0 to a word, or from a word
+  // to a word of the same address (lock-free releases): a word found here
+  // becomes a variable of its address (rule 5: anything but the atomic path
+  // needs one), and the head moves from the word to the chain by
+  // compare-and-swap, made again from the newer word when a release moved
+  // it meanwhile.
+  SyncVar *fresh = nullptr;  // the variable of `addr`, when the word is another address's
+  uintptr_t h = head.load(std::memory_order_acquire);
+  for (;;) {
+    if (!is_word(h)) {
+      if (!fresh) {
+        count_in_filter(index);
+        fresh = new_sync_var(addr);
+        shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
+        // Read before the variable is published: nobody released here yet.
+        if (made) made->note(fresh, fresh->version.load(std::memory_order_relaxed), true);
+      }
+      fresh->next.store(first_var(h), std::memory_order_relaxed);
+      if (head.compare_exchange_weak(h, reinterpret_cast<uintptr_t>(fresh), std::memory_order_acq_rel,
+                                     std::memory_order_acquire))
+        return remember(recent, fresh);
+      continue;
+    }
+    if (fresh && word_names(h, addr)) {
+      // Made while the head was 0, and a word of `addr` came meanwhile: the
+      // word's variable stands for it. Never published: straight back.
+      shadow_page(addr)->sync_objects.fetch_sub(1, std::memory_order_relaxed);
+      uncount_in_filter(index);
+      SpinLockGuard carve(g_carve_lock);
+      push_free(fresh);
+      fresh = nullptr;
+    }
+    // The word's count in the filter and the page passes to its variable.
+    SyncVar *from_word = var_from_word(h, addr);
+    SyncVar *top = from_word;
+    if (!word_names(h, addr)) {
+      if (!fresh) {
+        count_in_filter(index);
+        fresh = new_sync_var(addr);
+        shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
+        if (made) made->note(fresh, fresh->version.load(std::memory_order_relaxed), true);
+      }
+      fresh->next.store(from_word, std::memory_order_relaxed);
+      top = fresh;
+    }
+    from_word->next.store(nullptr, std::memory_order_relaxed);
+    const uintptr_t was = h;
+    if (head.compare_exchange_strong(h, reinterpret_cast<uintptr_t>(top), std::memory_order_acq_rel,
+                                     std::memory_order_acquire)) {
+      unref_snapshot(word_snapshot(was));
+      return remember(recent, fresh ? fresh : from_word);
+    }
+    // Never published: straight back to the free list.
+    {
+      SpinLockGuard carve(g_carve_lock);
+      push_free(from_word);
+    }
+  }
 }
+
+}  // namespace
+
+SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) { return lookup(addr, create, made, nullptr); }
 
 void sync_var_prefetch(uintptr_t addr) {
   const RecentVar &recent = recent_slot(addr);
   SyncVar *v = recent.addr == addr ? recent.var : nullptr;
   if (!v && bucket_may_hold(filter_index(addr))) {
     // Most chains hold one variable: the head is the one, without reading it.
-    if (SyncChains *chains = find_chains(addr)) v = chain_head(chains, addr).load(std::memory_order_acquire);
+    if (SyncChains *chains = find_chains(addr)) v = first_var(chain_head(chains, addr).load(std::memory_order_acquire));
   }
   if (!v) return;
   prefetch_for_write(v);
@@ -516,7 +766,18 @@ namespace {
 // sync_store's work; returns the variable (null when there was none to
 // clear) and, in *version, the version the store made.
 SyncVar *store_clock(uintptr_t addr, const VectorClock *from, uint32_t *version) {
-  SyncVar *v = sync_var(addr, from != nullptr);
+  uintptr_t word;
+  SyncVar *v = lookup(addr, from != nullptr, nullptr, &word);
+  while (!v && word) {
+    // A relaxed store over a compact word: nothing published from now on
+    // (the word of no snapshot), unless the word became a variable meanwhile.
+    SyncChains *chains = find_chains(addr);
+    if (chain_head(chains, addr).compare_exchange_strong(word, make_word(addr, 0, 0), std::memory_order_acq_rel)) {
+      unref_snapshot(word_snapshot(word));
+      return nullptr;
+    }
+    v = lookup(addr, false, nullptr, &word);
+  }
   if (!v) return nullptr;
   VarLockGuard guard(v);
   if (from) v->clock.assign(*from);
@@ -540,9 +801,14 @@ void sync_store_atomic(uintptr_t addr, const VectorClock *from, AcquireCache &se
   if (SyncVar *v = store_clock(addr, from, &version)) seen.note(v, version, true);
 }
 
-void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, AcquireCache &seen) {
-  SyncVar *v = sync_var(addr, false);
-  if (!v) return;
+void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, AcquireCache &seen, Tid self,
+                         const VectorClock *own) {
+  uintptr_t word;
+  SyncVar *v = lookup(addr, false, nullptr, &word);
+  if (!v) {
+    if (word) take_word(word, into, self, own);
+    return;
+  }
   if (seen.has(v, v->version.load(std::memory_order_acquire), into_clock)) return;
   VarLockGuard guard(v);
   v->clock.merge_into(into);
@@ -551,7 +817,73 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
 }
 
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
-  if (SyncVar *v = sync_var(addr, false)) sync_acquire_var(v, into, readers);
+  uintptr_t word;
+  if (SyncVar *v = lookup(addr, false, nullptr, &word)) sync_acquire_var(v, into, readers);
+  else if (word) take_word(word, into, 0, nullptr);  // (a futex woken at an atomic, say)
+}
+
+void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, AcquireCache &seen) {
+  const RecentVar &recent = recent_slot(addr);
+  // A variable is there already (the usual case for a shared counter or a
+  // flag several threads release): the variable path. (A stale entry only
+  // sends this release there: lookup checks it again.)
+  if (recent.addr != addr || !recent.var || recent.var->forgotten.load(std::memory_order_acquire) ||
+      recent.var->addr != addr) {
+    SyncChains *chains = find_chains(addr);
+    if (!chains) chains = chains_of(shadow_page(addr));
+    std::atomic<uintptr_t> &head = chain_head(chains, addr);
+    uintptr_t h = head.load(std::memory_order_acquire);
+    for (;;) {
+      if (h && !word_names(h, addr)) break;  // variables here, or another address's word
+      const uint32_t old = word_snapshot(h);
+      // Rule 5: a read-modify-write continues another thread's sequence,
+      // whose clock its own does not stand for. A store would start a new
+      // word (exact), but a word that moves between threads moves its
+      // snapshots' counts too, two atomic writes of lines other cores use
+      // per release (atomic_queue's cells: +60% CPU): an atomic several
+      // threads release at takes the variable path, stores included.
+      if (old && snapshot_at(old)->owner != self.slot) break;
+      // An atomic released at before, by a thread whose clock grew since
+      // its current snapshot (it acquired something: a flag or an index
+      // threads take turns at, a spin lock): a variable, which costs one
+      // clock copy per release, where the word would cost a new snapshot
+      // each time (spsc_long's indices). A fresh atomic (a new flag of a
+      // pool's loop) still gets a word, and the thread a new snapshot.
+      if (old && self.snapshot && !snapshot_is_current(self.snapshot, self.clock, self.slot)) break;
+      const uint32_t snapshot = current_snapshot(self);
+      if (!snapshot) break;  // out of snapshots (rule 5)
+      if (old != snapshot) ref_snapshot(snapshot);
+      const uint32_t index = filter_index(addr);
+      if (!h) {
+        // A new word: counted before it is published, as a variable is.
+        count_in_filter(index);
+        shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
+      }
+      const uintptr_t was = h;
+      // Rule 1.
+      if (head.compare_exchange_strong(h, make_word(addr, snapshot, self.now), std::memory_order_acq_rel,
+                                       std::memory_order_acquire)) {
+        if (old != snapshot) unref_snapshot(old);
+        return;
+      }
+      if (old != snapshot) unref_snapshot(snapshot);  // (the thread's own reference keeps it)
+      if (!was) {
+        shadow_page(addr)->sync_objects.fetch_sub(1, std::memory_order_relaxed);
+        uncount_in_filter(index);
+      }
+    }
+  }
+  if (store) sync_store_atomic(addr, &self.clock, seen);
+  else sync_release(addr, self.clock);
+}
+
+void sync_thread_done(uint32_t snapshot) { unref_snapshot(snapshot); }
+
+size_t sync_snapshots_alive() { return g_snapshots_alive.load(std::memory_order_relaxed); }
+
+bool sync_has_compact_word(uintptr_t addr) {
+  uintptr_t word;
+  return !lookup(addr, false, nullptr, &word) && word;
 }
 
 void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
@@ -598,7 +930,7 @@ size_t sync_chain_length(uintptr_t addr) {
   SyncChains *chains = find_chains(addr);
   if (!chains) return 0;
   size_t length = 0;
-  for (SyncVar *v = chain_head(chains, addr).load(std::memory_order_acquire); v;
+  for (SyncVar *v = first_var(chain_head(chains, addr).load(std::memory_order_acquire)); v;
        v = v->next.load(std::memory_order_acquire))
     ++length;
   return length;
@@ -620,7 +952,7 @@ void sync_forget_range(uintptr_t begin, uintptr_t end) {
     // nodes with atomics) takes no lock.
     bool any = false;
     for (uintptr_t span = first; span < last && !any; span += kSpan)
-      any = chain_head(chains, span).load(std::memory_order_relaxed) != nullptr;
+      any = chain_head(chains, span).load(std::memory_order_relaxed) != 0;
     if (!any) return;
     SpinLockGuard guard(chains->lock);
     for (uintptr_t span = first; span < last; span += kSpan) {
@@ -630,22 +962,36 @@ void sync_forget_range(uintptr_t begin, uintptr_t end) {
       // them one at a time).
       constexpr uintptr_t kAhead = 4 * kSpan;
       if (span + kAhead < last) {
-        if (SyncVar *ahead = chain_head(chains, span + kAhead).load(std::memory_order_relaxed)) {
+        if (SyncVar *ahead = first_var(chain_head(chains, span + kAhead).load(std::memory_order_relaxed))) {
           prefetch_for_write(ahead);
         }
       }
-      std::atomic<SyncVar *> *link = &chain_head(chains, span);
-      for (SyncVar *v = link->load(std::memory_order_relaxed); v;) {
+      std::atomic<uintptr_t> &head = chain_head(chains, span);
+      uintptr_t h = head.load(std::memory_order_acquire);
+      if (is_word(h)) {
+        // A compact word: its atomic's memory freed, it goes. (A release
+        // racing with the free may move it meanwhile: exchanged, not stored.)
+        const uintptr_t addr = word_addr(h, span);
+        if (addr < begin || addr >= end) continue;
+        h = head.exchange(0, std::memory_order_acq_rel);
+        unref_snapshot(word_snapshot(h));
+        page->sync_objects.fetch_sub(1, std::memory_order_relaxed);
+        uncount_in_filter(filter_index(addr));
+        continue;
+      }
+      SyncVar *prev = nullptr;  // the variable whose `next` links the current one; null: the head
+      for (SyncVar *v = first_var(h); v;) {
         SyncVar *next = v->next.load(std::memory_order_relaxed);
         if (v->addr >= begin && v->addr < end) {
-          link->store(next, std::memory_order_release);
+          if (prev) prev->next.store(next, std::memory_order_release);
+          else head.store(reinterpret_cast<uintptr_t>(next), std::memory_order_release);
           chains->removals.store(chains->removals.load(std::memory_order_relaxed) + 1, std::memory_order_release);
           v->forgotten.store(true, std::memory_order_release);
           page->sync_objects.fetch_sub(1, std::memory_order_relaxed);
           uncount_in_filter(filter_index(v->addr));
           quarantine(v);  // a lock-free reader may still be looking at it
         } else {
-          link = &v->next;
+          prev = v;
         }
         v = next;
       }

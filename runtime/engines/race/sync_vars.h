@@ -37,7 +37,8 @@ class SyncClock {
   // this = max(this, from), element-wise (a release).
   void merge(const VectorClock &from);
   // this = from (a store); entries beyond from's size become 0.
-  void assign(const VectorClock &from);
+  void assign(const VectorClock &from) { assign(from.data(), from.size()); }
+  void assign(const Clock *values, uint32_t n);
   // Every entry 0 (the size kept).
   void clear();
   // into = max(into, this) (an acquire).
@@ -171,6 +172,41 @@ uint32_t sync_acquire_lock(SyncVar *v, VectorClock &into, bool write_mode, Acqui
 void sync_release_lock(SyncVar *v, const VectorClock &from, bool write_mode, uint32_t acquired,
                        AcquireCache &seen);
 
+// An atomic whose releases all come from one thread at a time needs no
+// variable (race_bench.txt sections 53 and 55): its 8-byte span's chain head
+// holds a compact word instead -- the last releaser's slot T (through its
+// snapshot), its epoch e at the release, and a snapshot of its clock whose
+// entries other than T's own equal T's clock at e. What a variable would
+// publish there is that snapshot with T's entry raised to e. The thread an
+// atomic release or acquire comes from, for those rules:
+struct AtomicThread {
+  Tid slot;
+  Clock now;                  // its own entry, B_t(t): the epoch a release publishes
+  const VectorClock &clock;   // B_t
+  uint32_t &snapshot;         // its current snapshot (0: none yet); RaceThread keeps it
+};
+
+// A release by `self` of its own clock at an atomic: a store (`store`: a new
+// release sequence) or a read-modify-write (continuing the sequence it read
+// from). Rule 1: on a word naming self or nothing (or any word, for a store)
+// the word becomes (self, now); otherwise (rule 5: another thread's word, a
+// variable already there, a thread out of snapshots) the variable path, as
+// sync_release / sync_store_atomic. The caller ticks afterwards, as for any
+// release.
+void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, AcquireCache &seen);
+
+// A joined thread's current snapshot is no longer its own: words naming it
+// keep it alive, nothing else does.
+void sync_thread_done(uint32_t snapshot);
+
+// How many snapshots are alive (words or threads hold them) and how many
+// were ever carved (tests).
+size_t sync_snapshots_alive();
+
+// True when the chain head of `addr`'s span is a compact word naming
+// `addr` (tests).
+bool sync_has_compact_word(uintptr_t addr);
+
 // Publishes `from` (a thread's clock) at `addr`.
 void sync_release(uintptr_t addr, const VectorClock &from, bool reader = false);
 // An atomic store: it starts a new release sequence, so what earlier
@@ -188,14 +224,17 @@ void sync_store_atomic(uintptr_t addr, const VectorClock *from, AcquireCache &se
 // An acquire (into_clock: `into` is the thread's clock) or a relaxed load
 // (`into` collects clocks for a later acquire fence) at `addr`: takes what
 // was published there unless `seen` says this version was taken already.
-void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, AcquireCache &seen);
+// `self` and `own` (its clock) let a compact word be answered without its
+// snapshot (rules 2 and 3).
+void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, AcquireCache &seen, Tid self = 0,
+                         const VectorClock *own = nullptr);
 
 // Forgets every variable in [begin, end) (the memory was freed); each is
 // used again for another address after a quarantine.
 void sync_forget_range(uintptr_t begin, uintptr_t end);
 
 // How many variables a lookup of `addr` walks past at most: those of its
-// 16-byte span (exposed for its tests).
+// 8-byte span (exposed for its tests).
 size_t sync_chain_length(uintptr_t addr);
 
 // How many variables were ever carved (their memory is never unmapped).

@@ -461,9 +461,10 @@ TEST(SyncVars, ALookupWalksItsOwnLinesVariablesOnly) {
 }
 
 // In an array of 8-byte atomics, each with a variable (a parallel loop's
-// flags), a lookup walks past at most one other: every variable walked past
-// is a cache miss when millions are alive.
-TEST(SyncVars, AnArrayOfAtomicsKeepsChainsOfTwo) {
+// flags), a lookup walks past no other: every variable walked past is a
+// cache miss when millions are alive. (Chains of two with 16-byte spans;
+// spans are 8 bytes since section 55, one compact word per atomic.)
+TEST(SyncVars, AnArrayOfAtomicsKeepsChainsOfOne) {
   constexpr uintptr_t kArray = 0x7f2244567000;
   constexpr uintptr_t kAtomics = 4096;
   VectorClock c;
@@ -475,7 +476,7 @@ TEST(SyncVars, AnArrayOfAtomicsKeepsChainsOfTwo) {
     if (length > longest) longest = length;
     ASSERT_EQ(sync_var(kArray + 8 * i, false)->addr, kArray + 8 * i);
   }
-  EXPECT_EQ(longest, 2u);
+  EXPECT_EQ(longest, 1u);
   sync_forget_range(kArray, kArray + 8 * kAtomics);
   EXPECT_EQ(sync_chain_length(kArray), 0u);
   EXPECT_EQ(sync_var(kArray + 8 * (kAtomics - 1), false), nullptr);
@@ -585,6 +586,259 @@ TEST(SyncVars, AVariableUsedAgainHasNoReadersClockOfItsOldAddress) {
   EXPECT_EQ(writer.get(4), 2u);
   EXPECT_EQ(writer.get(3), 0u);
   sync_forget_range(second, second + 8 * kCount);
+}
+
+// Atomics without a variable (race_bench.txt sections 53 and 55): a compact
+// word in the span's chain head, rules 1-6.
+struct Releaser {
+  Tid slot;
+  VectorClock clock;
+  uint32_t snapshot = 0;
+  AcquireCache seen;
+  explicit Releaser(Tid s, Clock now = 1) : slot(s) { clock.set(s, now); }
+  AtomicThread self() { return {slot, clock.get(slot), clock, snapshot}; }
+  // A release of its clock at `a`, then the tick every release is followed by.
+  void release(uintptr_t a, bool store = false) {
+    sync_release_atomic(a, self(), store, seen);
+    clock.tick(slot);
+  }
+  void acquire(uintptr_t a, VectorClock &into, bool into_clock) {
+    sync_acquire_atomic(a, into, into_clock, seen, slot, &clock);
+  }
+};
+
+// Rule 1: a thread's releases at an atomic nobody else released at keep a
+// word there (no variable), which publishes its clock at the last of them.
+TEST(SyncVars, Rule1AnAtomicReleasedByOneThreadKeepsAWordNotAVariable) {
+  const uintptr_t a = kBase + 0xa00000;
+  Releaser t(1, 5);
+  t.clock.set(3, 2);
+  const size_t carved = sync_vars_carved();
+  t.release(a);         // at 5
+  t.release(a);         // at 6 (an RMW continuing its own sequence)
+  t.release(a, true);   // at 7 (a store)
+  EXPECT_TRUE(sync_has_compact_word(a));
+  EXPECT_EQ(sync_var(a, false), nullptr);
+  EXPECT_EQ(sync_vars_carved(), carved);
+  Releaser other(2);
+  other.acquire(a, other.clock, true);
+  EXPECT_EQ(other.clock.get(1), 7u);  // its last release, not one after it
+  EXPECT_EQ(other.clock.get(3), 2u);
+  EXPECT_EQ(other.clock.get(2), 1u);
+  sync_forget_range(a, a + 8);
+  sync_thread_done(t.snapshot);
+  sync_thread_done(other.snapshot);
+}
+
+// Rule 2: the releaser's own acquire there takes nothing (a relaxed load
+// leaves its fence clock empty). Rule 3 (its clock holds its own entry
+// above e) says the same: taken out alone, rule 2 is not missed.
+TEST(SyncVars, Rule2AThreadsOwnWordIsNotTakenBack) {
+  const uintptr_t a = kBase + 0xa00100;
+  Releaser t(1, 4);
+  t.clock.set(2, 9);
+  t.release(a);
+  VectorClock fence;
+  t.acquire(a, fence, false);
+  EXPECT_EQ(fence.size(), 0u);
+  t.acquire(a, t.clock, true);
+  EXPECT_EQ(t.clock.get(1), 5u);
+  sync_forget_range(a, a + 8);
+  sync_thread_done(t.snapshot);
+}
+
+// Rule 3: a thread whose clock holds the releaser's entry e or above holds
+// all the word publishes: a relaxed load takes nothing into its fence clock,
+// at e exactly too (fails with the check taken out, or `>=` made `>`).
+TEST(SyncVars, Rule3AnAcquirerThatSawTheReleaseTakesNothing) {
+  const uintptr_t a = kBase + 0xa00200;
+  Releaser t(1, 4);
+  t.clock.set(3, 6);
+  t.release(a);  // at 4
+  Releaser reader(2);
+  reader.clock.set(1, 4);  // ordered after the release at 4 by some other path
+  reader.clock.set(3, 6);
+  VectorClock fence;
+  reader.acquire(a, fence, false);
+  EXPECT_EQ(fence.size(), 0u);
+  // One that did not see it takes it.
+  Releaser late(4);
+  late.clock.set(1, 3);
+  late.acquire(a, fence, false);
+  EXPECT_EQ(fence.get(1), 4u);
+  EXPECT_EQ(fence.get(3), 6u);
+  sync_forget_range(a, a + 8);
+  sync_thread_done(t.snapshot);
+}
+
+// Rule 4: what a word publishes is the releaser's clock at that release,
+// even after its clock grew by an acquire: a release after the growth names
+// a new snapshot, and an acquire of the earlier word must not take what the
+// releaser acquired later (fails with the thread's current clock in place
+// of the snapshot: an edge that does not exist).
+TEST(SyncVars, Rule4AWordPublishesTheReleasersClockAtItsRelease) {
+  const uintptr_t a = kBase + 0xa00300;
+  const uintptr_t b = kBase + 0xa00308;
+  const size_t alive = sync_snapshots_alive();
+  Releaser t(1, 10);
+  t.clock.set(3, 5);
+  t.release(a);  // at 10, thread 3 at 5
+  const uint32_t first = t.snapshot;
+  t.clock.set(3, 9);  // t acquires something new
+  t.release(a + 16);  // a release elsewhere at 11 (not an acquire's concern)
+  t.release(b);       // at 12, thread 3 at 9
+  EXPECT_NE(t.snapshot, first);
+  EXPECT_EQ(sync_snapshots_alive(), alive + 2);
+  Releaser u(2);
+  u.acquire(a, u.clock, true);
+  EXPECT_EQ(u.clock.get(1), 10u);
+  EXPECT_EQ(u.clock.get(3), 5u);
+  u.acquire(b, u.clock, true);
+  EXPECT_EQ(u.clock.get(1), 12u);
+  EXPECT_EQ(u.clock.get(3), 9u);
+  // The first snapshot lives while a word names it: a new release at a
+  // moves it to the current one, and the first goes.
+  t.release(a);
+  EXPECT_EQ(sync_snapshots_alive(), alive + 1);
+  sync_forget_range(a, a + 24);
+  EXPECT_EQ(sync_snapshots_alive(), alive + 1);  // the thread's own
+  sync_thread_done(t.snapshot);
+  EXPECT_EQ(sync_snapshots_alive(), alive);
+}
+
+// Rule 5: a read-modify-write by another thread continues the sequence: the
+// atomic gets a variable holding the first releaser's clock joined with the
+// second's (fails with the word simply replaced: the first edge lost).
+// A store by another thread starts a new sequence: the variable (section 55:
+// a word moving between threads costs more than a variable) holds the
+// storer's clock only.
+TEST(SyncVars, Rule5AnotherThreadsReadModifyWriteMakesAVariableOfBoth) {
+  const uintptr_t a = kBase + 0xa00400;
+  const uintptr_t s = kBase + 0xa00410;
+  Releaser t(1, 3), u(2, 7);
+  t.clock.set(4, 8);
+  t.release(a);  // at 3
+  u.release(a);  // at 7
+  EXPECT_FALSE(sync_has_compact_word(a));
+  ASSERT_NE(sync_var(a, false), nullptr);
+  Releaser r(3);
+  r.acquire(a, r.clock, true);
+  EXPECT_EQ(r.clock.get(1), 3u);
+  EXPECT_EQ(r.clock.get(4), 8u);
+  EXPECT_EQ(r.clock.get(2), 7u);
+  t.release(s, true);
+  EXPECT_TRUE(sync_has_compact_word(s));
+  u.release(s, true);
+  EXPECT_FALSE(sync_has_compact_word(s));
+  Releaser q(5);
+  q.acquire(s, q.clock, true);
+  EXPECT_EQ(q.clock.get(2), 8u);
+  EXPECT_EQ(q.clock.get(1), 0u);
+  sync_forget_range(a, a + 32);
+  sync_thread_done(t.snapshot);
+  sync_thread_done(u.snapshot);
+}
+
+// Anything but the atomic path needs a variable: a lock, a futex, a fenced
+// relaxed release at a word's address (or at the other half of its span)
+// makes one holding what the word published.
+TEST(SyncVars, Rule5AVariableMadeAtAWordsAddressKeepsWhatItPublished) {
+  const uintptr_t a = kBase + 0xa00500;
+  Releaser t(1, 6);
+  t.clock.set(3, 4);
+  t.release(a);  // at 6
+  VectorClock other;
+  other.set(2, 5);
+  sync_release(a + 4, other);  // the span's other half
+  EXPECT_FALSE(sync_has_compact_word(a));
+  VectorClock into;
+  sync_acquire(a, into);
+  EXPECT_EQ(into.get(1), 6u);
+  EXPECT_EQ(into.get(3), 4u);
+  EXPECT_EQ(into.get(2), 0u);
+  VectorClock into2;
+  sync_acquire(a + 4, into2);
+  EXPECT_EQ(into2.get(2), 5u);
+  EXPECT_EQ(into2.get(1), 0u);
+  // A futex woken at a word's address takes it too, without a variable.
+  const uintptr_t b = kBase + 0xa00508;
+  t.release(b);  // at 7
+  VectorClock woken;
+  sync_acquire(b, woken);
+  EXPECT_EQ(woken.get(1), 7u);
+  EXPECT_TRUE(sync_has_compact_word(b));
+  sync_forget_range(a, a + 16);
+  sync_thread_done(t.snapshot);
+}
+
+// Rule 6: a relaxed store over a word publishes nothing from then on, and
+// freeing the memory clears the word (fails with the forget walk leaving
+// words: the next atomic at the address would take the freed one's clock).
+TEST(SyncVars, Rule6ARelaxedStoreOrAFreeClearsTheWord) {
+  const uintptr_t a = kBase + 0xa00600;
+  const size_t alive = sync_snapshots_alive();
+  Releaser t(1, 2);
+  t.release(a);
+  AcquireCache seen;
+  sync_store_atomic(a, nullptr, seen);
+  VectorClock into;
+  sync_acquire(a, into);
+  EXPECT_EQ(into.size(), 0u);
+  t.release(a);
+  sync_forget_range(a, a + 8);
+  EXPECT_FALSE(sync_has_compact_word(a));
+  sync_acquire(a, into);
+  EXPECT_EQ(into.size(), 0u);
+  sync_thread_done(t.snapshot);
+  EXPECT_EQ(sync_snapshots_alive(), alive);
+}
+
+// Memory follows live atomics: an array of atomics each released by one of
+// two threads keeps words, no variables, and freeing it leaves no snapshot
+// but the threads' own.
+TEST(SyncVars, AnArrayOfAtomicsOfTwoOwnersKeepsNoVariables) {
+  constexpr uintptr_t kArray = 0x7f2255567000;
+  constexpr uintptr_t kAtomics = 4096;
+  const size_t carved = sync_vars_carved();
+  const size_t alive = sync_snapshots_alive();
+  Releaser even(1), odd(2);
+  for (int round = 0; round < 3; ++round)
+    for (uintptr_t i = 0; i < kAtomics; ++i) (i % 2 ? odd : even).release(kArray + 8 * i);
+  EXPECT_EQ(sync_vars_carved(), carved);
+  EXPECT_EQ(sync_snapshots_alive(), alive + 2);
+  VectorClock main_clock;
+  for (uintptr_t i = 0; i < kAtomics; ++i) sync_acquire(kArray + 8 * i, main_clock);
+  EXPECT_EQ(main_clock.get(1), 3u * kAtomics / 2);
+  EXPECT_EQ(main_clock.get(2), 3u * kAtomics / 2);
+  sync_forget_range(kArray, kArray + 8 * kAtomics);
+  for (uintptr_t i = 0; i < kAtomics; ++i) ASSERT_FALSE(sync_has_compact_word(kArray + 8 * i));
+  sync_thread_done(even.snapshot);
+  sync_thread_done(odd.snapshot);
+  EXPECT_EQ(sync_snapshots_alive(), alive);
+}
+
+// A thread that releases again at an atomic after its clock grew (it took
+// turns at a flag or an index with another thread) gives the atomic a
+// variable rather than a new snapshot per release: still exact (the
+// variable holds what the word published), one clock copy per release
+// (fails with every such release making a snapshot: a word stays).
+TEST(SyncVars, AWordReleasedAgainAfterTheReleasersClockGrewBecomesAVariable) {
+  const uintptr_t a = kBase + 0xa00700;
+  const size_t alive = sync_snapshots_alive();
+  Releaser t(1, 3);
+  t.release(a, true);  // at 3
+  t.clock.set(2, 5);   // acquired from thread 2
+  t.release(a, true);  // at 4
+  EXPECT_FALSE(sync_has_compact_word(a));
+  ASSERT_NE(sync_var(a, false), nullptr);
+  EXPECT_EQ(sync_snapshots_alive(), alive + 1);  // the first, the thread's own
+  Releaser u(3);
+  u.acquire(a, u.clock, true);
+  EXPECT_EQ(u.clock.get(1), 4u);
+  EXPECT_EQ(u.clock.get(2), 5u);
+  sync_forget_range(a, a + 8);
+  sync_thread_done(t.snapshot);
+  EXPECT_EQ(sync_snapshots_alive(), alive);
 }
 
 }  // namespace
