@@ -218,7 +218,7 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
     if (rc != 0) g_thread_stack_lender->give_back(child->tid);
   }
   if (rc == 0) {
-    child->handle.store(*thread, std::memory_order_release);
+    thread_set_handle(child, *thread);
   } else {
     internal_free(args);
     child->running.store(false, std::memory_order_release);
