@@ -16,8 +16,33 @@ namespace {
 constexpr uint32_t kChunkSize = 1024;
 constexpr uint32_t kChunks = 4096;
 std::atomic<ThreadState **> g_chunks[kChunks];
-std::atomic<Tid> g_next_tid{0};
 SpinLock g_lock;
+
+// thread_by_handle's first guess: for each hash of a handle, the tid of the
+// thread that last set a handle with that hash (0 at first: checked like
+// any other). A join looked each thread up from the newest record down:
+// with 100 threads joined oldest first, those scans were 5% of an explore
+// schedule's own instructions. The guess is right when that thread holds
+// the handle: a newer record with the same handle would have set its hash
+// later, since two records share a handle only once the older thread has
+// ended, after both of its sets (at creation and at its start).
+// The hints share a 1 KiB block with the next tid, which every new thread
+// writes anyway: a forked explore schedule pays no page fault for them (a
+// page of their own cost one per schedule).
+constexpr uint32_t kHandleHints = 255;
+struct alignas(1024) Counters {
+  std::atomic<Tid> next_tid{0};
+  std::atomic<Tid> handle_hints[kHandleHints] = {};
+};
+Counters g_counters;
+std::atomic<Tid> &g_next_tid = g_counters.next_tid;
+std::atomic<Tid> *const g_handle_hints = g_counters.handle_hints;
+
+uint32_t handle_hash(pthread_t handle) {
+  // Descriptors sit at a page-aligned distance from their stack tops.
+  auto h = static_cast<uint64_t>(handle);
+  return static_cast<uint32_t>((h >> 12) ^ (h >> 22)) % kHandleHints;
+}
 
 // Records of joined threads, oldest first (a ring of kRetiredRecordsKept),
 // and records taken out of the table for reuse. A record is never given
@@ -28,22 +53,6 @@ uint32_t g_retired_count = 0;
 uint32_t g_retired_oldest = 0;
 ThreadState *g_reusable = nullptr;  // linked through engine_data[0]
 SpinLock g_retire_lock;
-
-// thread_by_handle's first guess: for each hash of a handle, the tid of the
-// thread that last set a handle with that hash (kNoThread: none yet). A
-// join looked each thread up from the newest record down: with 100 threads
-// joined oldest first, those scans were 5% of an explore schedule's own
-// instructions. The guess is right when that thread holds the handle: a
-// newer record with the same handle would have set its hash later, since
-// two records share a handle only once the older thread has ended, after
-// both of its sets (at creation and at its start).
-constexpr uint32_t kHandleHints = 1024;
-std::atomic<Tid> g_handle_hints[kHandleHints];
-uint32_t handle_hash(pthread_t handle) {
-  // Descriptors sit at a page-aligned distance from their stack tops.
-  auto h = static_cast<uint64_t>(handle);
-  return static_cast<uint32_t>((h >> 12) ^ (h >> 22)) % kHandleHints;
-}
 
 void *record_memory() {
   {
