@@ -16,6 +16,7 @@ namespace {
 constexpr uint32_t kChunkSize = 1024;
 constexpr uint32_t kChunks = 4096;
 std::atomic<ThreadState **> g_chunks[kChunks];
+std::atomic<Tid> g_next_tid{0};
 SpinLock g_lock;
 
 // thread_by_handle's first guess: for each hash of a handle, the tid of the
@@ -26,17 +27,14 @@ SpinLock g_lock;
 // the handle: a newer record with the same handle would have set its hash
 // later, since two records share a handle only once the older thread has
 // ended, after both of its sets (at creation and at its start).
-// The hints share a 1 KiB block with the next tid, which every new thread
-// writes anyway: a forked explore schedule pays no page fault for them (a
-// page of their own cost one per schedule).
-constexpr uint32_t kHandleHints = 255;
-struct alignas(1024) Counters {
-  std::atomic<Tid> next_tid{0};
-  std::atomic<Tid> handle_hints[kHandleHints] = {};
-};
-Counters g_counters;
-std::atomic<Tid> &g_next_tid = g_counters.next_tid;
-std::atomic<Tid> *const g_handle_hints = g_counters.handle_hints;
+// The hints sit at the start of the table's first chunk, on the page that
+// every new thread of ids 0-383 writes its entry to anyway: a forked
+// explore schedule pays no page fault for them (a page of their own cost
+// one per schedule, 2-thread programs included). Null until the first
+// record exists.
+constexpr uint32_t kHandleHints = 256;
+constexpr size_t kHintBytes = kHandleHints * sizeof(Tid);
+std::atomic<std::atomic<Tid> *> g_handle_hints{nullptr};
 
 uint32_t handle_hash(pthread_t handle) {
   // Descriptors sit at a page-aligned distance from their stack tops.
@@ -79,7 +77,10 @@ ThreadState *new_record(Tid parent, StackId creation_stack) {
     SpinLockGuard guard(g_lock);
     chunk = g_chunks[c].load(std::memory_order_relaxed);
     if (!chunk) {
-      chunk = static_cast<ThreadState **>(map_pages(sizeof(ThreadState *) * kChunkSize));
+      size_t hints = c == 0 ? kHintBytes : 0;
+      char *memory = static_cast<char *>(map_pages(hints + sizeof(ThreadState *) * kChunkSize));
+      if (hints) g_handle_hints.store(reinterpret_cast<std::atomic<Tid> *>(memory), std::memory_order_release);
+      chunk = reinterpret_cast<ThreadState **>(memory + hints);
       g_chunks[c].store(chunk, std::memory_order_release);
     }
   }
@@ -151,13 +152,16 @@ ThreadState *thread_by_tid(Tid tid) {
 
 void thread_set_handle(ThreadState *t, pthread_t handle) {
   t->handle.store(handle, std::memory_order_release);
-  g_handle_hints[handle_hash(handle)].store(t->tid, std::memory_order_release);
+  // t has a record, so the first chunk and its hints exist.
+  g_handle_hints.load(std::memory_order_acquire)[handle_hash(handle)].store(t->tid, std::memory_order_release);
 }
 
 ThreadState *thread_by_handle(pthread_t handle) {
-  Tid hint = g_handle_hints[handle_hash(handle)].load(std::memory_order_acquire);
-  if (ThreadState *t = thread_by_tid(hint); t && t->handle.load(std::memory_order_acquire) == handle)
-    return t;
+  if (std::atomic<Tid> *hints = g_handle_hints.load(std::memory_order_acquire)) {
+    Tid hint = hints[handle_hash(handle)].load(std::memory_order_acquire);
+    if (ThreadState *t = thread_by_tid(hint); t && t->handle.load(std::memory_order_acquire) == handle)
+      return t;
+  }
   // Newest first: handles are reused, and the newest holder is the live one.
   for (Tid tid = thread_count(); tid-- > 0;) {
     ThreadState *t = thread_by_tid(tid);
