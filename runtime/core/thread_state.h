@@ -90,6 +90,9 @@ void thread_note_end(ThreadState *t, EndMark mark);
 ThreadState *thread_take_gone();
 
 ThreadState *thread_by_tid(Tid tid);
+// Sets `t`'s handle: the parent's pthread_create and the thread itself.
+void thread_set_handle(ThreadState *t, pthread_t handle);
+// The newest record holding `handle` (handles are reused), or null.
 ThreadState *thread_by_handle(pthread_t handle);
 Tid thread_count();
 

@@ -65,6 +65,11 @@ void set_signal_mask(const sigset_t *mask, sigset_t *old) {
               reinterpret_cast<long>(old), 8);
 }
 
+// The calling thread's mask, unchanged (SIG_BLOCK of no set only reads it).
+void read_signal_mask(sigset_t *mask) {
+  raw_syscall(SYS_rt_sigprocmask, SIG_BLOCK, 0, reinterpret_cast<long>(mask), 8);
+}
+
 void thread_finished(ThreadState *t) {
   if (!t->running.load(std::memory_order_acquire)) return;
   emit(t, make_event(EventKind::kThreadExit));
@@ -199,7 +204,16 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   auto *args = static_cast<StartArgs *>(internal_alloc(sizeof(StartArgs)));
   sigset_t all, creator_mask;
   sigfillset(&all);
-  set_signal_mask(&all, &creator_mask);
+  // A thread that may be deferred: no thread starts here, so the creator's
+  // mask is only read (one system call, not two), for the child to get once
+  // it exists (materialize_thread blocks signals around its creation). If
+  // it is created at once after all, signals are blocked for that below.
+  bool may_defer = !attr && g_thread_stack_lender && g_handle_offset && child->tid < kMaxPending &&
+                   g_defer_thread && !g_thread_attributes_changed.load(std::memory_order_relaxed);
+  if (may_defer)
+    read_signal_mask(&creator_mask);
+  else
+    set_signal_mask(&all, &creator_mask);
   *args = {start, arg, child, creator_mask};
   // A stack lent by an engine, for a thread with default attributes.
   pthread_attr_t lent;
@@ -208,22 +222,23 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   size_t size = 0;
   if (lending) pthread_attr_getstack(&lent, &base, &size);
   int rc;
-  if (lending && g_handle_offset && child->tid < kMaxPending && g_defer_thread &&
-      !g_thread_attributes_changed.load(std::memory_order_relaxed) && g_defer_thread(child->tid)) {
+  bool deferred = may_defer && lending && g_defer_thread(child->tid);
+  if (deferred) {
     uintptr_t top = reinterpret_cast<uintptr_t>(base) + size;
     g_pending[child->tid] = {args, base, size, static_cast<pthread_t>(top - g_handle_offset)};
     *thread = g_pending[child->tid].predicted;
     rc = 0;
   } else {
+    if (may_defer) set_signal_mask(&all, nullptr);
     rc = real_pthread_create()(thread, lending ? &lent : attr, thread_start, args);
+    set_signal_mask(&creator_mask, nullptr);  // args may be gone: the child frees them
   }
-  set_signal_mask(&creator_mask, nullptr);  // args may be gone: the child frees them
   if (lending) {
     pthread_attr_destroy(&lent);
     if (rc != 0) g_thread_stack_lender->give_back(child->tid);
   }
   if (rc == 0) {
-    child->handle.store(*thread, std::memory_order_release);
+    thread_set_handle(child, *thread);
   } else {
     internal_free(args);
     child->running.store(false, std::memory_order_release);

@@ -31,6 +31,19 @@ constexpr uint64_t kLivelockWindow = 10000;
 Tid g_candidates[kMaxControlledThreads];
 Tid g_live[kMaxControlledThreads];
 
+// Whether the ascending `tids` hold `tid`.
+bool sorted_contains(const Tid *tids, int n, Tid tid) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (tids[mid] < tid)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && tids[lo] == tid;
+}
+
 }  // namespace
 
 struct Scheduler::Candidates {
@@ -251,9 +264,11 @@ Tid Scheduler::decide(ControlledThread &me, PointKind kind) {
     }
     fail_deadlock(me);
   }
-  bool me_candidate = false;
-  for (int i = 0; i < c.n; ++i) me_candidate |= c.tids[i] == me.tid;
-  me_candidate &= me.status == Status::kEnabled;
+  // Candidates come in ascending tid order (collect walks live_): a binary
+  // search, where a scan of up to every thread ran at each point.
+  for (int i = 1; SNAG_DEBUG_ASSERTS_ON && i < c.n; ++i)
+    SNAG_DEBUG_ASSERT(c.tids[i - 1] < c.tids[i], "candidates in ascending tid order");
+  bool me_candidate = me.status == Status::kEnabled && sorted_contains(c.tids, c.n, me.tid);
   Tid chosen = c.tids[0];
   if (c.n > 1) {
     chosen = chooser().choose(c.tids, c.n, me, me_candidate, choices_);
