@@ -24,11 +24,12 @@ void *work(void *arg) {
   for (int k = 0; k < 16; ++k) local[k] = i * 1315423911u + k;
   uint64_t sum = 0;
   for (uint64_t v : local) sum ^= v;
-  {
-    std::lock_guard<std::mutex> hold(g_lock);
-    g_total = g_total * 31 + sum;
-    ++g_done;
-  }
+  // Notified under the lock: main may return (and destroy the condition
+  // variable) as soon as it sees the last count, so the last worker must not
+  // touch it after it unlocks.
+  std::lock_guard<std::mutex> hold(g_lock);
+  g_total = g_total * 31 + sum;
+  ++g_done;
   g_done_changed.notify_one();
   return nullptr;
 }
