@@ -162,8 +162,9 @@ bool kernel_thread_gone(int kernel_tid) {
 }  // namespace
 
 void thread_note_end(ThreadState *t, EndMark mark) {
-  uint8_t before = t->end_marks.fetch_or(mark, std::memory_order_acq_rel);
-  if ((before | mark) != (kEnded | kDetachedForGood) || before == (kEnded | kDetachedForGood)) return;
+  constexpr uint8_t kBoth = kEnded | kDetachedForGood;
+  const uint8_t before = t->end_marks.fetch_or(mark, std::memory_order_acq_rel);
+  if (before == kBoth || (before | mark) != kBoth) return;  // queued by the other note, or not both yet
   SpinLockGuard guard(g_ending_lock);
   t->next_ending = g_ending;
   g_ending = t;

@@ -20,17 +20,21 @@ constexpr int kEngineSlots = 4;
 // (engine=explore+race) never share one.
 enum EngineSlot : int { kRaceSlot = 0, kTsvSlot = 1, kGuardSlot = 2, kExploreSlot = 3 };
 
+// What ends a thread's record (thread_note_end): the thread's end, and its
+// detachment (at creation or by pthread_detach).
+enum EndMark : uint8_t { kEnded = 1, kDetachedForGood = 2 };
+
 struct ThreadState {
   Tid tid = 0;
   Tid parent = kNoThread;
   StackId creation_stack = 0;       // where the parent called pthread_create
   std::atomic<pthread_t> handle{0};
   std::atomic<bool> running{false};
-  std::atomic<bool> detached{false};
   // kEnded | kDetachedForGood once the thread ended and nobody can join it:
   // whichever of the two comes second hands the record to the reaper
   // (thread_note_end).
   std::atomic<uint8_t> end_marks{0};
+  bool is_detached() const { return end_marks.load(std::memory_order_relaxed) & kDetachedForGood; }
   int kernel_tid = 0;  // gettid(), set when the thread starts
   ThreadState *next_ending = nullptr;  // in the reaper's list
   char name[32] = {};  // from pthread_setname_np
@@ -84,7 +88,6 @@ constexpr uint32_t kRetiredRecordsKept = 256;
 // record waits in a list until thread_take_gone finds its kernel thread
 // gone (tgkill answers ESRCH). The caller then tells the engines
 // (EventKind::kThreadGone) and retires it.
-enum EndMark : uint8_t { kEnded = 1, kDetachedForGood = 2 };
 void thread_note_end(ThreadState *t, EndMark mark);
 // A record from that list whose kernel thread is gone, or null.
 ThreadState *thread_take_gone();

@@ -193,10 +193,8 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   capture_stack(t->shadow, caller_site(), &creation);
   ThreadState *child = thread_create_record(t->tid, depot_put(creation));
   int detach_state;
-  if (attr && pthread_attr_getdetachstate(attr, &detach_state) == 0 && detach_state == PTHREAD_CREATE_DETACHED) {
-    child->detached.store(true, std::memory_order_relaxed);
+  if (attr && pthread_attr_getdetachstate(attr, &detach_state) == 0 && detach_state == PTHREAD_CREATE_DETACHED)
     thread_note_end(child, kDetachedForGood);
-  }
   Event e = make_event(EventKind::kThreadCreate);
   e.value = child->tid;
   Verdict v = emit(t, e);
@@ -323,21 +321,18 @@ SNAG_INTERCEPTOR int pthread_clockjoin_np(pthread_t thread, void **result, clock
 SNAG_INTERCEPTOR int pthread_detach(pthread_t thread) {
   materialize_handle(thread);
   ThreadState *t = observing_thread();
-  if (t) {
-    if (ThreadState *child = thread_by_handle(thread)) {
-      Event e = make_event(EventKind::kThreadDetach);
-      e.value = child->tid;
-      // The explore engine answers for a thread its joiner waits for.
-      Verdict v = emit(t, e);
-      if (v.skip_real) return static_cast<int>(v.result);
-      child->detached.store(true, std::memory_order_relaxed);
-      int rc = real_pthread_detach()(thread);
-      if (rc == 0) thread_note_end(child, kDetachedForGood);
-      retire_gone_threads(t);
-      return rc;
-    }
+  ThreadState *child = t ? thread_by_handle(thread) : nullptr;
+  if (child) {
+    Event e = make_event(EventKind::kThreadDetach);
+    e.value = child->tid;
+    // The explore engine answers for a thread its joiner waits for.
+    Verdict v = emit(t, e);
+    if (v.skip_real) return static_cast<int>(v.result);
   }
-  return real_pthread_detach()(thread);
+  int rc = real_pthread_detach()(thread);
+  if (child && rc == 0) thread_note_end(child, kDetachedForGood);
+  if (t) retire_gone_threads(t);
+  return rc;
 }
 
 SNAG_INTERCEPTOR void pthread_exit(void *result) {

@@ -386,7 +386,7 @@ Verdict join_before(ControlledThread &me, const Event &e) {
   // undefined). Waiting for it in the model instead reported a deadlock
   // when the detached thread waited for its joiner, and hid the bug of a
   // joiner that takes the EINVAL for the thread's end.
-  if (ThreadState *st = thread_by_tid(child); st && st->detached.load(std::memory_order_relaxed))
+  if (ThreadState *st = thread_by_tid(child); st && st->is_detached())
     return result(EINVAL);
   ControlledThread *target = s.thread(child);
   while (target && target->status != Status::kFinished) {

@@ -41,16 +41,25 @@ RaceEngine::RaceEngine() {
   g_ranges_answered_inline = !potential_;
 }
 
+namespace {
+
+// A new thread's place in the clocks: its slot and its first epoch there,
+// with `published` just below it, where the slot's earlier users' epochs end.
+void start_in_slot(RaceThread &rt, ClockSlot slot) {
+  rt.slot = slot.slot;
+  rt.now = slot.start;
+  rt.published = slot.start - 1;
+  rt.clock.set(rt.slot, rt.now);
+}
+
+}  // namespace
+
 RaceThread &RaceEngine::thread_data(ThreadState &t) {
   auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   if (SNAG_UNLIKELY(!rt)) {
     // A thread whose creation the runtime did not see starts unordered.
     rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
-    ClockSlot slot = take_clock_slot(nullptr, t.tid);
-    rt->slot = slot.slot;
-    rt->now = slot.start;
-    rt->published = slot.start - 1;
-    rt->clock.set(rt->slot, rt->now);
+    start_in_slot(*rt, take_clock_slot(nullptr, t.tid));
     t.engine_data[kRaceSlot] = rt;
   }
   return *rt;
@@ -346,12 +355,8 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       ThreadState *child = thread_by_tid(static_cast<Tid>(e.value));
       if (!child) break;
       auto *crt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
-      ClockSlot slot = take_clock_slot(&rt.clock, child->tid);
-      crt->slot = slot.slot;
-      crt->now = slot.start;
-      crt->published = slot.start - 1;  // the slot's earlier users' epochs
       crt->clock.assign(rt.clock);
-      crt->clock.set(crt->slot, crt->now);
+      start_in_slot(*crt, take_clock_slot(&rt.clock, child->tid));
       if (SNAG_UNLIKELY(potential_)) {
         rt.lockless.set(rt.slot, rt.now);
         crt->lockless.assign(rt.lockless);

@@ -666,16 +666,18 @@ SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word
   // compare-and-swap, made again from the newer word when a release moved
   // it meanwhile.
   SyncVar *fresh = nullptr;  // the variable of `addr`, when the word is another address's
+  auto make_fresh = [&] {
+    if (fresh) return;
+    count_in_filter(index);
+    fresh = new_sync_var(addr);
+    shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
+    // Read before the variable is published: nobody released here yet.
+    if (made) made->note(fresh, fresh->version.load(std::memory_order_relaxed), true);
+  };
   uintptr_t h = head.load(std::memory_order_acquire);
   for (;;) {
     if (!is_word(h)) {
-      if (!fresh) {
-        count_in_filter(index);
-        fresh = new_sync_var(addr);
-        shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
-        // Read before the variable is published: nobody released here yet.
-        if (made) made->note(fresh, fresh->version.load(std::memory_order_relaxed), true);
-      }
+      make_fresh();
       fresh->next.store(first_var(h), std::memory_order_relaxed);
       if (head.compare_exchange_weak(h, reinterpret_cast<uintptr_t>(fresh), std::memory_order_acq_rel,
                                      std::memory_order_acquire))
@@ -695,12 +697,7 @@ SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word
     SyncVar *from_word = var_from_word(h, addr);
     SyncVar *top = from_word;
     if (!word_names(h, addr)) {
-      if (!fresh) {
-        count_in_filter(index);
-        fresh = new_sync_var(addr);
-        shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
-        if (made) made->note(fresh, fresh->version.load(std::memory_order_relaxed), true);
-      }
+      make_fresh();
       fresh->next.store(from_word, std::memory_order_relaxed);
       top = fresh;
     }
