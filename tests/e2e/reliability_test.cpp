@@ -52,6 +52,30 @@ TEST(Reliability, AChildThatOutlivesItsParentStillReports) {
   EXPECT_EQ(findings[0]["sides"][0]["stack"][0]["line"], marker_line("orphan_race.c", "race"));
 }
 
+// Learning counts every access, also those of thread_local destructors,
+// which run after the thread's exit event: of two joined threads, and of a
+// detached thread that ended before the program exits.
+TEST(Reliability, LearnKeepsTheCountsOfThreadLocalDestructors) {
+  std::string learned = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                        "/snag_thread_local_destructors.learn";
+  std::remove(learned.c_str());
+  RunResult r = run_command({program_path("thread_local_destructors")},
+                            {"SNAG_OPTIONS=engine=learn:learn_out=" + learned});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  // "count SITE N" lines: the destructors' write ran 3 x 10,000 times, each
+  // other access of the program a few times.
+  std::istringstream lines(contents(learned));
+  uint64_t most = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string fact, site;
+    uint64_t n = 0;
+    if (fields >> fact >> site >> n && fact == "count" && n > most) most = n;
+  }
+  EXPECT_EQ(most, 30000u) << contents(learned);
+  std::remove(learned.c_str());
+}
+
 TEST(Reliability, ASuppressionOfUnknownTypeIsReported) {
   std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
                      "/snag_unknown_suppression.txt";

@@ -105,6 +105,17 @@ void flush_counts(GuardThread &g) {
   }
 }
 
+// A thread's data goes at its exit, and again once it is joined or found
+// gone: its thread_local destructors run after the exit event, and their
+// locks and accesses make the data anew. Learning keeps the counts in it.
+void drop_thread_data(ThreadState &t, Mode mode) {
+  auto *g = static_cast<GuardThread *>(t.engine_data[kGuardSlot]);
+  if (!g) return;
+  if (mode == Mode::kLearn) flush_counts(*g);
+  internal_free(g);
+  t.engine_data[kGuardSlot] = nullptr;
+}
+
 SNAG_ALWAYS_INLINE void count_access(GuardThread &g, snag_site_t site) {
   int i = static_cast<int>((site * 0x9e3779b97f4a7c15ull) >> 58);
   if (SNAG_UNLIKELY(g.count_site[i] != site)) {
@@ -346,11 +357,11 @@ class GuardEngine final : public Engine {
         break;
       }
       case EventKind::kThreadExit:
-        if (GuardThread *g = static_cast<GuardThread *>(t.engine_data[kGuardSlot])) {
-          if (mode_ == Mode::kLearn) flush_counts(*g);
-          internal_free(g);
-          t.engine_data[kGuardSlot] = nullptr;
-        }
+        drop_thread_data(t, mode_);
+        break;
+      case EventKind::kThreadJoin:
+      case EventKind::kThreadGone:  // the thread has left the kernel
+        if (ThreadState *ended = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*ended, mode_);
         break;
       default:
         break;
@@ -362,6 +373,12 @@ class GuardEngine final : public Engine {
     if (mode_ != Mode::kLearn) return;
     if (ThreadState *t = t_current)
       if (GuardThread *g = static_cast<GuardThread *>(t->engine_data[kGuardSlot])) flush_counts(*g);
+    // Threads that ended but were not joined: what their thread_local
+    // destructors counted. (Threads still running are left alone.)
+    for (Tid tid = 0; tid < thread_count(); ++tid)
+      if (ThreadState *ended = thread_by_tid(tid); ended && ended != t_current &&
+                                                   (ended->end_marks.load(std::memory_order_acquire) & kEnded))
+        if (GuardThread *g = static_cast<GuardThread *>(ended->engine_data[kGuardSlot])) flush_counts(*g);
     write_learned();
   }
 

@@ -92,6 +92,14 @@ TsvThread &thread_data(ThreadState &t) {
   return *tt;
 }
 
+// A thread's data goes at its exit, and again once it is joined or found
+// gone: container calls in its thread_local destructors, which run after the
+// exit event, make it anew, and a record with data is never reused.
+void drop_thread_data(ThreadState &t) {
+  internal_free(t.engine_data[kTsvSlot]);
+  t.engine_data[kTsvSlot] = nullptr;
+}
+
 uint32_t next_random(TsvThread &tt) {
   uint64_t x = tt.random;
   x ^= x << 13;
@@ -354,11 +362,14 @@ class TsvEngine final : public Engine {
         uint32_t i = tt.joined_next++ % TsvThread::kMaxJoined;
         tt.joined[i] = static_cast<Tid>(e.value) + 1;
         tt.joined_epoch[i] = g_epoch.fetch_add(1) + 1;
+        if (ThreadState *joined = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*joined);
         break;
       }
       case EventKind::kThreadExit:
-        internal_free(t.engine_data[kTsvSlot]);
-        t.engine_data[kTsvSlot] = nullptr;
+        drop_thread_data(t);
+        break;
+      case EventKind::kThreadGone:  // a detached thread has left the kernel
+        if (ThreadState *gone = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*gone);
         break;
       default:
         break;
