@@ -26,12 +26,22 @@ std::vector<std::string> explore_environment(const std::string &snag_options) {
   // 1 GiB: the stacks of ~128 threads of 8 MiB; the cache only holds
   // stacks of threads that were joined, and reuses them for new threads.
   const std::string cache = "glibc.pthread.stack_cache_size=1073741824";
+  // One malloc arena: the schedule's threads run one at a time, so arenas
+  // of their own buy no parallelism, and each new one costs a forked
+  // schedule an mmap, munmaps and an mprotect (a 64 MiB heap) and page
+  // faults (glibc makes one for a thread's first malloc when no arena is
+  // free, up to 8 per CPU; with 100 threads, 11-14 of ~135 faults per
+  // schedule). The threads' malloc addresses change (all from the main
+  // heap), the same in explore and replay. Before the user's tunables, so
+  // that an arena_max of their own wins (the last setting counts).
+  const std::string arenas = "glibc.malloc.arena_max=1";
   const char *tunables = std::getenv("GLIBC_TUNABLES");
   std::vector<std::string> env = environment_with("SNAG_OPTIONS", snag_options);
   std::erase_if(env, [](const std::string &e) {
     return e.starts_with("GLIBC_TUNABLES=") || e.starts_with("LD_BIND_NOW=");
   });
-  env.push_back("GLIBC_TUNABLES=" + (tunables && *tunables ? std::string(tunables) + ":" : "") + cache);
+  env.push_back("GLIBC_TUNABLES=" + arenas + ":" + (tunables && *tunables ? std::string(tunables) + ":" : "") +
+                cache);
   env.push_back("LD_BIND_NOW=1");
   return env;
 }

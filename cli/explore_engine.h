@@ -25,8 +25,9 @@ OptionPairs explore_engine_options(const std::string &findings, const std::strin
 // alike, so both lay out memory the same way): SNAG_OPTIONS, and what makes a
 // forked schedule cheap: LD_BIND_NOW=1 (symbols are bound once, in the fork
 // server, not again in every schedule) and a glibc thread stack cache large
-// enough that joined threads' stacks are kept instead of unmapped
-// (GLIBC_TUNABLES, added to the user's own tunables).
+// enough that joined threads' stacks are kept instead of unmapped, and one
+// malloc arena for all threads (GLIBC_TUNABLES, added to the user's own
+// tunables: the stack cache after them, the arena before them).
 std::vector<std::string> explore_environment(const std::string &snag_options);
 
 // Where a finding is, for telling two failures apart: "file:line:column" of
