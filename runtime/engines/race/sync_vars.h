@@ -199,6 +199,12 @@ void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, A
 // keep it alive, nothing else does.
 void sync_thread_done(uint32_t snapshot);
 
+// The calling thread ends: the variables it retired but had not yet put in
+// the quarantine go there, and those it kept for its next variables go back
+// to the free list (sync_vars.cpp's per-thread batches), so that no
+// variable stays with a thread that is gone.
+void sync_thread_exit();
+
 // How many snapshots are alive (words or threads hold them) and how many
 // were ever carved (tests).
 size_t sync_snapshots_alive();
