@@ -59,6 +59,13 @@ void SyncClock::clear() {
 
 void SyncClock::merge_into(VectorClock &into) const { into.merge(values(), size_); }
 
+int SyncClock::copy_unlocked(Clock *out) const {
+  const uint32_t n = __atomic_load_n(&size_, __ATOMIC_RELAXED);
+  if (n > kInline) return -1;
+  for (uint32_t i = 0; i < n; ++i) out[i] = __atomic_load_n(&words_[i], __ATOMIC_RELAXED);
+  return static_cast<int>(n);
+}
+
 bool SyncClock::covers(const VectorClock &other) const {
   for (uint32_t i = 0; i < other.size(); ++i)
     if (other.get(i) > get(i)) return false;
@@ -447,6 +454,10 @@ class VarLockGuard {
  public:
   explicit VarLockGuard(SyncVar *v) : lock_(v->lock) {
     if (!lock_.try_lock()) lock_.lock();
+    // What the holder writes next is ordered after the lock's word: a
+    // reader without the lock (read_clock_unlocked) that saw any of it sees
+    // the lock held, or the version it bumps before unlocking.
+    std::atomic_thread_fence(std::memory_order_release);
   }
   ~VarLockGuard() { lock_.unlock(); }
   VarLockGuard(const VarLockGuard &) = delete;
@@ -459,6 +470,31 @@ class VarLockGuard {
 // Called under v->lock after its clock changed.
 void bump_version(SyncVar *v) {
   v->version.store(v->version.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+}
+
+// An acquire's read of v's clock without v's lock (race_bench.txt section
+// 60), as a sequence lock's reader: `version` (loaded with acquire) is the
+// sequence, v's spin lock the writer's mark. Every change of the clock is
+// made under the lock and bumps the version before the unlock, so a copy
+// made while the lock was free at both ends and the version stayed is the
+// clock of that version. Taking the lock instead wrote the variable's line:
+// at a hand-off (a queue's index released by one thread and acquired by the
+// other, spsc_long; a mutex passed between threads) the acquirer fetched it
+// for reading (the version), upgraded it (the lock) and the releaser then
+// fetched it back modified; now the releaser only invalidates the
+// acquirer's copy. False (take the lock) while a writer is there, for a
+// clock of more than kInline entries (its array may be replaced), or when
+// the version moved. Merges into `into` only on success.
+bool read_clock_unlocked(const SyncVar *v, uint32_t version, VectorClock &into) {
+  if (!v->lock.is_free(std::memory_order_relaxed)) return false;
+  Clock copy[SyncClock::kInline];
+  const int n = v->clock.copy_unlocked(copy);
+  if (n < 0) return false;
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (!v->lock.is_free(std::memory_order_acquire) || v->version.load(std::memory_order_relaxed) != version)
+    return false;
+  into.merge(copy, static_cast<uint32_t>(n));
+  return true;
 }
 
 // Variables are carved from page-aligned runs, 64-byte aligned (the runtime's
@@ -889,7 +925,12 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
     if (word) take_word(word, into, self, own);
     return;
   }
-  if (seen.has(v, v->version.load(std::memory_order_acquire), into_clock)) return;
+  const uint32_t version = v->version.load(std::memory_order_acquire);
+  if (seen.has(v, version, into_clock)) return;
+  if (read_clock_unlocked(v, version, into)) {
+    seen.note(v, version, into_clock);
+    return;
+  }
   VarLockGuard guard(v);
   v->clock.merge_into(into);
   // Read under the lock: the version of the clock just merged.
@@ -992,9 +1033,12 @@ void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
 uint32_t sync_acquire_lock(SyncVar *v, VectorClock &into, bool write_mode, AcquireCache &seen) {
   const uint32_t version = v->version.load(std::memory_order_acquire);
   // A writer also takes what readers released, which `seen` does not vouch for.
-  if (seen.has(v, version, true) &&
-      !(write_mode && v->readers_released.load(std::memory_order_relaxed)))
-    return version;
+  const bool readers = write_mode && v->readers_released.load(std::memory_order_relaxed);
+  if (seen.has(v, version, true) && !readers) return version;
+  // (A readers' release sets `readers_released` before the version bump
+  // that `version`, loaded with acquire, saw or follows: when the copy's
+  // check that the version stayed passes, `readers` above was read after it.)
+  if (!readers && read_clock_unlocked(v, version, into)) return version;
   VarLockGuard guard(v);
   v->clock.merge_into(into);
   if (write_mode)

@@ -47,6 +47,11 @@ class SyncClock {
   bool covers(const VectorClock &other) const;
   // True when `clock` holds every entry of this one.
   bool covered_by(const VectorClock &clock) const;
+  // Copies the entries into `out` (room for kInline) without the variable's
+  // lock, and returns how many; -1 when they are more than kInline. The
+  // copy may be torn: the caller checks the variable's lock and version
+  // around it (sync_vars.cpp, read_clock_unlocked).
+  int copy_unlocked(Clock *out) const;
 
  private:
   Clock *values() {

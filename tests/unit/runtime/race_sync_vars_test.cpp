@@ -285,6 +285,54 @@ TEST(SyncVars, ALocksOneLockSetIsItsAddresssWhicheverVariableStandsForIt) {
   }
 }
 
+// An acquire reads a variable's clock without its lock when no writer is
+// there (race_bench.txt section 60): it never takes a clock half written.
+// One thread stores clocks whose eight entries are all k, k = 1, 2, ...;
+// another acquires (an atomic acquire, a lock's) and must find all eight
+// entries equal, never below what it took before (fails when the copy is
+// not checked against the lock and version after it is made).
+TEST(SyncVars, AnAcquireWithoutTheLockNeverTakesAClockHalfWritten) {
+  const uintptr_t a = kBase + 0xf80000, m = kBase + 0xf80040;
+  constexpr uint32_t kReads = 300000;
+  VectorClock first;
+  for (Tid t = 0; t < SyncClock::kInline; ++t) first.set(t, 1);
+  sync_store(a, &first);
+  sync_release(m, first);
+  SyncVar *lock = sync_var(m, false);
+  ASSERT_NE(lock, nullptr);
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    VectorClock c;
+    for (Clock k = 2; !done.load(std::memory_order_relaxed); ++k) {
+      for (Tid t = 0; t < SyncClock::kInline; ++t) c.set(t, k);
+      sync_store(a, &c);
+      sync_release_var(lock, c);
+    }
+  });
+  Clock last = 0, last_lock = 0;
+  uint32_t torn = 0, backwards = 0;
+  auto check = [&](const VectorClock &into, Clock &before) {
+    const Clock k = into.get(0);
+    for (Tid t = 1; t < SyncClock::kInline; ++t)
+      if (into.get(t) != k) ++torn;
+    if (k < before) ++backwards;
+    before = k;
+  };
+  for (uint32_t i = 0; i < kReads; ++i) {
+    VectorClock into, into_lock;
+    AcquireCache seen;
+    sync_acquire_atomic(a, into, true, seen);
+    check(into, last);
+    sync_acquire_lock(lock, into_lock, true, seen);
+    check(into_lock, last_lock);
+  }
+  done.store(true);
+  writer.join();
+  EXPECT_EQ(torn, 0u);
+  EXPECT_EQ(backwards, 0u);
+  sync_forget_range(a, m + 8);
+}
+
 // A variable used again for another address starts fresh, and nothing that
 // still remembers it under its old address (a thread's recent lookups, its
 // AcquireCache) takes it for the old one.
