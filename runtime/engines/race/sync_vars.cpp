@@ -825,35 +825,10 @@ void sync_var_prefetch(uintptr_t addr) {
   prefetch_for_write(v);
 }
 
-namespace {
-
-// The one-lock sets this thread interned last, direct-mapped by the lock's
-// address. A set's id names it for the life of the process, so an entry
-// never goes stale. A lock in an object made and freed again and again
-// (short_lived_locks) gets a fresh variable each time, whose `alone` is
-// empty: its first acquire interned {addr} again, a walk of the lockset
-// table's bucket (about 230 instructions, 2% of that workload's), though
-// malloc hands the same few dozen addresses out again and again.
-struct RecentAlone {
-  uintptr_t addr;
-  LocksetId id;
-};
-constexpr int kRecentAloneBits = 6;  // 64 entries, 1 KiB per thread
-SNAG_TLS RecentAlone t_recent_alone[1u << kRecentAloneBits];
-
-}  // namespace
-
 LocksetId sync_lockset_alone(SyncVar *v) {
   LocksetId id = v->alone.load(std::memory_order_relaxed);
   if (id == kEmptyLockset) {
-    const uintptr_t addr = v->addr;
-    RecentAlone &recent = t_recent_alone[((addr / kGranule) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentAloneBits)];
-    if (recent.addr == addr && recent.id != kEmptyLockset) {
-      id = recent.id;
-    } else {
-      id = lockset_intern(&addr, 1);
-      recent = {addr, id};  // (kEmptyLockset when the table is full: never taken from here)
-    }
+    id = lockset_intern(&v->addr, 1);
     v->alone.store(id, std::memory_order_relaxed);
   }
   return id;

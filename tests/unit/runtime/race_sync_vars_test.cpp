@@ -263,28 +263,6 @@ TEST(SyncVars, AnEndedThreadsForgottenVariablesAreUsedAgain) {
   sync_forget_range(fresh, fresh + 64 * made);
 }
 
-// A lock's one-lock set is the same set whichever variable stands for the
-// lock (sync_lockset_alone remembers the sets it interned by address): a
-// lock made again at an address keeps its set, and addresses that share a
-// remembered entry each get their own.
-TEST(SyncVars, ALocksOneLockSetIsItsAddresssWhicheverVariableStandsForIt) {
-  const uintptr_t base = kBase + 0xf00000;
-  constexpr uintptr_t kLocks = 200;  // more than the remembered entries
-  VectorClock c;
-  c.set(1, 1);
-  for (int round = 0; round < 2; ++round) {
-    for (uintptr_t i = 0; i < kLocks; ++i) {
-      const uintptr_t a = base + 64 * i;
-      SyncVar *v = sync_var(a, true);
-      ASSERT_EQ(sync_lockset_alone(v), lockset_intern(&a, 1)) << round << " " << i;
-      const uintptr_t *members;
-      ASSERT_EQ(lockset_members(sync_lockset_alone(v), &members), 1u);
-      EXPECT_EQ(members[0], a);
-    }
-    sync_forget_range(base, base + 64 * kLocks);
-  }
-}
-
 // An acquire reads a variable's clock without its lock when no writer is
 // there (race_bench.txt section 60): it never takes a clock half written.
 // One thread stores clocks whose eight entries are all k, k = 1, 2, ...;
