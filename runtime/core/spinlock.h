@@ -46,6 +46,10 @@ class SpinLock {
            state_.compare_exchange_strong(held, mine, std::memory_order_acquire, std::memory_order_relaxed);
   }
   void unlock() { state_.store(0, std::memory_order_release); }
+  // Whether nobody (in any process generation) holds it: for readers that
+  // copy what the lock guards without taking it and check afterwards that
+  // no writer was there (a sequence lock's reader).
+  bool is_free(std::memory_order order) const { return state_.load(order) == 0; }
 
  private:
   static void yield();

@@ -372,6 +372,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       // What the thread keeps until it is joined is its clock; its cache of
       // block records goes now.
       release_block_cache(rt.blocks);
+      sync_thread_exit();
       break;
     case EventKind::kThreadJoin:
       if (ThreadState *child = thread_by_tid(static_cast<Tid>(e.value)))

@@ -59,6 +59,13 @@ void SyncClock::clear() {
 
 void SyncClock::merge_into(VectorClock &into) const { into.merge(values(), size_); }
 
+int SyncClock::copy_unlocked(Clock *out) const {
+  const uint32_t n = __atomic_load_n(&size_, __ATOMIC_RELAXED);
+  if (n > kInline) return -1;
+  for (uint32_t i = 0; i < n; ++i) out[i] = __atomic_load_n(&words_[i], __ATOMIC_RELAXED);
+  return static_cast<int>(n);
+}
+
 bool SyncClock::covers(const VectorClock &other) const {
   for (uint32_t i = 0; i < other.size(); ++i)
     if (other.get(i) > get(i)) return false;
@@ -447,6 +454,10 @@ class VarLockGuard {
  public:
   explicit VarLockGuard(SyncVar *v) : lock_(v->lock) {
     if (!lock_.try_lock()) lock_.lock();
+    // What the holder writes next is ordered after the lock's word: a
+    // reader without the lock (read_clock_unlocked) that saw any of it sees
+    // the lock held, or the version it bumps before unlocking.
+    std::atomic_thread_fence(std::memory_order_release);
   }
   ~VarLockGuard() { lock_.unlock(); }
   VarLockGuard(const VarLockGuard &) = delete;
@@ -459,6 +470,31 @@ class VarLockGuard {
 // Called under v->lock after its clock changed.
 void bump_version(SyncVar *v) {
   v->version.store(v->version.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+}
+
+// An acquire's read of v's clock without v's lock (race_bench.txt section
+// 60), as a sequence lock's reader: `version` (loaded with acquire) is the
+// sequence, v's spin lock the writer's mark. Every change of the clock is
+// made under the lock and bumps the version before the unlock, so a copy
+// made while the lock was free at both ends and the version stayed is the
+// clock of that version. Taking the lock instead wrote the variable's line:
+// at a hand-off (a queue's index released by one thread and acquired by the
+// other, spsc_long; a mutex passed between threads) the acquirer fetched it
+// for reading (the version), upgraded it (the lock) and the releaser then
+// fetched it back modified; now the releaser only invalidates the
+// acquirer's copy. False (take the lock) while a writer is there, for a
+// clock of more than kInline entries (its array may be replaced), or when
+// the version moved. Merges into `into` only on success.
+bool read_clock_unlocked(const SyncVar *v, uint32_t version, VectorClock &into) {
+  if (!v->lock.is_free(std::memory_order_relaxed)) return false;
+  Clock copy[SyncClock::kInline];
+  const int n = v->clock.copy_unlocked(copy);
+  if (n < 0) return false;
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (!v->lock.is_free(std::memory_order_acquire) || v->version.load(std::memory_order_relaxed) != version)
+    return false;
+  into.merge(copy, static_cast<uint32_t>(n));
+  return true;
 }
 
 // Variables are carved from page-aligned runs, 64-byte aligned (the runtime's
@@ -505,11 +541,69 @@ SyncVar *pop_free() {
   return v;
 }
 
+// Each thread retires the variables it forgets, and takes those it makes,
+// in batches (race_bench.txt section 60): an object holding a mutex, made
+// and freed by two threads at once (short_lived_locks), took the quarantine's
+// lock and the carve lock twice per object, three lines both threads write,
+// one transfer each when they run side by side (a quarter of its profile,
+// sync_forget_range and sync_var). A retired variable waits in its thread's
+// batch before it enters the quarantine: later, never sooner, than alone.
+// The variables leaving the quarantine for a batch go to the thread's own
+// free stash first. Both are given back at the thread's exit
+// (sync_thread_exit). `busy` keeps a nested call (a signal handler's free
+// while the thread is in here) off the stash: it takes the locks instead.
+constexpr uint32_t kStashBatch = 16;
+struct VarStash {
+  bool busy;
+  uint32_t retired_count;
+  uint32_t free_count;
+  SyncVar *retired[kStashBatch];
+  SyncVar *free[kStashBatch];
+};
+SNAG_TLS VarStash t_stash;
+
+// Enters the stash's retired batch into the quarantine; what leaves it goes
+// to the free stash while it has room, the rest to the free list.
+void flush_retired(VarStash &s) {
+  void *released[kStashBatch];
+  const size_t n = g_quarantine.push_all(reinterpret_cast<void *const *>(s.retired), s.retired_count, released);
+  s.retired_count = 0;
+  size_t i = 0;
+  for (; i < n && s.free_count < kStashBatch; ++i) s.free[s.free_count++] = static_cast<SyncVar *>(released[i]);
+  if (i == n) return;
+  SpinLockGuard guard(g_carve_lock);
+  for (; i < n; ++i) push_free(static_cast<SyncVar *>(released[i]));
+}
+
 void quarantine(SyncVar *v) {
+  VarStash &s = t_stash;
+  if (!s.busy) {
+    s.busy = true;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    s.retired[s.retired_count++] = v;
+    if (s.retired_count == kStashBatch) flush_retired(s);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    s.busy = false;
+    return;
+  }
   auto *released = static_cast<SyncVar *>(g_quarantine.push(v));
   if (!released) return;
   SpinLockGuard guard(g_carve_lock);
   push_free(released);
+}
+
+// A variable of the thread's free stash, or null.
+SyncVar *take_stashed() {
+  VarStash &s = t_stash;
+  if (s.busy || !s.free_count) return nullptr;
+  s.busy = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  SyncVar *v = s.free[--s.free_count];
+  // reuse() writes it; the next one was last touched long ago.
+  if (s.free_count) prefetch_for_write(s.free[s.free_count - 1]);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  s.busy = false;
+  return v;
 }
 
 // Takes the variable's lock: a thread still holding the old one (a lock
@@ -528,8 +622,8 @@ void reuse(SyncVar *v, uintptr_t addr) {
 }
 
 SyncVar *new_sync_var(uintptr_t addr) {
-  SyncVar *memory;
-  {
+  SyncVar *memory = take_stashed();
+  if (!memory) {
     SpinLockGuard guard(g_carve_lock);
     memory = pop_free();
     if (!memory) {
@@ -806,7 +900,12 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
     if (word) take_word(word, into, self, own);
     return;
   }
-  if (seen.has(v, v->version.load(std::memory_order_acquire), into_clock)) return;
+  const uint32_t version = v->version.load(std::memory_order_acquire);
+  if (seen.has(v, version, into_clock)) return;
+  if (read_clock_unlocked(v, version, into)) {
+    seen.note(v, version, into_clock);
+    return;
+  }
   VarLockGuard guard(v);
   v->clock.merge_into(into);
   // Read under the lock: the version of the clock just merged.
@@ -876,6 +975,20 @@ void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, A
 
 void sync_thread_done(uint32_t snapshot) { unref_snapshot(snapshot); }
 
+void sync_thread_exit() {
+  VarStash &s = t_stash;
+  if (s.busy) return;
+  s.busy = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (s.retired_count) flush_retired(s);
+  if (s.free_count) {
+    SpinLockGuard guard(g_carve_lock);
+    while (s.free_count) push_free(s.free[--s.free_count]);
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  s.busy = false;
+}
+
 size_t sync_snapshots_alive() { return g_snapshots_alive.load(std::memory_order_relaxed); }
 
 bool sync_has_compact_word(uintptr_t addr) {
@@ -895,9 +1008,12 @@ void sync_acquire_var(SyncVar *v, VectorClock &into, bool readers) {
 uint32_t sync_acquire_lock(SyncVar *v, VectorClock &into, bool write_mode, AcquireCache &seen) {
   const uint32_t version = v->version.load(std::memory_order_acquire);
   // A writer also takes what readers released, which `seen` does not vouch for.
-  if (seen.has(v, version, true) &&
-      !(write_mode && v->readers_released.load(std::memory_order_relaxed)))
-    return version;
+  const bool readers = write_mode && v->readers_released.load(std::memory_order_relaxed);
+  if (seen.has(v, version, true) && !readers) return version;
+  // (A readers' release sets `readers_released` before the version bump
+  // that `version`, loaded with acquire, saw or follows: when the copy's
+  // check that the version stayed passes, `readers` above was read after it.)
+  if (!readers && read_clock_unlocked(v, version, into)) return version;
   VarLockGuard guard(v);
   v->clock.merge_into(into);
   if (write_mode)

@@ -47,6 +47,11 @@ class SyncClock {
   bool covers(const VectorClock &other) const;
   // True when `clock` holds every entry of this one.
   bool covered_by(const VectorClock &clock) const;
+  // Copies the entries into `out` (room for kInline) without the variable's
+  // lock, and returns how many; -1 when they are more than kInline. The
+  // copy may be torn: the caller checks the variable's lock and version
+  // around it (sync_vars.cpp, read_clock_unlocked).
+  int copy_unlocked(Clock *out) const;
 
  private:
   Clock *values() {
@@ -198,6 +203,12 @@ void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, A
 // A joined thread's current snapshot is no longer its own: words naming it
 // keep it alive, nothing else does.
 void sync_thread_done(uint32_t snapshot);
+
+// The calling thread ends: the variables it retired but had not yet put in
+// the quarantine go there, and those it kept for its next variables go back
+// to the free list (sync_vars.cpp's per-thread batches), so that no
+// variable stays with a thread that is gone.
+void sync_thread_exit();
 
 // How many snapshots are alive (words or threads hold them) and how many
 // were ever carved (tests).

@@ -4,6 +4,7 @@
 #include "engines/race/sync_vars.h"
 
 #include <set>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -228,6 +229,86 @@ TEST(SyncVars, ManyFreedAtOnceAreEachUsedAgainOnce) {
   EXPECT_EQ(sync_vars_carved(), carved_before);
   for (uintptr_t i = 0; i < kCount; ++i) ASSERT_EQ(sync_var(second + 8 * i, false)->addr, second + 8 * i);
   sync_forget_range(second, second + 8 * kCount);
+}
+
+// Variables are retired and taken in per-thread batches (race_bench.txt
+// section 60). A thread that ends gives its batches back: every variable it
+// forgot is used again after the quarantine, none stays with the thread that
+// is gone (fails when sync_thread_exit leaves the batches where they are).
+TEST(SyncVars, AnEndedThreadsForgottenVariablesAreUsedAgain) {
+  const uintptr_t mine = kBase + 0xc00000, others = kBase + 0xd00000, fresh = kBase + 0xe00000;
+  constexpr uintptr_t kMine = 40;  // not a multiple of the batch: some wait in it at the end
+  std::set<SyncVar *> retired;
+  std::thread thread([&] {
+    VectorClock c;
+    c.set(1, 1);
+    for (uintptr_t i = 0; i < kMine; ++i) {
+      sync_release(mine + 64 * i, c);
+      retired.insert(sync_var(mine + 64 * i, false));
+    }
+    sync_forget_range(mine, mine + 64 * kMine);
+    sync_thread_exit();
+  });
+  thread.join();
+  ASSERT_EQ(retired.size(), size_t(kMine));
+  // More variables than the quarantine holds, freed after them: theirs
+  // come out. Then make variables until each of them is used again.
+  VectorClock c;
+  c.set(1, 1);
+  for (uintptr_t i = 0; i < 1100; ++i) sync_release(others + 64 * i, c);
+  sync_forget_range(others, others + 64 * 1100);
+  uintptr_t made = 0;
+  for (; made < 50000 && !retired.empty(); ++made) retired.erase(sync_var(fresh + 64 * made, true));
+  EXPECT_TRUE(retired.empty()) << retired.size() << " variables stayed with the thread that ended";
+  sync_forget_range(fresh, fresh + 64 * made);
+}
+
+// An acquire reads a variable's clock without its lock when no writer is
+// there (race_bench.txt section 60): it never takes a clock half written.
+// One thread stores clocks whose eight entries are all k, k = 1, 2, ...;
+// another acquires (an atomic acquire, a lock's) and must find all eight
+// entries equal, never below what it took before (fails when the copy is
+// not checked against the lock and version after it is made).
+TEST(SyncVars, AnAcquireWithoutTheLockNeverTakesAClockHalfWritten) {
+  const uintptr_t a = kBase + 0xf80000, m = kBase + 0xf80040;
+  constexpr uint32_t kReads = 300000;
+  VectorClock first;
+  for (Tid t = 0; t < SyncClock::kInline; ++t) first.set(t, 1);
+  sync_store(a, &first);
+  sync_release(m, first);
+  SyncVar *lock = sync_var(m, false);
+  ASSERT_NE(lock, nullptr);
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    VectorClock c;
+    for (Clock k = 2; !done.load(std::memory_order_relaxed); ++k) {
+      for (Tid t = 0; t < SyncClock::kInline; ++t) c.set(t, k);
+      sync_store(a, &c);
+      sync_release_var(lock, c);
+    }
+  });
+  Clock last = 0, last_lock = 0;
+  uint32_t torn = 0, backwards = 0;
+  auto check = [&](const VectorClock &into, Clock &before) {
+    const Clock k = into.get(0);
+    for (Tid t = 1; t < SyncClock::kInline; ++t)
+      if (into.get(t) != k) ++torn;
+    if (k < before) ++backwards;
+    before = k;
+  };
+  for (uint32_t i = 0; i < kReads; ++i) {
+    VectorClock into, into_lock;
+    AcquireCache seen;
+    sync_acquire_atomic(a, into, true, seen);
+    check(into, last);
+    sync_acquire_lock(lock, into_lock, true, seen);
+    check(into_lock, last_lock);
+  }
+  done.store(true);
+  writer.join();
+  EXPECT_EQ(torn, 0u);
+  EXPECT_EQ(backwards, 0u);
+  sync_forget_range(a, m + 8);
 }
 
 // A variable used again for another address starts fresh, and nothing that
