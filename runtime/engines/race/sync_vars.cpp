@@ -550,8 +550,9 @@ SyncVar *pop_free() {
 // batch before it enters the quarantine: later, never sooner, than alone.
 // The variables leaving the quarantine for a batch go to the thread's own
 // free stash first. Both are given back at the thread's exit
-// (sync_thread_exit). `busy` keeps a nested call (a signal handler's free
-// while the thread is in here) off the stash: it takes the locks instead.
+// (sync_thread_exit). `busy` (set by StashHold) keeps a nested call (a
+// signal handler's free while the thread is in here) off the stash: it
+// takes the locks instead.
 constexpr uint32_t kStashBatch = 16;
 struct VarStash {
   bool busy;
@@ -561,6 +562,28 @@ struct VarStash {
   SyncVar *free[kStashBatch];
 };
 SNAG_TLS VarStash t_stash;
+
+// The thread's stash for one operation, or null in a nested call (the
+// outer one is in the middle of changing it).
+class StashHold {
+ public:
+  StashHold() : stash_(t_stash.busy ? nullptr : &t_stash) {
+    if (!stash_) return;
+    stash_->busy = true;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~StashHold() {
+    if (!stash_) return;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    stash_->busy = false;
+  }
+  StashHold(const StashHold &) = delete;
+  StashHold &operator=(const StashHold &) = delete;
+  VarStash *get() const { return stash_; }
+
+ private:
+  VarStash *stash_;
+};
 
 // Enters the stash's retired batch into the quarantine; what leaves it goes
 // to the free stash while it has room, the rest to the free list.
@@ -576,14 +599,10 @@ void flush_retired(VarStash &s) {
 }
 
 void quarantine(SyncVar *v) {
-  VarStash &s = t_stash;
-  if (!s.busy) {
-    s.busy = true;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    s.retired[s.retired_count++] = v;
-    if (s.retired_count == kStashBatch) flush_retired(s);
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    s.busy = false;
+  StashHold hold;
+  if (VarStash *s = hold.get()) {
+    s->retired[s->retired_count++] = v;
+    if (s->retired_count == kStashBatch) flush_retired(*s);
     return;
   }
   auto *released = static_cast<SyncVar *>(g_quarantine.push(v));
@@ -594,15 +613,12 @@ void quarantine(SyncVar *v) {
 
 // A variable of the thread's free stash, or null.
 SyncVar *take_stashed() {
-  VarStash &s = t_stash;
-  if (s.busy || !s.free_count) return nullptr;
-  s.busy = true;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  SyncVar *v = s.free[--s.free_count];
+  StashHold hold;
+  VarStash *s = hold.get();
+  if (!s || !s->free_count) return nullptr;
+  SyncVar *v = s->free[--s->free_count];
   // reuse() writes it; the next one was last touched long ago.
-  if (s.free_count) prefetch_for_write(s.free[s.free_count - 1]);
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  s.busy = false;
+  if (s->free_count) prefetch_for_write(s->free[s->free_count - 1]);
   return v;
 }
 
@@ -976,17 +992,14 @@ void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, A
 void sync_thread_done(uint32_t snapshot) { unref_snapshot(snapshot); }
 
 void sync_thread_exit() {
-  VarStash &s = t_stash;
-  if (s.busy) return;
-  s.busy = true;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (s.retired_count) flush_retired(s);
-  if (s.free_count) {
+  StashHold hold;
+  VarStash *s = hold.get();
+  if (!s) return;
+  if (s->retired_count) flush_retired(*s);
+  if (s->free_count) {
     SpinLockGuard guard(g_carve_lock);
-    while (s.free_count) push_free(s.free[--s.free_count]);
+    while (s->free_count) push_free(s->free[--s->free_count]);
   }
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  s.busy = false;
 }
 
 size_t sync_snapshots_alive() { return g_snapshots_alive.load(std::memory_order_relaxed); }
