@@ -82,6 +82,13 @@ class Engine {
     return {};
   }
 
+  // Thread `ended` was joined (after kThreadJoin) or, detached, has left the
+  // kernel (after kThreadGone): no code runs on it again, not even its
+  // thread_local destructors, and no event will name it. The engine drops
+  // what it keeps for it in ended.engine_data, so that the record can be
+  // reused and memory stays proportional to live threads.
+  virtual void forget_thread(ThreadState &ended) { (void)ended; }
+
   // The process is exiting (exit(), return from main, or the last thread
   // ending); other threads may still be running. Called once, observers
   // first, so the leading engine sees what they reported.

@@ -189,6 +189,14 @@ Verdict emit(ThreadState *t, const Event &e) {
   return verdict;  // the leader's: it comes last
 }
 
+void retire_thread(ThreadState *t, ThreadState *ended) {
+  {
+    RuntimeScope scope(t);
+    for (int i = 0; i < g_engine_count; ++i) g_engines[i]->forget_thread(*ended);
+  }
+  thread_retire(ended);
+}
+
 void note_exit_status(int status) { g_exit_status.store(status); }
 
 snag_site_t caller_site() { return __snag_call_site; }

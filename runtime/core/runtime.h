@@ -57,6 +57,10 @@ void update_engine_hooks();
 // engine's verdict.
 Verdict emit(ThreadState *t, const Event &e);
 
+// Thread `ended` was joined or is gone, and its event was emitted: every
+// engine forgets it (Engine::forget_thread), then its record is retired.
+void retire_thread(ThreadState *t, ThreadState *ended);
+
 // The site of the instrumented call that led into the current interceptor.
 snag_site_t caller_site();
 

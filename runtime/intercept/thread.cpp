@@ -88,7 +88,7 @@ void retire_gone_threads(ThreadState *t) {
     e.value = gone->tid;
     emit(t, e);
     if (g_thread_stack_lender) g_thread_stack_lender->give_back(gone->tid);
-    thread_retire(gone);
+    retire_thread(t, gone);
   }
 }
 
@@ -176,7 +176,7 @@ int observed_join(pthread_t thread, uint32_t flags, Join join) {
     e.value = child->tid;
     emit(t, e);
     if (g_thread_stack_lender) g_thread_stack_lender->give_back(child->tid);
-    thread_retire(child);  // memory for live threads, not every thread ever joined
+    retire_thread(t, child);  // memory for live threads, not every thread ever joined
   }
   retire_gone_threads(t);
   return rc;

@@ -105,8 +105,8 @@ void flush_counts(GuardThread &g) {
   }
 }
 
-// A thread's data goes at its exit, and again once it is joined or found
-// gone: its thread_local destructors run after the exit event, and their
+// A thread's data goes at its exit, and again when the core has the engine
+// forget it: its thread_local destructors run after the exit event, and their
 // locks and accesses make the data anew. Learning keeps the counts in it.
 void drop_thread_data(ThreadState &t, Mode mode) {
   auto *g = static_cast<GuardThread *>(t.engine_data[kGuardSlot]);
@@ -359,15 +359,13 @@ class GuardEngine final : public Engine {
       case EventKind::kThreadExit:
         drop_thread_data(t, mode_);
         break;
-      case EventKind::kThreadJoin:
-      case EventKind::kThreadGone:  // the thread has left the kernel
-        if (ThreadState *ended = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*ended, mode_);
-        break;
       default:
         break;
     }
     return {};
   }
+
+  void forget_thread(ThreadState &ended) override { drop_thread_data(ended, mode_); }
 
   void on_exit(int) override {
     if (mode_ != Mode::kLearn) return;

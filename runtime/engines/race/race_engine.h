@@ -203,6 +203,7 @@ class RaceEngine final : public Engine {
   void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site,
                     const HeapBlock *block = nullptr);
   Verdict on_event(ThreadState &t, const Event &e) override;
+  void forget_thread(ThreadState &ended) override;
   void on_exit(int status) override;
   // The atomic hooks' direct path (Engine::atomic_hook): what on_event does
   // with kAtomicBefore, kAtomicAfter and kFence, without the dispatch.
@@ -235,7 +236,6 @@ class RaceEngine final : public Engine {
   // race_events.cpp
   RaceThread &thread_data(ThreadState &t);
   static void touch_lock_memory(ThreadState &t, const Event &e, bool write);
-  static void drop_thread_data(ThreadState &t);
   void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
   void release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);

@@ -67,8 +67,10 @@ RaceThread &RaceEngine::thread_data(ThreadState &t) {
 
 // Nothing reads an ended thread's data again once it is joined or gone
 // (histories keep its slot and clock values, not its record): memory stays
-// proportional to live threads, not to every thread the program ever had.
-void RaceEngine::drop_thread_data(ThreadState &t) {
+// proportional to live threads, not to every thread the program ever had. A
+// gone detached thread's slot goes to a thread whose creator saw its last
+// clock value through some synchronization, if any does.
+void RaceEngine::forget_thread(ThreadState &t) {
   auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   if (!rt) return;
   give_back_clock_slot(rt->slot, rt->published);
@@ -383,14 +385,9 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
             rt.lockless.merge(crt->lockless);
           }
           // Everything the child did is now ordered before the joiner: a
-          // thread the joiner (or one after it) creates may take its slot.
-          drop_thread_data(*child);
+          // thread the joiner (or one after it) creates may take its slot
+          // once the core has the engines forget the child (forget_thread).
         }
-      break;
-    case EventKind::kThreadGone:
-      // A detached thread: its slot goes to a thread whose creator saw its
-      // last clock value through some synchronization, if any does.
-      if (ThreadState *gone = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*gone);
       break;
     // A lock's own memory: init and destroy write it, lock and unlock read it
     // before they synchronize, so a lock used while another thread

@@ -92,9 +92,9 @@ TsvThread &thread_data(ThreadState &t) {
   return *tt;
 }
 
-// A thread's data goes at its exit, and again once it is joined or found
-// gone: container calls in its thread_local destructors, which run after the
-// exit event, make it anew, and a record with data is never reused.
+// A thread's data goes at its exit, and again when the core has the engine
+// forget it: container calls in its thread_local destructors, which run after
+// the exit event, make it anew, and a record with data is never reused.
 void drop_thread_data(ThreadState &t) {
   internal_free(t.engine_data[kTsvSlot]);
   t.engine_data[kTsvSlot] = nullptr;
@@ -362,20 +362,18 @@ class TsvEngine final : public Engine {
         uint32_t i = tt.joined_next++ % TsvThread::kMaxJoined;
         tt.joined[i] = static_cast<Tid>(e.value) + 1;
         tt.joined_epoch[i] = g_epoch.fetch_add(1) + 1;
-        if (ThreadState *joined = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*joined);
         break;
       }
       case EventKind::kThreadExit:
         drop_thread_data(t);
-        break;
-      case EventKind::kThreadGone:  // a detached thread has left the kernel
-        if (ThreadState *gone = thread_by_tid(static_cast<Tid>(e.value))) drop_thread_data(*gone);
         break;
       default:
         break;
     }
     return {};
   }
+
+  void forget_thread(ThreadState &ended) override { drop_thread_data(ended); }
 
   void on_exit(int) override { rewrite_trap_file(); }
 };

@@ -92,6 +92,7 @@ class RaceStateMachine : public ::testing::Test {
     Event e{EventKind::kThreadJoin};
     e.value = child.tid;
     engine().on_event(joiner, e);
+    engine().forget_thread(child);  // as the core does after the join event
   }
   // A detached thread's end, and a thread noticing that it is gone.
   void end_detached(ThreadState &t, ThreadState &noticer) {
@@ -100,6 +101,7 @@ class RaceStateMachine : public ::testing::Test {
     Event gone{EventKind::kThreadGone};
     gone.value = t.tid;
     engine().on_event(noticer, gone);
+    engine().forget_thread(t);
   }
   void lock(ThreadState &t, uintptr_t m) {
     Event e{EventKind::kLockAcquired};
