@@ -257,6 +257,9 @@ class RaceEngine final : public Engine {
   static void on_heap_hook(ThreadState &t, const Event &e);
   void on_alloc(ThreadState &t, RaceThread &rt, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
+  bool free_small_block(ThreadState &t, RaceThread &rt, const Event &e, std::atomic<uint64_t> *cell,
+                        HeapBlock *block);
+  void free_block_slowly(ThreadState &t, RaceThread &rt, const Event &e);
   void forget_thread_stack();
 
   // race_potential.cpp (potential=1)
