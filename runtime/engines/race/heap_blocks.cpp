@@ -103,7 +103,10 @@ void *take_record(RecordSlab slab, BlockCache::List *rest = nullptr) {
     // The group's others, last first: the cache hands them out in order.
     for (size_t i = kThinGroup - 1; i > 0; --i) {
       auto *other = reinterpret_cast<HeapBlock *>(static_cast<char *>(record) + i * kThinHeapBlockBytes);
-      other->form = static_cast<uint8_t>(RecordForm::kThin);  // its slab, for give_back_record
+      // Its slab (for give_back_record), and a block's type: new_heap_block
+      // takes a cached thin record's type, form and flags as they are.
+      other->form = static_cast<uint8_t>(RecordForm::kThin);
+      other->type = IndirectType::kBlock;
       if (rest) {
         set_next_free(other, rest->head);
         rest->head = other;

@@ -433,11 +433,8 @@ SNAG_ALWAYS_INLINE HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start,
   list.head = next_free_record(b);
   --list.count;
   // A cached thin record is kBlock, thin, coarse and not a chunk already
-  // (delete_heap_block); its refinement index is 0 (drop_refinement).
-  b->type = IndirectType::kBlock;
-  __atomic_store_n(&b->form, static_cast<uint8_t>(RecordForm::kThin), __ATOMIC_RELAXED);
-  b->fine.store(false, std::memory_order_relaxed);
-  b->is_chunk = false;
+  // (delete_heap_block, take_record); its refinement index is 0
+  // (drop_refinement).
   b->size_low = static_cast<uint32_t>(size);
   b->state.store(0, std::memory_order_relaxed);
   b->start = start;

@@ -2,6 +2,7 @@
 // from thread creation and join, locks, condition variables, semaphores,
 // barriers, once, static-init guards, futexes, release/acquire atomics and
 // fences) and locksets; heap blocks born and freed.
+#include <malloc.h>
 #include <new>
 #include <pthread.h>
 
@@ -240,15 +241,7 @@ void RaceEngine::on_atomic_hook(ThreadState &t, const Event &e) {
   else g_race->on_atomic(t, rt, e);
 }
 
-void RaceEngine::on_heap_hook(ThreadState &t, const Event &e) {
-  RuntimeScope scope(&t);
-  RaceThread &rt = g_race->thread_data(t);
-  rt.published = rt.now;
-  if (e.kind == EventKind::kAlloc) g_race->on_alloc(t, rt, e);
-  else g_race->on_free(t, rt, e);
-}
-
-void RaceEngine::on_alloc(ThreadState &t, RaceThread &rt, const Event &e) {
+SNAG_ALWAYS_INLINE void RaceEngine::on_alloc(ThreadState &t, RaceThread &rt, const Event &e) {
   uintptr_t size = e.value;
   if (size == 0) return;
   HeapBlock *block = new_heap_block(rt.blocks, e.addr, size, allocation_stack(t, rt, e.site), t.tid,
@@ -295,12 +288,21 @@ SNAG_ALWAYS_INLINE bool RaceEngine::free_small_block(ThreadState &t, RaceThread 
   return true;
 }
 
-void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
+SNAG_ALWAYS_INLINE void RaceEngine::on_free(ThreadState &t, RaceThread &rt, const Event &e) {
   if (std::atomic<uint64_t> *cell = find_cell(e.addr)) {
     HeapBlock *block = block_of_word(cell->load(std::memory_order_acquire));
     if (block && free_small_block(t, rt, e, cell, block)) return;
   }
   free_block_slowly(t, rt, e);
+}
+
+// on_alloc and on_free inline: a call less per block.
+void RaceEngine::on_heap_hook(ThreadState &t, const Event &e) {
+  RuntimeScope scope(&t);
+  RaceThread &rt = g_race->thread_data(t);
+  rt.published = rt.now;
+  if (e.kind == EventKind::kAlloc) g_race->on_alloc(t, rt, e);
+  else g_race->on_free(t, rt, e);
 }
 
 void RaceEngine::free_block_slowly(ThreadState &t, RaceThread &rt, const Event &e) {
@@ -311,7 +313,11 @@ void RaceEngine::free_block_slowly(ThreadState &t, RaceThread &rt, const Event &
   if (std::atomic<uint64_t> *cell = find_cell(e.addr)) block = block_of_word(cell->load(std::memory_order_acquire));
   block = block ? allocation_of(block) : find_heap_block(e.addr);
   if (block && block->start != e.addr) block = nullptr;
-  uintptr_t size = block ? block_size(block) : e.value;
+  // A block without a record (allocated before the runtime started, or
+  // inside it) has the size libc gives it.
+  uintptr_t size = block                                ? block_size(block)
+                   : (e.flags & kFreeSizeNotGiven) != 0 ? malloc_usable_size(reinterpret_cast<void *>(e.addr))
+                                                        : e.value;
   if (size == 0) return;
   const uintptr_t end = e.addr + size;
   // Freeing writes the whole block: it races with unordered accesses to it

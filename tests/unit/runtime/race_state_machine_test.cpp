@@ -5,7 +5,9 @@
 // -> Shared-Modify1 (a write under the common lock), the lockset intersection
 // that empties it, and the happens-before check on the first transfer. Every
 // step is deterministic: the threads are records, not running threads.
+#include <malloc.h>
 #include <new>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <utility>
 
@@ -512,6 +514,29 @@ TEST_F(RaceStateMachine, AFreeGivesNoHistoriesToGranulesNeverUsed) {
   EXPECT_EQ(shadow_history(shadow_page(elsewhere), elsewhere), used);
 }
 
+
+// A free from the malloc family through the heap hook comes without its
+// size (kFreeSizeNotGiven, core/event.h): a block the engine has no record
+// of (allocated before the runtime started, or inside it) is as large as
+// libc says, and all of it reads as written by the freeing thread after.
+TEST_F(RaceStateMachine, AFreeWithoutItsSizeTakesTheSizeLibcGives) {
+  void *memory = malloc(40);  // libc's own here: no record
+  ASSERT_NE(memory, nullptr);
+  const auto addr = reinterpret_cast<uintptr_t>(memory);
+  const size_t usable = malloc_usable_size(memory);
+  Event e{EventKind::kFree};
+  e.addr = addr;
+  e.flags = kFreeSizeNotGiven;
+  e.site = 0x5f1;
+  engine().on_event(*main_, e);
+  for (uintptr_t g = addr; g < addr + usable; g += kGranule) {
+    const uint64_t w = shadow_cell(g)->load();
+    EXPECT_EQ(kind_of(w), Kind::kExclusive0) << "granule " << (g - addr) / kGranule;
+    EXPECT_EQ(tid_of(w), wrap_tid(slot(main_)));
+    EXPECT_TRUE(wrote(w));
+  }
+  free(memory);
+}
 
 // A threadset record (Shared-Modify2) belongs to the one word pointing at
 // it: it goes back when the word moves on, and when the memory is freed.
