@@ -68,7 +68,9 @@ class Engine {
   // Likewise for heap blocks born and freed (kAlloc, kFree from the malloc
   // family and operator new/delete): an allocation-heavy program makes
   // millions of them, and the dispatch (emit's scope and loop, the virtual
-  // on_event and its switch) was a tenth of what each one cost.
+  // on_event and its switch) was a tenth of what each one cost. A kFree
+  // from the malloc family comes here without its size (kFreeSizeNotGiven,
+  // core/event.h).
   EventHook heap_hook = nullptr;
 
   virtual const char *name() const = 0;

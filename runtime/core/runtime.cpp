@@ -199,8 +199,6 @@ void retire_thread(ThreadState *t, ThreadState *ended) {
 
 void note_exit_status(int status) { g_exit_status.store(status); }
 
-snag_site_t caller_site() { return __snag_call_site; }
-
 int finish_process(int status) {
   if (g_finished.exchange(true)) return 0;
   ThreadState *t = current_thread();

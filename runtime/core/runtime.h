@@ -5,6 +5,7 @@
 #include "core/engine.h"
 #include "core/event.h"
 #include "core/thread_state.h"
+#include "snag/abi.h"
 
 namespace snag {
 
@@ -62,7 +63,8 @@ Verdict emit(ThreadState *t, const Event &e);
 void retire_thread(ThreadState *t, ThreadState *ended);
 
 // The site of the instrumented call that led into the current interceptor.
-snag_site_t caller_site();
+// Inline (a thread-local load): every intercepted malloc and free asks it.
+SNAG_ALWAYS_INLINE snag_site_t caller_site() { return __snag_call_site; }
 
 // Remembers the status passed to exit() for the exit event.
 void note_exit_status(int status);

@@ -50,9 +50,15 @@ void freeing(void *p, uint32_t flags = 0) {
   if (ThreadState *t = observing_thread()) {
     Event e = make_event(EventKind::kFree);
     e.addr = reinterpret_cast<uintptr_t>(p);
-    e.value = malloc_usable_size(p);
     e.flags = flags;
-    deliver(t, e);
+    if (EventHook hook = g_heap_hook) {
+      // The engine asks the size itself when its records do not know it.
+      e.flags |= kFreeSizeNotGiven;
+      hook(*t, e);
+    } else {
+      e.value = malloc_usable_size(p);
+      emit(t, e);
+    }
   }
 }
 

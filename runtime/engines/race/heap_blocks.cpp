@@ -103,7 +103,10 @@ void *take_record(RecordSlab slab, BlockCache::List *rest = nullptr) {
     // The group's others, last first: the cache hands them out in order.
     for (size_t i = kThinGroup - 1; i > 0; --i) {
       auto *other = reinterpret_cast<HeapBlock *>(static_cast<char *>(record) + i * kThinHeapBlockBytes);
-      other->form = static_cast<uint8_t>(RecordForm::kThin);  // its slab, for give_back_record
+      // Its slab (for give_back_record), and a block's type: new_heap_block
+      // takes a cached thin record's type, form and flags as they are.
+      other->form = static_cast<uint8_t>(RecordForm::kThin);
+      other->type = IndirectType::kBlock;
       if (rest) {
         set_next_free(other, rest->head);
         rest->head = other;
@@ -258,8 +261,8 @@ BlockRefinement *refinement_at(uint32_t index) {
   return chunk ? chunk + (index & ((1u << kRefinementChunkBits) - 1)) : nullptr;
 }
 
-HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
-                          Tid thread, bool may_be_thin) {
+HeapBlock *new_heap_block_slowly(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
+                                 Tid thread, bool may_be_thin) {
   const RecordForm form = record_form_for(size, may_be_thin);
   const RecordSlab slab = slab_of(form);
   BlockCache::List &list = cache.lists[slab];
@@ -369,64 +372,41 @@ HeapBlock *find_tracking_block(uintptr_t addr) {
   return block ? chunk_of(block, addr) : nullptr;
 }
 
-void delete_heap_block(BlockCache &cache, HeapBlock *block) {
-  retire_state_records(block->state.exchange(0, std::memory_order_acq_rel));
-  // Only a block that went fine or was cut has a refinement, given before
-  // `fine` is published: a coarse block's record (most of them) is freed
-  // without reading its refinement index (a thin record's sits in its
-  // slab's side array, a line of its own).
-  if (block->fine.load(std::memory_order_acquire) && block_refinement_index(block)) {
-    HeapBlock **chunks = nullptr;
-    uint32_t count = 0;
-    {
-      SpinLockGuard guard(g_fine_lock);
-      BlockRefinement *r = refinement_of(block);
-      if (r && block->fine.load()) {
-        for (HeapBlock **link = &g_fine_blocks; *link; link = &refinement_of(*link)->next_fine)
-          if (*link == block) {
-            *link = r->next_fine;
-            break;
-          }
-      }
-      if (r) {
-        chunks = r->chunks.exchange(nullptr);
-        count = r->chunk_count;
-      }
-      for (uint32_t i = 0; chunks && i < count; ++i) {
-        chunks[i]->fine.store(false, std::memory_order_relaxed);
-        chunks[i]->is_chunk = false;
-        drop_refinement(chunks[i]);
-      }
-      drop_refinement(block);
+void drop_block_refinement(HeapBlock *block) {
+  if (!block_refinement_index(block)) return;
+  HeapBlock **chunks = nullptr;
+  uint32_t count = 0;
+  {
+    SpinLockGuard guard(g_fine_lock);
+    BlockRefinement *r = refinement_of(block);
+    if (r && block->fine.load()) {
+      for (HeapBlock **link = &g_fine_blocks; *link; link = &refinement_of(*link)->next_fine)
+        if (*link == block) {
+          *link = r->next_fine;
+          break;
+        }
     }
-    if (chunks) {
-      for (uint32_t i = 0; i < count; ++i) {
-        retire_state_records(chunks[i]->state.exchange(0, std::memory_order_acq_rel));
-        give_back_record(chunks[i]);
-      }
-      internal_free(chunks);
+    if (r) {
+      chunks = r->chunks.exchange(nullptr);
+      count = r->chunk_count;
     }
+    for (uint32_t i = 0; chunks && i < count; ++i) {
+      chunks[i]->fine.store(false, std::memory_order_relaxed);
+      chunks[i]->is_chunk = false;
+      drop_refinement(chunks[i]);
+    }
+    drop_refinement(block);
   }
-  // A dead record is not fine: no reader of it asks for a refinement.
-  block->fine.store(false, std::memory_order_relaxed);
-  block->is_chunk = false;
-  block->type = IndirectType::kBlock;
-  block->start = 0;
-  block->size_low = 0;
-  if (record_form(block) == RecordForm::kWide) record_tail(block, RecordForm::kWide)->size_high = 0;
-  const RecordSlab slab = slab_of(record_form(block));
-  // A spilled thin record is thin again for its next block (its spill is
-  // written afresh when that one spills).
-  if (slab == kThinSlab) __atomic_store_n(&block->form, static_cast<uint8_t>(RecordForm::kThin), __ATOMIC_RELEASE);
-  BlockCache::List &list = cache.lists[slab];
-  if (list.count < BlockCache::kCapacity) {
-    set_next_free(block, list.head);  // the cache's link is the free list's
-    list.head = block;
-    ++list.count;
-  } else {
-    give_back_record(block);
+  if (chunks) {
+    for (uint32_t i = 0; i < count; ++i) {
+      retire_state_records(chunks[i]->state.exchange(0, std::memory_order_acq_rel));
+      give_back_record(chunks[i]);
+    }
+    internal_free(chunks);
   }
 }
+
+void give_back_heap_record(HeapBlock *record) { give_back_record(record); }
 
 void release_block_cache(BlockCache &cache) {
   for (BlockCache::List &list : cache.lists) {

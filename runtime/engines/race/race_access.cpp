@@ -126,19 +126,65 @@ void store_own_entry(uint64_t w, Tid me, Clock now) {
     if (rec->entries[i].thread == me) store_entry(rec->entries[i], {me, now});
 }
 
-// The capture when the top frame moved, out of line: its 0.5 KiB trace on
+// Moving the shadow stack's mark to `depth`. The mark serves both caches
+// of the calling context: what it says of the frames since it was last
+// moved is kept in each first (the per-depth contexts below the old mark
+// stay the frames', the others may not; the deep context stays only if
+// its frames below the top are all below the old mark).
+SNAG_ALWAYS_INLINE void move_mark(ShadowStack &s, RaceThread &rt, uint32_t depth) {
+  const uint32_t lowest = s.lowest_since_mark;
+  if (lowest < rt.contexts_valid) rt.contexts_valid = lowest;
+  if (lowest + 1 < rt.context_depth) rt.context_depth = ~0u;
+  s.lowest_since_mark = depth;
+}
+
+// The capture of a deep stack when its top frame moved, out of line: its 0.5 KiB trace on
 // the stack cost every caller (each history entry written) a frame of that
 // size while the cached context answered almost every call.
 __attribute__((noinline)) StackId capture_context(ShadowStack &s, RaceThread &rt, uint32_t depth,
                                                   uintptr_t frame, snag_site_t call) {
   StackTrace trace;
   capture_stack(s, 0, &trace);
+  move_mark(s, rt, depth);
   rt.context = depot_put(trace);
   rt.context_depth = depth;
   rt.context_frame = frame;
   rt.context_call = call;
-  s.lowest_since_mark = depth;
   return rt.context;
+}
+
+// The context of `parent`'s frames with a frame called from `site` above
+// them, as capture_stack would give it (a parent of fewer than
+// kMaxStackFrames frames: nothing is cut off).
+StackId context_step(RaceThread &rt, StackId parent, snag_site_t site) {
+  if (site == 0) return parent;  // capture_stack skips such frames
+  const uint64_t key = (site ^ (uint64_t(parent) << 32)) * 0x9e3779b97f4a7c15ull;
+  RaceThread::ContextStep &step = rt.context_steps[key >> (64 - RaceThread::kContextStepBits)];
+  if (step.site == site && step.parent == parent && step.context) return step.context;
+  StackTrace trace;
+  depot_get(parent, &trace);
+  for (uint32_t i = trace.depth; i > 0; --i) trace.frames[i] = trace.frames[i - 1];
+  trace.frames[0] = site;
+  ++trace.depth;
+  step = {site, parent, depot_put(trace)};
+  return step.context;
+}
+
+// cached_context from frame `from` on (below `depth`, at most
+// kContextDepths), whose call site is not the one its context was made
+// for: each context from there up made again from the one below it.
+__attribute__((noinline)) StackId remake_contexts(ShadowStack &s, RaceThread &rt, uint32_t from,
+                                                  uint32_t depth) {
+  for (uint32_t i = from; i < depth; ++i) {
+    const snag_site_t site = s.frames[i].call_site;
+    rt.contexts[i] = context_step(rt, i ? rt.contexts[i - 1] : 0, site);
+    rt.context_sites[i] = site;
+  }
+  // The contexts above were made on the old ones.
+  rt.contexts_made = depth;
+  move_mark(s, rt, depth);
+  rt.contexts_valid = depth;
+  return rt.contexts[depth - 1];
 }
 
 // The top frame is the cached one's, but the thread returned below its
@@ -148,7 +194,8 @@ __attribute__((noinline)) StackId capture_context(ShadowStack &s, RaceThread &rt
 __attribute__((noinline)) StackId confirm_context(ShadowStack &s, RaceThread &rt, uint32_t depth,
                                                   uintptr_t frame, snag_site_t call) {
   if (!depot_holds(rt.context, s, 0)) return capture_context(s, rt, depth, frame, call);
-  s.lowest_since_mark = depth;
+  move_mark(s, rt, depth);
+  rt.context_depth = depth;  // confirmed: its frames are the current ones
   return rt.context;
 }
 
@@ -158,6 +205,21 @@ __attribute__((noinline)) StackId confirm_context(ShadowStack &s, RaceThread &rt
 SNAG_ALWAYS_INLINE StackId cached_context(ThreadState &t, RaceThread &rt) {
   ShadowStack &s = t.shadow;
   uint32_t depth = s.depth;
+  if (SNAG_LIKELY(depth - 1 < RaceThread::kContextDepths && s.frames)) {
+    uint32_t valid = rt.contexts_valid < s.lowest_since_mark ? rt.contexts_valid : s.lowest_since_mark;
+    if (SNAG_LIKELY(depth <= valid)) return rt.contexts[depth - 1];
+    // The frames from `valid` up may have changed since their contexts
+    // were made: each context holds while its frame's call site is the one
+    // it was made for (the context below it holding too). A thread that
+    // returned and called the same function again (a loop calling
+    // to_string, operator+, push_back, each allocating) finds them so.
+    const uint32_t made = rt.contexts_made < depth ? rt.contexts_made : depth;
+    while (valid < made && rt.context_sites[valid] == s.frames[valid].call_site) ++valid;
+    if (SNAG_UNLIKELY(valid < depth)) return remake_contexts(s, rt, valid, depth);
+    move_mark(s, rt, depth);
+    rt.contexts_valid = depth;
+    return rt.contexts[depth - 1];
+  }
   uintptr_t frame = 0;
   snag_site_t call = 0;
   if (s.frames && depth > 0 && depth <= ShadowStack::kCapacity) {

@@ -61,8 +61,31 @@ struct RaceThread {
   LocksetId lockset_all = kEmptyLockset;    // every lock held
   LocksetId lockset_write = kEmptyLockset;  // locks held in write mode
   LocksetCache locksets;  // the sets of several locks this thread interned last
-  // The calling context's stack id, cached while the shadow stack's top
-  // frame stays the same (history entries record it).
+  // The calling context's stack id (history entries and allocation stacks
+  // record it) per depth of the shadow stack, for stacks of up to
+  // kContextDepths frames (race_access.cpp, cached_context): contexts[i] is
+  // the id of frames 0..i, made from contexts[i - 1] and frame i's call
+  // site (context_sites[i]). The first min(contexts_valid,
+  // lowest_since_mark) are the current frames'; the rest, up to
+  // contexts_made, were made for frames that may since have changed, and
+  // still hold where the call sites are the same. A thread that returns
+  // and calls again (a loop calling to_string, operator+, push_back, each
+  // allocating) pays one step per new frame, not a capture of its stack.
+  static constexpr uint32_t kContextDepths = kMaxStackFrames;
+  uint32_t contexts_valid = 0;
+  uint32_t contexts_made = 0;
+  StackId contexts[kContextDepths] = {};
+  snag_site_t context_sites[kContextDepths] = {};
+  // The steps made last: (parent context, call site) -> context.
+  struct ContextStep {
+    snag_site_t site;
+    StackId parent;
+    StackId context;
+  };
+  static constexpr uint32_t kContextStepBits = 6;
+  ContextStep context_steps[1u << kContextStepBits] = {};
+  // The context of a deeper stack, cached while the shadow stack's top
+  // frame stays the same.
   StackId context = 0;
   uint32_t context_depth = ~0u;
   uintptr_t context_frame = 0;
@@ -257,6 +280,9 @@ class RaceEngine final : public Engine {
   static void on_heap_hook(ThreadState &t, const Event &e);
   void on_alloc(ThreadState &t, RaceThread &rt, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
+  bool free_small_block(ThreadState &t, RaceThread &rt, const Event &e, std::atomic<uint64_t> *cell,
+                        HeapBlock *block);
+  void free_block_slowly(ThreadState &t, RaceThread &rt, const Event &e);
   void forget_thread_stack();
 
   // race_potential.cpp (potential=1)

@@ -278,7 +278,7 @@ void fill_cells_in_page(uintptr_t begin, uintptr_t end, uint64_t word) {
 
 }  // namespace
 
-void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
+void shadow_mark_block_slowly(uintptr_t begin, uintptr_t end, HeapBlock *block) {
   uint64_t word = pointer_word(Kind::kIndirect, block);
   // Granule states left from earlier blocks must not outlive this one's
   // coarse phase: the block's memory starts fresh, and whole pages point at
@@ -315,11 +315,15 @@ void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint6
   fill_cells_in_page(begin, end, word);
   if (!page) return;
   if (begin == page_start && end == page_start + kPageSize) page->block.store(nullptr, std::memory_order_release);
+  give_back_granule_histories(page, cell_index(begin), cell_index(end - 1));
+}
+
+void give_back_granule_histories(ShadowPage *page, uint32_t first, uint32_t last) {
   std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
   if (!index) return;
   uint32_t freed[kCellsPerPage];
   uint32_t count = 0;
-  for (uint32_t c = cell_index(begin), last = cell_index(end - 1); c <= last; ++c)
+  for (uint32_t c = first; c <= last; ++c)
     if (index[c].load(std::memory_order_relaxed))
       if (uint32_t i = index[c].exchange(0, std::memory_order_acq_rel)) freed[count++] = i;
   give_back_histories(freed, count);

@@ -27,6 +27,7 @@
 #include "core/stack.h"
 #include "core/thread_state.h"
 #include "engines/race/lockset.h"
+#include "engines/race/state.h"
 
 namespace snag::race {
 
@@ -265,9 +266,53 @@ void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory = Sh
 // The histories of the granule at `addr`, created if needed.
 PackedHistories *shadow_history(ShadowPage *page, uintptr_t addr);
 
+// Writes `word` into `count` consecutive state words from `cells` on (of
+// one page: they are contiguous). Straight stores for up to eight (a block
+// of up to 64 bytes, most of a program's), where a loop cost about 40
+// instructions per block at each malloc and each free.
+SNAG_ALWAYS_INLINE void fill_cells(std::atomic<uint64_t> *cells, uintptr_t count, uint64_t word) {
+  switch (count) {
+    default:
+      for (uintptr_t i = 8; i < count; ++i) cells[i].store(word, std::memory_order_relaxed);
+      [[fallthrough]];
+    case 8: cells[7].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 7: cells[6].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 6: cells[5].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 5: cells[4].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 4: cells[3].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 3: cells[2].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 2: cells[1].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 1: cells[0].store(word, std::memory_order_relaxed); [[fallthrough]];
+    case 0: break;
+  }
+}
+// The number of granules [begin, end) touches (end > begin).
+SNAG_ALWAYS_INLINE uintptr_t granules_of(uintptr_t begin, uintptr_t end) {
+  return ((end - 1) / kGranule) - (begin / kGranule) + 1;
+}
+// Whether [begin, end) (end > begin) lies inside one page and is not all of it.
+SNAG_ALWAYS_INLINE bool inside_one_page(uintptr_t begin, uintptr_t end) {
+  return end - begin < kPageSize && ((begin ^ (end - 1)) & ~(kPageSize - 1)) == 0;
+}
+
 // Marks [begin, end) as heap block `block` (coarse): whole pages point at the
 // block, granules of partial pages get an Indirect word.
-void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block);
+void shadow_mark_block_slowly(uintptr_t begin, uintptr_t end, HeapBlock *block);
+// The same, inline for a block inside one page whose slot has shadow (the
+// commonest malloc): its granules get the block's word, and a dead block
+// its page still points at (shadow_mark_block_slowly) is forgotten.
+SNAG_ALWAYS_INLINE void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBlock *block) {
+  std::atomic<uint64_t> *cells;
+  if (SNAG_UNLIKELY(!inside_one_page(begin, end) || !(cells = find_cell(begin)))) {
+    shadow_mark_block_slowly(begin, end, block);
+    return;
+  }
+  if (ShadowPage *page = find_shadow_page(begin)) {
+    HeapBlock *stale = page->block.load(std::memory_order_acquire);
+    if (SNAG_UNLIKELY(stale && stale != block)) page->block.compare_exchange_strong(stale, nullptr);
+  }
+  fill_cells(cells, granules_of(begin, end), pointer_word(Kind::kIndirect, block));
+}
 // Makes [begin, end) start fresh (Virgin, no history, no block). The
 // granules' histories go back to the pool.
 void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);
@@ -280,6 +325,19 @@ void shadow_clear(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMe
 // walked its granules three times before: to clear their words, to give
 // back their histories, to write the freeing thread's word.
 void shadow_free_in_page(ShadowPage *page, uintptr_t begin, uintptr_t end, uint64_t word);
+
+// Gives back the histories of granules first..last (indices, inclusive) of
+// `page` that have some.
+void give_back_granule_histories(ShadowPage *page, uint32_t first, uint32_t last);
+// The same, inline while none has any (a coarse block's granules keep
+// none: its histories are in its record).
+SNAG_ALWAYS_INLINE void forget_granule_histories(ShadowPage *page, uint32_t first, uint32_t last) {
+  const std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+  if (!index) return;
+  uint32_t any = 0;
+  for (uint32_t c = first; c <= last; ++c) any |= index[c].load(std::memory_order_relaxed);
+  if (SNAG_UNLIKELY(any)) give_back_granule_histories(page, first, last);
+}
 
 // Calls f(page, page_start, first_index, last_index_exclusive) for every
 // existing shadow page overlapping [begin, end). Most pages of a large range

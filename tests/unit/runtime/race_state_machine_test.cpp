@@ -5,7 +5,9 @@
 // -> Shared-Modify1 (a write under the common lock), the lockset intersection
 // that empties it, and the happens-before check on the first transfer. Every
 // step is deterministic: the threads are records, not running threads.
+#include <malloc.h>
 #include <new>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <utility>
 
@@ -514,6 +516,29 @@ TEST_F(RaceStateMachine, AFreeGivesNoHistoriesToGranulesNeverUsed) {
   EXPECT_EQ(shadow_history(shadow_page(elsewhere), elsewhere), used);
 }
 
+
+// A free from the malloc family through the heap hook comes without its
+// size (kFreeSizeNotGiven, core/event.h): a block the engine has no record
+// of (allocated before the runtime started, or inside it) is as large as
+// libc says, and all of it reads as written by the freeing thread after.
+TEST_F(RaceStateMachine, AFreeWithoutItsSizeTakesTheSizeLibcGives) {
+  void *memory = malloc(40);  // libc's own here: no record
+  ASSERT_NE(memory, nullptr);
+  const auto addr = reinterpret_cast<uintptr_t>(memory);
+  const size_t usable = malloc_usable_size(memory);
+  Event e{EventKind::kFree};
+  e.addr = addr;
+  e.flags = kFreeSizeNotGiven;
+  e.site = 0x5f1;
+  engine().on_event(*main_, e);
+  for (uintptr_t g = addr; g < addr + usable; g += kGranule) {
+    const uint64_t w = shadow_cell(g)->load();
+    EXPECT_EQ(kind_of(w), Kind::kExclusive0) << "granule " << (g - addr) / kGranule;
+    EXPECT_EQ(tid_of(w), wrap_tid(slot(main_)));
+    EXPECT_TRUE(wrote(w));
+  }
+  free(memory);
+}
 
 // A threadset record (Shared-Modify2) belongs to the one word pointing at
 // it: it goes back when the word moves on, and when the memory is freed.
@@ -1042,6 +1067,67 @@ TEST_F(RaceShortcuts, BlocksAllocatedAtOneSiteFromTwoCallersKeepTheirOwnStacks) 
   EXPECT_EQ(find_heap_block(second)->alloc_stack, via_b) << "not the stack of the first caller";
   EXPECT_EQ(find_heap_block(third)->alloc_stack, via_a);
   EXPECT_EQ(s.depth, depth);
+}
+
+// The calling context is kept per depth of the shadow stack and made again
+// only for frames whose call site changed (race_access.cpp, cached_context;
+// stacks deeper than RaceThread::kContextDepths keep one cached context):
+// through calls from several sites (an uninstrumented caller's 0 among
+// them), returns, frames an exception left (a push below the top drops
+// them) and stacks deeper than the per-depth contexts, every allocation's
+// stack is the one capture_stack gives at that moment.
+TEST_F(RaceShortcuts, AllocationStacksFollowTheShadowStackThroughCallsAndReturns) {
+  alignas(64) static char memory[64];
+  const uintptr_t block = reinterpret_cast<uintptr_t>(memory);
+  ShadowStack &s = main_->shadow;
+  if (!s.frames) s.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);
+  const uint32_t depth = s.depth;
+  ASSERT_EQ(depth, 0u) << "the test's frames are the only ones";
+  uint64_t seed = 0x5eed;
+  auto next = [&](uint32_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(seed >> 33) % n;
+  };
+  // Frame i sits at frame_at(i): the stack grows down.
+  auto frame_at = [](uint32_t i) { return uintptr_t(0x800000) - (uintptr_t(i) + 1) * 0x40; };
+  int allocations = 0, deep = 0;
+  for (int step = 0; step < 40000; ++step) {
+    // Phases of deeper and shallower calls, so that the stack wanders over
+    // every depth, the deep ones included.
+    const bool deeper = (step / 2000) % 2 == 0;
+    const uint32_t r = next(64);
+    if (r < (deeper ? 24u : 16u) && s.depth < RaceThread::kContextDepths + 16) {
+      s.push(next(4) == 0 ? 0 : 0x600 + next(3), frame_at(s.depth));
+    } else if (r < 40 && s.depth > 0) {
+      s.pop();
+    } else if (r == 40 && s.depth > 1 && next(4) == 0) {
+      // An exception: the next call lands below frames that never returned.
+      const uint32_t keep = next(s.depth);
+      s.push(0x610 + next(2), frame_at(keep));
+      ASSERT_EQ(s.depth, keep + 1);
+    } else {
+      const snag_site_t site = 0x620 + next(2);
+      Event e{EventKind::kAlloc};
+      e.addr = block;
+      e.value = 16;
+      e.site = site;
+      engine().on_event(*main_, e);
+      StackTrace expected;
+      capture_stack(s, site, &expected);
+      ASSERT_EQ(find_heap_block(block)->alloc_stack, depot_put(expected))
+          << "allocation " << allocations << " at depth " << s.depth;
+      Event f{EventKind::kFree};
+      f.addr = block;
+      f.value = 16;
+      f.site = 0x630;
+      engine().on_event(*main_, f);
+      ++allocations;
+      if (s.depth > RaceThread::kContextDepths) ++deep;
+    }
+  }
+  EXPECT_GT(allocations, 1000);
+  EXPECT_GT(deep, 100) << "allocations below the per-depth contexts";
+  while (s.depth > depth) s.pop();
 }
 
 // The calling context a history names is cached while the top frame stays;
