@@ -171,6 +171,16 @@ std::atomic<uint64_t> *shadow_cell(uintptr_t addr) {
 
 namespace {
 
+// Zeroes the words of one shadow page that are not zero. A page mincore
+// calls resident may be the system's zero page, mapped by loads of its
+// words (the inlined check reads the word of every granule it is asked
+// about): writing it whole (memset) gave the process a page of zeros of
+// its own, so only words that need it are written.
+void zero_words(std::atomic<uint64_t> *words) {
+  for (uint32_t i = 0; i < kCellsPerPage; ++i)
+    if (words[i].load(std::memory_order_relaxed) != 0) words[i].store(0, std::memory_order_relaxed);
+}
+
 // Zeroes the shadow pages of [from, from + bytes) that are in memory, leaving the
 // others untouched (they read as zero already) and the memory in place.
 void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
@@ -198,7 +208,7 @@ void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
           continue;
         }
       }
-      if (resident[page] & 1) fill_bytes(base + done + page * kPageSize, 0, kPageSize);
+      if (resident[page] & 1) zero_words(reinterpret_cast<std::atomic<uint64_t> *>(base + done + page * kPageSize));
     }
   }
 }
@@ -207,9 +217,14 @@ void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
 
 void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
   // Clears the state words of the granules from `from` (aligned) to `to`.
+  // Only words that are not zero already are written: a store to a shadow
+  // page that is not in memory commits it, a load does not (it reads the
+  // system's zero page). A block of a few pages allocated or freed where
+  // no granule had a word (a block of kWordsWrittenBelow or more keeps its
+  // whole pages without words) left that many resident pages of zeros.
   auto clear = [](std::atomic<uint64_t> *cells, uintptr_t from, uintptr_t to) {
     for (uintptr_t i = 0; i < (to - from + kGranule - 1) / kGranule; ++i)
-      cells[i].store(0, std::memory_order_relaxed);
+      if (cells[i].load(std::memory_order_relaxed) != 0) cells[i].store(0, std::memory_order_relaxed);
   };
   for (uintptr_t g = begin & ~(kGranule - 1); g < end;) {
     uintptr_t slot_end = (g | (kSlotSize - 1)) + 1;
