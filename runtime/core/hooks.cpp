@@ -34,6 +34,13 @@ SNAG_ALWAYS_INLINE void engine_after_fast_path(void *addr, uintptr_t size, uint3
   if (SNAG_UNLIKELY(t->in_runtime | ((flags & kAccessWrite) ? t->ignore_writes : t->ignore_reads)))
     return;
   if (seen) return race::renew_after_fast_path(*t, reinterpret_cast<uintptr_t>(addr), size, flags, site, seen);
+  // An untouched granule of a coarse block's whole page (a block of
+  // kWordsWrittenBelow or more keeps such granules' words unwritten) is
+  // answered by its page's block before on_access's call chain, which would
+  // ask three other shortcuts first (thread_local_heavy: the unordered_map's
+  // bucket array, read once per lookup, and pushed out of the remembered
+  // blocks by the nodes each lookup walks).
+  if (race::untouched_access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite)) return;
   hook(*t, reinterpret_cast<uintptr_t>(addr), size, flags | kAccessQuickAsked, site);
 }
 

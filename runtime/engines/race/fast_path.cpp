@@ -232,10 +232,10 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   if (!block || block->fine.load(std::memory_order_acquire)) return false;
   if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;
   // The next access inside the block asks its state directly (a block of
-  // 1 MiB or more, whose granules keep no word, no longer takes this
-  // lookup on every access).
+  // kWordsWrittenBelow or more, whose granules keep no word, no longer
+  // takes this lookup on every access).
   remember_block(block);
-  // A block under 1 MiB has its word written the first time, as
+  // A smaller block has its word written the first time, as
   // the slow path would: the inlined fast path then finds the block from
   // the word, and a thread's own vectors and maps do not pay this page
   // lookup on every access (thread_local_heavy spent a third of its time

@@ -69,14 +69,19 @@ SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool w
 
 // access_needs_no_work for an access inside one granule whose state word
 // was never written (Virgin): on a whole page of a coarse block the block's
-// state decides. Out of line: a block of 1 MiB or more gets no state words
-// for the granules it touches (a large buffer one thread fills costs no
-// shadow); a smaller one gets the block's word written here the first
-// time, so that later accesses find the block without this lookup.
+// state decides. Out of line: a block of kWordsWrittenBelow or more gets
+// no state words for the granules of its whole pages (a large buffer one
+// thread fills costs no shadow); a smaller one gets the block's word
+// written here the first time, so that later accesses find the block
+// without this lookup.
 bool untouched_granule_needs_no_work(uintptr_t addr, bool write);
-// Blocks below this size get a state word per granule touched (one word
-// per 8 bytes at most, given back at free); larger ones keep none.
-constexpr uintptr_t kWordsWrittenBelow = uintptr_t(1) << 20;
+// (kWordsWrittenBelow: shadow.h.)
+
+// For the hooks, after the inlined check saw a Virgin word (0): an access
+// inside one granule of a coarse block's whole page that needs no work
+// (untouched_granule_needs_no_work), answered before the engine's call
+// chain.
+SNAG_ALWAYS_INLINE bool untouched_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
 
 // True when an access to a Shared-Modify1 variable (state word `w`,
 // histories `hs`) changes nothing: the thread holds exactly the variable's
@@ -121,6 +126,10 @@ SNAG_ALWAYS_INLINE bool split_granule_needs_no_work(uint64_t w, uintptr_t addr, 
 SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
   if (SNAG_UNLIKELY(!t_fast_path.epoch_word)) return false;
   return size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0;
+}
+
+SNAG_ALWAYS_INLINE bool untouched_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  return fast_path_answers(addr, size) && untouched_granule_needs_no_work(addr, write);
 }
 
 // The remembered block whose range holds [addr, addr + size), else null.

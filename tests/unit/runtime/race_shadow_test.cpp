@@ -95,6 +95,36 @@ TEST(Shadow, ResetOfWordsThatAreZeroLeavesTheirPagesOutOfMemory) {
   EXPECT_EQ(resident_shadow_pages(large, large_end), 0u);
 }
 
+// A range of kWordsWrittenBelow or more whose shadow pages mostly hold
+// words gives them back (memory smaller blocks used before a mid-sized
+// one, which writes no words there); with a word or two (its slow path's)
+// they are zeroed in place: no system call for a block allocated and
+// freed in a loop.
+TEST(Shadow, ResetOfAMidSizedRangeGivesBackPagesSmallerBlocksUsed) {
+  const uintptr_t begin = kRegion + 0x6100000, end = begin + kWordsWrittenBelow + kPageSize;
+  for (uintptr_t p = begin; p < end; p += kPageSize) shadow_cell(p + 64)->store(7);
+  ASSERT_EQ(resident_shadow_pages(begin, end), (end - begin) / kPageSize);
+  shadow_reset_cells(begin, end);
+  EXPECT_EQ(resident_shadow_pages(begin, end), 0u);
+  for (uintptr_t g = begin; g < end; g += kGranule) ASSERT_EQ(find_cell(g)->load(), 0u) << g - begin;
+
+  shadow_cell(begin + kPageSize + 8)->store(7);
+  shadow_reset_cells(begin, end);
+  EXPECT_EQ(find_cell(begin + kPageSize + 8)->load(), 0u);
+  EXPECT_EQ(resident_shadow_pages(begin, end), 1u);  // zeroed where it is
+
+  // Below kWordsWrittenBelow the words are zeroed where they are.
+  const uintptr_t small_end = begin + kWordsWrittenBelow - kPageSize;
+  for (uintptr_t p = begin; p < small_end; p += kPageSize) shadow_cell(p + 64)->store(7);
+  shadow_reset_cells(begin, small_end);
+  EXPECT_EQ(resident_shadow_pages(begin, small_end), (small_end - begin) / kPageSize);
+  EXPECT_EQ(find_cell(begin + 64)->load(), 0u);
+  // And a stack's shadow (kKeep) is never given back.
+  for (uintptr_t p = begin; p < end; p += kPageSize) shadow_cell(p + 64)->store(7);
+  shadow_reset_cells(begin, end, ShadowMemory::kKeep);
+  EXPECT_EQ(resident_shadow_pages(begin, end), (end - begin) / kPageSize);
+}
+
 TEST(Shadow, AWholePageBlockIsFoundThroughItsPageAndAPartialOneThroughItsWords) {
   BlockCache cache;
   const uintptr_t whole = kRegion + 0x300000, part = kRegion + 0x310010;
