@@ -234,7 +234,8 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   // The next access inside the block asks its state directly (a block of
   // kWordsWrittenBelow or more, whose granules keep no word, no longer
   // takes this lookup on every access).
-  remember_block(block);
+  const uintptr_t size = block_size(block);
+  remember_block(block, size);
   // A smaller block has its word written the first time, as
   // the slow path would: the inlined fast path then finds the block from
   // the word, and a thread's own vectors and maps do not pay this page
@@ -242,7 +243,7 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   // here). The word means what the Virgin word on the block's page meant,
   // so nothing changes; larger blocks keep their words unwritten (no
   // shadow committed for a huge buffer one thread fills).
-  if (block_size(block) < kWordsWrittenBelow)
+  if (size < kWordsWrittenBelow)
     if (std::atomic<uint64_t> *cell = find_cell(addr)) {
       uint64_t untouched = 0;
       cell->compare_exchange_strong(untouched, pointer_word(Kind::kIndirect, block));

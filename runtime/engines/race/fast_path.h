@@ -171,12 +171,14 @@ SNAG_ALWAYS_INLINE bool cached_block_needs_no_work(uintptr_t addr, uintptr_t siz
 
 // Remembers `block` first among the blocks cached_block_needs_no_work asks
 // (the oldest one is forgotten).
-SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) {
+// (`size`: block_size(block), when the caller has it.)
+SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block, uintptr_t size) {
   FastPathThread::RememberedBlock *r = t_fast_path.remembered;
   if (r[0].block != block)
     for (int i = FastPathThread::kRemembered - 1; i > 0; --i) r[i] = r[i - 1];
-  r[0] = {block->start, block_end(block), const_cast<HeapBlock *>(block)};
+  r[0] = {block->start, block->start + size, const_cast<HeapBlock *>(block)};
 }
+SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) { remember_block(block, block_size(block)); }
 
 // The part of access_needs_no_work that makes no call (so that the access
 // hooks that inline it need no stack frame): the remembered block, then
