@@ -66,7 +66,7 @@ uint32_t resident_shadow_pages(uintptr_t begin, uintptr_t end) {
   EXPECT_NE(f, nullptr);
   if (!f) return 0;
   uint32_t n = 0;
-  const uintptr_t first = reinterpret_cast<uintptr_t>(find_cell(begin)) / kPageSize;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(shadow_cell(begin)) / kPageSize;
   for (uintptr_t p = 0; p < (end - begin) / kPageSize; ++p) {
     uint64_t entry = 0;
     EXPECT_EQ(fseek(f, long((first + p) * sizeof entry), SEEK_SET), 0);
@@ -83,7 +83,7 @@ uint32_t resident_shadow_pages(uintptr_t begin, uintptr_t end) {
 // all the same).
 TEST(Shadow, ResetOfWordsThatAreZeroLeavesTheirPagesOutOfMemory) {
   const uintptr_t begin = kRegion + 0x6000000, end = begin + 3 * kPageSize;
-  ASSERT_EQ(find_cell(begin)->load(), 0u);
+  ASSERT_EQ(shadow_cell(begin)->load(), 0u);
   ASSERT_EQ(resident_shadow_pages(begin, end), 0u);
   shadow_reset_cells(begin, end);
   EXPECT_EQ(resident_shadow_pages(begin, end), 0u);
