@@ -57,6 +57,20 @@ __attribute__((noinline)) void split_after_fast_path(void *addr, uintptr_t size,
   engine_after_split(addr, size, flags, site, seen);
 }
 
+// An untouched granule (the inlined fast path saw a Virgin word) of a coarse
+// block's whole page -- a block of kWordsWrittenBelow or more keeps such
+// granules' words unwritten -- answered by its page's block before the
+// engine's call chain, where on_access would ask three other shortcuts
+// first (thread_local_heavy: its unordered_maps' bucket arrays and scratch
+// vectors, a million reads pushed out of the remembered blocks by the nodes
+// each lookup walks). Out of line of access_after_fast_path, as
+// split_after_fast_path, which keeps that one without a frame.
+__attribute__((noinline)) void untouched_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
+                                                        snag_site_t site) {
+  if (race::untouched_access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite)) return;
+  engine_after_split(addr, size, flags, site, 0);
+}
+
 // Everything after the inlined fast path's "no". Kept out of line so that
 // the hooks that inline access() need no stack frame on the fast path (the
 // call here is their tail call). `seen` is the state word the inlined fast
@@ -64,6 +78,7 @@ __attribute__((noinline)) void split_after_fast_path(void *addr, uintptr_t size,
 __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
                                                      snag_site_t site, uint64_t seen) {
   if (race::is_split_word(seen)) return split_after_fast_path(addr, size, flags, site, seen);
+  if (!seen) return untouched_after_fast_path(addr, size, flags, site);
   engine_after_fast_path(addr, size, flags, site, seen);
 }
 

@@ -232,17 +232,18 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   if (!block || block->fine.load(std::memory_order_acquire)) return false;
   if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;
   // The next access inside the block asks its state directly (a block of
-  // 1 MiB or more, whose granules keep no word, no longer takes this
-  // lookup on every access).
-  remember_block(block);
-  // A block under 1 MiB has its word written the first time, as
+  // kWordsWrittenBelow or more, whose granules keep no word, no longer
+  // takes this lookup on every access).
+  const uintptr_t size = block_size(block);
+  remember_block(block, size);
+  // A smaller block has its word written the first time, as
   // the slow path would: the inlined fast path then finds the block from
   // the word, and a thread's own vectors and maps do not pay this page
   // lookup on every access (thread_local_heavy spent a third of its time
   // here). The word means what the Virgin word on the block's page meant,
   // so nothing changes; larger blocks keep their words unwritten (no
   // shadow committed for a huge buffer one thread fills).
-  if (block_size(block) < kWordsWrittenBelow)
+  if (size < kWordsWrittenBelow)
     if (std::atomic<uint64_t> *cell = find_cell(addr)) {
       uint64_t untouched = 0;
       cell->compare_exchange_strong(untouched, pointer_word(Kind::kIndirect, block));

@@ -69,14 +69,19 @@ SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool w
 
 // access_needs_no_work for an access inside one granule whose state word
 // was never written (Virgin): on a whole page of a coarse block the block's
-// state decides. Out of line: a block of 1 MiB or more gets no state words
-// for the granules it touches (a large buffer one thread fills costs no
-// shadow); a smaller one gets the block's word written here the first
-// time, so that later accesses find the block without this lookup.
+// state decides. Out of line: a block of kWordsWrittenBelow or more gets
+// no state words for the granules of its whole pages (a large buffer one
+// thread fills costs no shadow); a smaller one gets the block's word
+// written here the first time, so that later accesses find the block
+// without this lookup.
 bool untouched_granule_needs_no_work(uintptr_t addr, bool write);
-// Blocks below this size get a state word per granule touched (one word
-// per 8 bytes at most, given back at free); larger ones keep none.
-constexpr uintptr_t kWordsWrittenBelow = uintptr_t(1) << 20;
+// (kWordsWrittenBelow: shadow.h.)
+
+// For the hooks, after the inlined check saw a Virgin word (0): an access
+// inside one granule of a coarse block's whole page that needs no work
+// (untouched_granule_needs_no_work), answered before the engine's call
+// chain.
+SNAG_ALWAYS_INLINE bool untouched_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
 
 // True when an access to a Shared-Modify1 variable (state word `w`,
 // histories `hs`) changes nothing: the thread holds exactly the variable's
@@ -123,6 +128,10 @@ SNAG_ALWAYS_INLINE bool fast_path_answers(uintptr_t addr, uintptr_t size) {
   return size <= kGranule && ((addr ^ (addr + size - 1)) & ~(kGranule - 1)) == 0;
 }
 
+SNAG_ALWAYS_INLINE bool untouched_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  return fast_path_answers(addr, size) && untouched_granule_needs_no_work(addr, write);
+}
+
 // The remembered block whose range holds [addr, addr + size), else null.
 SNAG_ALWAYS_INLINE const FastPathThread::RememberedBlock *remembered_block_of(uintptr_t addr,
                                                                              uintptr_t size) {
@@ -162,12 +171,14 @@ SNAG_ALWAYS_INLINE bool cached_block_needs_no_work(uintptr_t addr, uintptr_t siz
 
 // Remembers `block` first among the blocks cached_block_needs_no_work asks
 // (the oldest one is forgotten).
-SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) {
+// (`size`: block_size(block), when the caller has it.)
+SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block, uintptr_t size) {
   FastPathThread::RememberedBlock *r = t_fast_path.remembered;
   if (r[0].block != block)
     for (int i = FastPathThread::kRemembered - 1; i > 0; --i) r[i] = r[i - 1];
-  r[0] = {block->start, block_end(block), const_cast<HeapBlock *>(block)};
+  r[0] = {block->start, block->start + size, const_cast<HeapBlock *>(block)};
 }
+SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) { remember_block(block, block_size(block)); }
 
 // The part of access_needs_no_work that makes no call (so that the access
 // hooks that inline it need no stack frame): the remembered block, then

@@ -336,7 +336,7 @@ bool RaceEngine::access_exclusive_again(ThreadState &t, RaceThread &rt, const Ac
   if (word == 0) {
     // A granule of a coarse block's page, untouched: from now on its word
     // points at the block, as access_slow would make it. Not for a block of
-    // 1 MiB or more, whose granules keep no words while its state needs no
+    // kWordsWrittenBelow or more, whose granules keep no words while its state needs no
     // work (untouched_granule_needs_no_work: no shadow for a huge buffer).
     ShadowPage *page = find_shadow_page(a.addr);
     HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;

@@ -171,6 +171,23 @@ std::atomic<uint64_t> *shadow_cell(uintptr_t addr) {
 
 namespace {
 
+// Zeroes the words of one shadow page that are not zero. A page mincore
+// calls resident may be the system's zero page, mapped by loads of its
+// words (the inlined check reads the word of every granule it is asked
+// about): writing it whole (memset) gave the process a page of zeros of
+// its own, so only words that need it are written.
+void zero_words(std::atomic<uint64_t> *words) {
+  for (uint32_t i = 0; i < kCellsPerPage; ++i)
+    if (words[i].load(std::memory_order_relaxed) != 0) words[i].store(0, std::memory_order_relaxed);
+}
+
+// Whether shadow page `words` has a word that is not zero.
+bool has_words(const std::atomic<uint64_t> *words) {
+  for (uint32_t i = 0; i < kCellsPerPage; ++i)
+    if (words[i].load(std::memory_order_relaxed) != 0) return true;
+  return false;
+}
+
 // Zeroes the shadow pages of [from, from + bytes) that are in memory, leaving the
 // others untouched (they read as zero already) and the memory in place.
 void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
@@ -198,18 +215,49 @@ void zero_resident(std::atomic<uint64_t> *from, uintptr_t bytes) {
           continue;
         }
       }
-      if (resident[page] & 1) fill_bytes(base + done + page * kPageSize, 0, kPageSize);
+      if (resident[page] & 1) zero_words(reinterpret_cast<std::atomic<uint64_t> *>(base + done + page * kPageSize));
     }
   }
+}
+
+// Whether the shadow pages of [from, from + bytes) (at most
+// kWorthGivingBack of application memory) are worth giving back to the
+// system although the range is under kWorthGivingBack: at least half of
+// them, and four or more, hold words. A block of kWordsWrittenBelow or
+// more writes no words on its whole pages, so its pages hold words only
+// from an earlier use of its memory by smaller blocks (thread_local_heavy's
+// scratch vector and bucket arrays, over its vectors' first buffers), or a
+// word or two its slow path wrote: a block allocated and freed in a loop
+// then has its few words zeroed in place and makes no system call, which a
+// madvise at every free would (a TLB shootdown on every CPU each time,
+// kWorthGivingBack's reason). Pages are looked at only where mincore finds
+// them (a page the word loads mapped the zero page to reads as zeros).
+bool worth_giving_back(std::atomic<uint64_t> *from, uintptr_t bytes) {
+  constexpr uintptr_t kMost = kWorthGivingBack / kPageSize;
+  unsigned char resident[kMost];
+  const uintptr_t pages = bytes / kPageSize;
+  if (bytes > kWorthGivingBack ||
+      raw_syscall(SYS_mincore, reinterpret_cast<long>(from), static_cast<long>(bytes),
+                  reinterpret_cast<long>(resident)) != 0)
+    return false;
+  uintptr_t with_words = 0;
+  for (uintptr_t page = 0; page < pages; ++page)
+    if ((resident[page] & 1) && has_words(from + page * kCellsPerPage)) ++with_words;
+  return with_words >= 4 && with_words * 2 >= pages;
 }
 
 }  // namespace
 
 void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
   // Clears the state words of the granules from `from` (aligned) to `to`.
+  // Only words that are not zero already are written: a store to a shadow
+  // page that is not in memory commits it, a load does not (it reads the
+  // system's zero page). A block of a few pages allocated or freed where
+  // no granule had a word (kWordsWrittenBelow keeps a mid-sized block's
+  // pages without words) left that many resident pages of zeros.
   auto clear = [](std::atomic<uint64_t> *cells, uintptr_t from, uintptr_t to) {
     for (uintptr_t i = 0; i < (to - from + kGranule - 1) / kGranule; ++i)
-      cells[i].store(0, std::memory_order_relaxed);
+      if (cells[i].load(std::memory_order_relaxed) != 0) cells[i].store(0, std::memory_order_relaxed);
   };
   for (uintptr_t g = begin & ~(kGranule - 1); g < end;) {
     uintptr_t slot_end = (g | (kSlotSize - 1)) + 1;
@@ -225,14 +273,15 @@ void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
     // the ragged ends are cleared word by word.
     uintptr_t first_page = (g + kPageSize - 1) & ~(kPageSize - 1);
     uintptr_t last_page = stop & ~(kPageSize - 1);
-    if (last_page > first_page && last_page - first_page >= kWorthASystemCall) {
+    const uintptr_t whole = last_page > first_page ? last_page - first_page : 0;
+    const bool give_back = memory == ShadowMemory::kGiveBack;
+    if (whole >= kWorthASystemCall || (give_back && whole >= kWordsWrittenBelow)) {
       clear(cells, g, first_page);
       std::atomic<uint64_t> *pages = cells + (first_page - g) / kGranule;
-      if (memory == ShadowMemory::kGiveBack && last_page - first_page >= kWorthGivingBack)
-        raw_syscall(SYS_madvise, reinterpret_cast<long>(pages), static_cast<long>(last_page - first_page),
-                    MADV_DONTNEED);
+      if (give_back && (whole >= kWorthGivingBack || worth_giving_back(pages, whole)))
+        raw_syscall(SYS_madvise, reinterpret_cast<long>(pages), static_cast<long>(whole), MADV_DONTNEED);
       else
-        zero_resident(pages, last_page - first_page);
+        zero_resident(pages, whole);
       clear(cells + (last_page - g) / kGranule, last_page, stop);
     } else {
       clear(cells, g, stop);

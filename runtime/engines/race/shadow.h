@@ -239,11 +239,24 @@ SNAG_ALWAYS_INLINE uint32_t cell_index(uintptr_t addr) {
   return static_cast<uint32_t>((addr & (kPageSize - 1)) / kGranule);
 }
 
+// Blocks below this size get a state word per granule touched (one word
+// per 8 bytes at most, given back at free); larger ones keep none on their
+// whole pages (fast_path.h, untouched_granule_needs_no_work). 16 KiB, not
+// 1 MiB: a shadow page costs as much memory as the application page it
+// shadows, and mid-sized arrays a thread reads at random (an
+// unordered_map's bucket array, 166 KB per thread in thread_local_heavy)
+// or in loops (its 40 KB thread_local scratch vector) had a resident
+// shadow page for every page they touched. Their accesses find the block
+// through its page instead (untouched_access_needs_no_work, in the hooks:
+// a few loads more) or from the remembered blocks.
+constexpr uintptr_t kWordsWrittenBelow = uintptr_t(16) << 10;
+
 // What resetting shadow does with the memory of whole shadow pages: give it
-// back to the system (freed and unmapped memory, from 1 MiB on), or keep it
-// and zero only the pages that are in memory (smaller ranges, and a new
-// thread's stack: the stack is reused, and giving its shadow back costs a
-// TLB shootdown per thread).
+// back to the system (freed and unmapped memory, from 1 MiB on; from
+// kWordsWrittenBelow on when half of its pages, four or more, hold words), or
+// keep it and zero only the pages that are in memory (smaller ranges, and a
+// new thread's stack: the stack is reused, and giving its shadow back costs
+// a TLB shootdown per thread).
 enum class ShadowMemory { kGiveBack, kKeep };
 
 // The histories with pool index `index` (not 0).

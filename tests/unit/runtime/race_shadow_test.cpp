@@ -4,6 +4,7 @@
 #include "engines/race/shadow.h"
 
 #include <gtest/gtest.h>
+#include <stdio.h>
 
 #include "engines/race/heap_blocks.h"
 #include "engines/race/state.h"
@@ -54,6 +55,74 @@ TEST(Shadow, ResetKeepingTheMemoryZeroesWhatWasWritten) {
   for (uintptr_t g = begin; g < end; g += 5 * kPageSize + 8) shadow_cell(g)->store(3);
   shadow_reset_cells(begin, end, ShadowMemory::kKeep);
   for (uintptr_t g = begin; g < end; g += kGranule) ASSERT_EQ(find_cell(g)->load(), 0u) << g - begin;
+}
+
+// How many of the shadow pages of [begin, end) (application addresses,
+// page-aligned) are the process's own pages in memory: present and mapped
+// once (/proc/self/pagemap bits 63 and 56), which the system's zero page,
+// mapped by a load, is not.
+uint32_t resident_shadow_pages(uintptr_t begin, uintptr_t end) {
+  FILE *f = fopen("/proc/self/pagemap", "rb");
+  EXPECT_NE(f, nullptr);
+  if (!f) return 0;
+  uint32_t n = 0;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(shadow_cell(begin)) / kPageSize;
+  for (uintptr_t p = 0; p < (end - begin) / kPageSize; ++p) {
+    uint64_t entry = 0;
+    EXPECT_EQ(fseek(f, long((first + p) * sizeof entry), SEEK_SET), 0);
+    EXPECT_EQ(fread(&entry, sizeof entry, 1, f), 1u);
+    n += (entry >> 63 & 1) && (entry >> 56 & 1);
+  }
+  fclose(f);
+  return n;
+}
+
+// Resetting words that are zero already does not bring their shadow pages
+// into memory (a block of kWordsWrittenBelow or more keeps no words on its
+// whole pages: its allocation and its free found them zero and wrote them
+// all the same).
+TEST(Shadow, ResetOfWordsThatAreZeroLeavesTheirPagesOutOfMemory) {
+  const uintptr_t begin = kRegion + 0x6000000, end = begin + 3 * kPageSize;
+  ASSERT_EQ(shadow_cell(begin)->load(), 0u);
+  ASSERT_EQ(resident_shadow_pages(begin, end), 0u);
+  shadow_reset_cells(begin, end);
+  EXPECT_EQ(resident_shadow_pages(begin, end), 0u);
+  // Nor does zeroing in place a range whose pages were only read (mincore
+  // calls them resident: the zero page).
+  const uintptr_t large = kRegion + 0x6040000, large_end = large + 32 * kPageSize;
+  for (uintptr_t p = large; p < large_end; p += kPageSize) ASSERT_EQ(find_cell(p)->load(), 0u);
+  shadow_reset_cells(large, large_end, ShadowMemory::kKeep);
+  EXPECT_EQ(resident_shadow_pages(large, large_end), 0u);
+}
+
+// A range of kWordsWrittenBelow or more whose shadow pages mostly hold
+// words gives them back (memory smaller blocks used before a mid-sized
+// one, which writes no words there); with a word or two (its slow path's)
+// they are zeroed in place: no system call for a block allocated and
+// freed in a loop.
+TEST(Shadow, ResetOfAMidSizedRangeGivesBackPagesSmallerBlocksUsed) {
+  const uintptr_t begin = kRegion + 0x6100000, end = begin + kWordsWrittenBelow + kPageSize;
+  for (uintptr_t p = begin; p < end; p += kPageSize) shadow_cell(p + 64)->store(7);
+  ASSERT_EQ(resident_shadow_pages(begin, end), (end - begin) / kPageSize);
+  shadow_reset_cells(begin, end);
+  EXPECT_EQ(resident_shadow_pages(begin, end), 0u);
+  for (uintptr_t g = begin; g < end; g += kGranule) ASSERT_EQ(find_cell(g)->load(), 0u) << g - begin;
+
+  shadow_cell(begin + kPageSize + 8)->store(7);
+  shadow_reset_cells(begin, end);
+  EXPECT_EQ(find_cell(begin + kPageSize + 8)->load(), 0u);
+  EXPECT_EQ(resident_shadow_pages(begin, end), 1u);  // zeroed where it is
+
+  // Below kWordsWrittenBelow the words are zeroed where they are.
+  const uintptr_t small_end = begin + kWordsWrittenBelow - kPageSize;
+  for (uintptr_t p = begin; p < small_end; p += kPageSize) shadow_cell(p + 64)->store(7);
+  shadow_reset_cells(begin, small_end);
+  EXPECT_EQ(resident_shadow_pages(begin, small_end), (small_end - begin) / kPageSize);
+  EXPECT_EQ(find_cell(begin + 64)->load(), 0u);
+  // And a stack's shadow (kKeep) is never given back.
+  for (uintptr_t p = begin; p < end; p += kPageSize) shadow_cell(p + 64)->store(7);
+  shadow_reset_cells(begin, end, ShadowMemory::kKeep);
+  EXPECT_EQ(resident_shadow_pages(begin, end), (end - begin) / kPageSize);
 }
 
 TEST(Shadow, AWholePageBlockIsFoundThroughItsPageAndAPartialOneThroughItsWords) {
