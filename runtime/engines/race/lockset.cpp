@@ -26,15 +26,28 @@ constexpr uint32_t kChunk = 1 << 12;
 constexpr uint32_t kChunks = 1 << 12;
 static_assert(uint64_t(kChunk) * kChunks <= uint64_t(1) << kLocksetIdBits, "ids fit lockset.h's bits");
 
-std::atomic<Entry *> g_buckets[kBuckets];
+std::atomic<Entry *> g_buckets[kBuckets];  // one-lock sets
+// Sets of more locks, which a program may make by the hundred thousand
+// (std::scoped_lock over neighbours of an array, transfers between random
+// accounts): each step of a chain is a cache miss. Pages of the table are
+// made only as sets are hashed to them.
+constexpr int kSetBucketBits = 16;
+std::atomic<Entry *> g_set_buckets[1u << kSetBucketBits];
+static_assert(kLocksetSetBuckets == 1u << kSetBucketBits, "lockset.h names the table's size");
 std::atomic<Entry **> g_by_id[kChunks];
 uint32_t g_next_id = 1;  // under g_insert_lock
 SpinLock g_insert_lock;
 
+// Ends with MurmurHash3's finalizer: the multiplications alone mix nothing
+// downwards, and addresses of an array's locks differ in a few middle bits.
 uint64_t hash_of(const uintptr_t *locks, uint32_t count) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ count;
   for (uint32_t i = 0; i < count; ++i) h = (h ^ locks[i]) * 0x100000001b3ull;
-  return h;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
 }
 
 }  // namespace
@@ -48,9 +61,13 @@ static_assert(kBuckets == kLocksetBuckets, "lockset.h names the table's size");
 
 namespace {
 
-// Larger sets are rarer: hashed.
-uint32_t bucket_index(const uintptr_t *locks, uint32_t count, uint64_t hash) {
-  return count == 1 ? lockset_bucket_of_lock(locks[0]) : static_cast<uint32_t>(hash % kBuckets);
+uint32_t set_bucket(uint64_t hash) { return static_cast<uint32_t>(hash >> (64 - kSetBucketBits)); }
+
+// Larger sets are hashed. (Without hash_of's finalizer, the sets
+// {m[i], m[i+1]} of an array of 40-byte mutexes took 2,048 buckets, 50 sets
+// to a bucket and a cache miss for each at every lock.)
+std::atomic<Entry *> &bucket_of(const uintptr_t *locks, uint32_t count, uint64_t hash) {
+  return count == 1 ? g_buckets[lockset_bucket_of_lock(locks[0])] : g_set_buckets[set_bucket(hash)];
 }
 
 bool same(const Entry *e, uint64_t hash, const uintptr_t *locks, uint32_t count) {
@@ -72,6 +89,23 @@ uint32_t sort_unique(uintptr_t *a, uint32_t n) {
     if (out == 0 || a[out - 1] != a[i]) a[out++] = a[i];
   return out;
 }
+
+// `locks` as a set: at most kMaxLocksInSet of them, sorted, unique.
+uint32_t as_set(const uintptr_t *locks, uint32_t count, uintptr_t *out) {
+  if (count > kMaxLocksInSet) count = kMaxLocksInSet;
+  copy_bytes(out, locks, sizeof(uintptr_t) * count);
+  return sort_unique(out, count);
+}
+
+}  // namespace
+
+uint32_t lockset_set_bucket_of(const uintptr_t *locks_in, uint32_t count) {
+  uintptr_t locks[kMaxLocksInSet];
+  count = as_set(locks_in, count, locks);
+  return set_bucket(hash_of(locks, count));
+}
+
+namespace {
 
 // Entries are never freed (an id names its set for the life of the
 // process), so they are carved one after the other from runs of pages, at
@@ -108,11 +142,9 @@ Entry *entry_for(LocksetId id) {
 LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
   if (count == 0) return kEmptyLockset;
   uintptr_t locks[kMaxLocksInSet];
-  if (count > kMaxLocksInSet) count = kMaxLocksInSet;
-  copy_bytes(locks, locks_in, sizeof(uintptr_t) * count);
-  count = sort_unique(locks, count);
+  count = as_set(locks_in, count, locks);
   uint64_t hash = hash_of(locks, count);
-  std::atomic<Entry *> &bucket = g_buckets[bucket_index(locks, count, hash)];
+  std::atomic<Entry *> &bucket = bucket_of(locks, count, hash);
   for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
     if (same(e, hash, locks, count)) return e->id;
   SpinLockGuard guard(g_insert_lock);
@@ -176,9 +208,7 @@ LocksetId lockset_intersect(LocksetId a, LocksetId b) {
 LocksetId LocksetCache::intern(const uintptr_t *locks_in, uint32_t count) {
   if (count == 0) return kEmptyLockset;
   uintptr_t locks[kMaxLocksInSet];
-  if (count > kMaxLocksInSet) count = kMaxLocksInSet;
-  copy_bytes(locks, locks_in, sizeof(uintptr_t) * count);
-  count = sort_unique(locks, count);
+  count = as_set(locks_in, count, locks);
   for (Entry &e : entries_) {
     if (e.count != count) continue;
     uint32_t i = 0;

@@ -23,6 +23,10 @@ bool lockset_contains(LocksetId id, uintptr_t lock);
 // The shared table's bucket of the set {lock} (lockset.cpp says how it is
 // chosen; exposed for its tests).
 uint32_t lockset_bucket_of_lock(uintptr_t lock);
+// Sets of two or more locks have a table of their own; the bucket of such
+// a set (`locks` need not be sorted), exposed for its tests.
+uint32_t lockset_set_bucket_of(const uintptr_t *locks, uint32_t count);
+constexpr uint32_t kLocksetSetBuckets = 1u << 16;
 constexpr uint32_t kLocksetBuckets = 1u << 14;
 
 // One thread's memo of the sets it interned last. A thread that takes and

@@ -111,5 +111,26 @@ TEST(LocksetTable, AnArrayOfLocksUsesAFewPagesOfTheTable) {
   EXPECT_EQ(ids.count(kEmptyLockset), 0u);
 }
 
+// Sets of more locks are hashed over a table of their own. The two-lock
+// sets of neighbours in an array of 40-byte mutexes (std::scoped_lock over
+// v[i] and v[i + 1]) took 2,048 buckets when the bucket was the hash's low
+// bits, chains of 50 cache misses at every lock; they must spread like
+// random.
+TEST(LocksetTable, TwoLockSetsOfNeighboursSpreadOverTheirWholeTable) {
+  constexpr uintptr_t kArray = 0x7f1234567040;
+  constexpr uint32_t kSets = 100000;
+  std::set<uint32_t> buckets;
+  for (uint32_t i = 0; i < kSets; ++i) {
+    const uintptr_t pair[2] = {kArray + 40 * uintptr_t(i + 1), kArray + 40 * uintptr_t(i)};
+    const uintptr_t reversed[2] = {pair[1], pair[0]};
+    const uint32_t bucket = lockset_set_bucket_of(pair, 2);
+    ASSERT_LT(bucket, kLocksetSetBuckets);
+    ASSERT_EQ(lockset_set_bucket_of(reversed, 2), bucket) << "a set's bucket, whatever the order";
+    buckets.insert(bucket);
+  }
+  // Random choices fill 1 - e^(-kSets / buckets) of them: 78%.
+  EXPECT_GE(buckets.size(), kLocksetSetBuckets * 75 / 100);
+}
+
 }  // namespace
 }  // namespace snag::race
