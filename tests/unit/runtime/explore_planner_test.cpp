@@ -112,7 +112,31 @@ TEST(Planner, PortfolioMakesEveryOtherScheduleCoverAfterItsFirstThousand) {
   for (uint64_t s = 0; s < 1000; ++s) ASSERT_NE(p.next(s).strategy, Strategy::kCover) << s;
   int cover = 0;
   for (uint64_t s = 1000; s < 1100; ++s) cover += p.next(s).strategy == Strategy::kCover;
-  EXPECT_EQ(cover, 50);
+  EXPECT_EQ(cover, 50);  // nothing learnt: no arm yields more
+}
+
+// After the first thousand, cover's share follows the new coverage points
+// per schedule each arm found, between 1/8 and 7/8.
+TEST(Planner, PortfolioGivesCoverTheLargerShareWhileItFindsMoreNewCoverage) {
+  auto run = [](uint32_t cover_finds, uint32_t rotation_finds) {
+    Planner p;
+    p.start(Strategy::kPortfolio, 9, 3, false);
+    auto r = schedule_results();
+    int cover = 0;
+    for (uint64_t s = 0; s < 1400; ++s) {
+      Plan plan = p.next(s);
+      bool is_cover = plan.strategy == Strategy::kCover;
+      r->new_coverage_count = is_cover ? cover_finds : rotation_finds;
+      p.learn(*r);
+      if (s >= 1200) cover += is_cover;
+    }
+    return cover;
+  };
+  // (Within one: the credit left over from schedules before 1,200.)
+  EXPECT_NEAR(run(3, 0), 175, 1);  // 7/8 of 200
+  EXPECT_NEAR(run(0, 3), 25, 1);   // 1/8
+  EXPECT_NEAR(run(2, 2), 100, 1);  // alike: every other
+  EXPECT_NEAR(run(0, 0), 100, 1);
 }
 
 // Cover plans build on the schedules that covered something new; their
