@@ -41,7 +41,8 @@ uint32_t rarest_hits(const Entry &e) {
 
 }  // namespace
 
-void corpus_add(const ScheduleResults &r) {
+void corpus_add(const ScheduleResults &r, const Plan &plan) {
+  if (plan.strategy != Strategy::kCover) return;
   uint32_t length = r.decision_count;
   if (length > ScheduleResults::kMaxDecisions) length = ScheduleResults::kMaxDecisions;
   if (length > kMaxKept) length = kMaxKept;

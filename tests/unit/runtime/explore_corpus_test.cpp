@@ -10,6 +10,12 @@
 namespace snag::explore {
 namespace {
 
+Plan cover_plan() {
+  Plan p;
+  p.strategy = Strategy::kCover;
+  return p;
+}
+
 // A schedule that reached `point` (reported new when `is_new`), with
 // `decisions` decisions, each choosing thread `marker`.
 std::unique_ptr<ScheduleResults> reached(uint16_t point, bool is_new, Tid marker, uint32_t decisions) {
@@ -29,11 +35,11 @@ TEST(Corpus, EntriesWhosePointsFewSchedulesReachAreDrawnMoreOften) {
   constexpr Tid kCommonMarker = 901, kRareMarker = 902;
   auto common = reached(kCommon, true, kCommonMarker, 3);
   coverage_learn(*common);
-  corpus_add(*common);
+  corpus_add(*common, cover_plan());
   for (int i = 0; i < 99; ++i) coverage_learn(*reached(kCommon, false, kCommonMarker, 3));
   auto rare = reached(kRare, true, kRareMarker, 3);
   coverage_learn(*rare);
-  corpus_add(*rare);
+  corpus_add(*rare, cover_plan());
   ASSERT_EQ(coverage_hits(kCommon), 100u);
   ASSERT_EQ(coverage_hits(kRare), 1u);
 
@@ -51,6 +57,27 @@ TEST(Corpus, EntriesWhosePointsFewSchedulesReachAreDrawnMoreOften) {
   // alike, each would be the base of about as many plans as the other.
   EXPECT_GT(rare_bases, 200);
   EXPECT_GT(rare_bases, 20 * common_bases);
+}
+
+}  // namespace
+}  // namespace snag::explore
+
+namespace snag::explore {
+namespace {
+
+// Only a cover schedule's decisions are a base: the other strategies make
+// their choices at other scheduling points.
+TEST(Corpus, OnlyCoverSchedulesBecomeBases) {
+  uint32_t before = corpus_size();
+  for (Strategy s : {Strategy::kPct, Strategy::kPctVb, Strategy::kRandom, Strategy::kVb,
+                     Strategy::kPreemptBound, Strategy::kDelayBound}) {
+    Plan p;
+    p.strategy = s;
+    corpus_add(*reached(61003, true, 903, 3), p);
+  }
+  EXPECT_EQ(corpus_size(), before);
+  corpus_add(*reached(61004, true, 904, 3), cover_plan());
+  EXPECT_EQ(corpus_size(), before + 1);
 }
 
 }  // namespace

@@ -154,7 +154,7 @@ TEST(Planner, CoverBuildsOnTheCorpusAtSharedVariables) {
   p.learn(*r);
   EXPECT_TRUE(is_shared_variable(0x2000));
   EXPECT_FALSE(is_shared_variable(0x2008));
-  corpus_add(*r);
+  corpus_add(*r, first);
   int based = 0;
   for (uint64_t s = 1; s < 51; ++s) {
     Plan plan = p.next(s);
