@@ -67,6 +67,11 @@ Strategy Planner::pick_strategy() {
   Strategy s = strategy_;
   if (s == Strategy::kPortfolio) {
     constexpr uint64_t n = sizeof kPortfolio / sizeof *kPortfolio;
+    // The rotation goes on after the 1,000th schedule where the former
+    // every-other rule had it (schedule k's strategy k/2): with equal yields
+    // the plans are the same as before, and so is every bug the rotation
+    // finds there.
+    if (planned_ == kCoverAfter) rotation_turn_ = kCoverAfter / 2;
     s = kPortfolio[rotation_turn_ % n];
     if (planned_ >= kCoverAfter) {
       // Cover's share accrues as credit, and a whole turn of it is a cover

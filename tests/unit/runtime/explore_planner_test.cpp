@@ -110,9 +110,13 @@ TEST(Planner, PortfolioMakesEveryOtherScheduleCoverAfterItsFirstThousand) {
   Planner p;
   p.start(Strategy::kPortfolio, 9, 3, false);
   for (uint64_t s = 0; s < 1000; ++s) ASSERT_NE(p.next(s).strategy, Strategy::kCover) << s;
-  int cover = 0;
-  for (uint64_t s = 1000; s < 1100; ++s) cover += p.next(s).strategy == Strategy::kCover;
-  EXPECT_EQ(cover, 50);  // nothing learnt: no arm yields more
+  // Nothing learnt, so no arm yields more: every other schedule is cover's,
+  // and the rotation's are those of the former rule (schedule s runs
+  // strategy s/2 of the rotation; pct for vb and pctvb without variables).
+  const Strategy rotation[] = {Strategy::kPct, Strategy::kPct, Strategy::kRandom,
+                               Strategy::kPct, Strategy::kPreemptBound, Strategy::kDelayBound};
+  for (uint64_t s = 1000; s < 1100; ++s)
+    EXPECT_EQ(p.next(s).strategy, s % 2 ? Strategy::kCover : rotation[(s / 2) % 6]) << s;
 }
 
 // After the first thousand, cover's share follows the new coverage points
