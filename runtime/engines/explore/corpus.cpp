@@ -2,14 +2,22 @@
 
 #include "core/internal_alloc.h"
 #include "core/platform.h"
+#include "engines/explore/coverage.h"
 
 namespace snag::explore {
 
 namespace {
 
+// An entry keeps the first of the points it was the first to reach: how
+// many schedules reach them since says how rare the ground it found still
+// is (its weight, corpus_plan).
+constexpr uint32_t kPointsKept = 8;
+
 struct Entry {
   Decision *decisions;
   uint32_t length;
+  uint32_t point_count;
+  uint16_t points[kPointsKept];
 };
 
 // A base longer than this keeps its first decisions only: a change is made
@@ -21,9 +29,20 @@ Entry g_entries[kMaxEntries];
 uint32_t g_count = 0;
 uint64_t g_added = 0;
 
+// The schedules that reached the entry's rarest point so far (at least 1).
+uint32_t rarest_hits(const Entry &e) {
+  uint32_t rarest = ~uint32_t(0);
+  for (uint32_t i = 0; i < e.point_count; ++i) {
+    uint32_t hits = coverage_hits(e.points[i]);
+    if (hits < rarest) rarest = hits;
+  }
+  return rarest == 0 || rarest == ~uint32_t(0) ? 1 : rarest;
+}
+
 }  // namespace
 
-void corpus_add(const ScheduleResults &r) {
+void corpus_add(const ScheduleResults &r, const Plan &plan) {
+  if (plan.strategy != Strategy::kCover) return;
   uint32_t length = r.decision_count;
   if (length > ScheduleResults::kMaxDecisions) length = ScheduleResults::kMaxDecisions;
   if (length > kMaxKept) length = kMaxKept;
@@ -34,13 +53,34 @@ void corpus_add(const ScheduleResults &r) {
   // and new bases both stay in it, and the same run replaces the same ones.
   uint32_t slot = g_count < kMaxEntries ? g_count++ : uint32_t(g_added * 0x9e3779b97f4a7c15ull >> 53) % kMaxEntries;
   internal_free(g_entries[slot].decisions);
-  g_entries[slot] = {copy, length};
+  Entry &e = g_entries[slot];
+  e = {copy, length, 0, {}};
+  uint32_t found = r.new_coverage_count < ScheduleResults::kMaxNewCoverage ? r.new_coverage_count
+                                                                          : ScheduleResults::kMaxNewCoverage;
+  while (e.point_count < found && e.point_count < kPointsKept) e.points[e.point_count] = r.new_coverage[e.point_count], ++e.point_count;
   ++g_added;
 }
 
 void corpus_plan(Plan &p, Random &random) {
   if (g_count == 0 || random.below(5) == 0) return;
-  const Entry &e = g_entries[random.below(g_count)];
+  // A power schedule (AFLFast, AFL++'s "rare"): an entry is drawn with
+  // weight 1 / (the schedules that reached its rarest point). The first
+  // schedules' points are reached by nearly every later schedule, and
+  // changing them again mostly retraces known ground; a point few
+  // schedules reach is the frontier, and an entry stops being favoured as
+  // the schedules built on it reach its points too.
+  double total = 0;
+  for (uint32_t i = 0; i < g_count; ++i) total += 1.0 / rarest_hits(g_entries[i]);
+  double pick = total * double(random.next() >> 11) / double(uint64_t(1) << 53);
+  uint32_t chosen = g_count - 1;
+  for (uint32_t i = 0; i < g_count; ++i) {
+    pick -= 1.0 / rarest_hits(g_entries[i]);
+    if (pick < 0) {
+      chosen = i;
+      break;
+    }
+  }
+  const Entry &e = g_entries[chosen];
   p.base = e.decisions;
   p.base_length = e.length;
   p.flip_at = uint32_t(random.below(e.length));

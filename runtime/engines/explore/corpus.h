@@ -13,8 +13,15 @@
 
 namespace snag::explore {
 
-// Keeps the decisions of schedule `r`, which reached new coverage points.
-void corpus_add(const ScheduleResults &r);
+// Keeps the decisions of schedule `r`, which reached new coverage points,
+// if it was a cover schedule (`plan`). A base is followed choice by choice,
+// and only a cover schedule's choices are those of a cover schedule: the
+// other strategies have no scheduling points at accesses to shared
+// variables (pct, random, the bounds) or have theirs at their plan's
+// variables (vb, pctvb), so a base of theirs is out of step with the cover
+// schedule from its first access on. (Their new points still count as
+// reached, and their schedules in the counts of each point's schedules.)
+void corpus_add(const ScheduleResults &r, const Plan &plan);
 // Fills a cover plan's base. Without one (an empty corpus, and one plan in
 // five: fresh random schedules keep finding new ground) the plan makes
 // random choices throughout.

@@ -413,9 +413,9 @@ void atomic_before(ControlledThread &me, const Event &e) {
 }
 
 void atomic_after(ControlledThread &me, const Event &e) {
-  coverage_atomic(e.addr, e.size, e.site);
-  bool changed = e.value == SNAG_ATOMIC_STORE || e.value == SNAG_ATOMIC_RMW ||
-                 (e.value == SNAG_ATOMIC_CMPXCHG && e.flags);
+  bool cas_succeeded = e.value == SNAG_ATOMIC_CMPXCHG && e.flags;
+  coverage_atomic(e.addr, e.size, e.site, me.tid, cas_succeeded);
+  bool changed = e.value == SNAG_ATOMIC_STORE || e.value == SNAG_ATOMIC_RMW || cas_succeeded;
   if (changed) scheduler().progress(me.tid);
 }
 

@@ -304,7 +304,7 @@ Plan fork_schedules() {
     if (r.threads > summary.threads) summary.threads = r.threads;
     if (!note[0] && r.note[0]) copy_text(note, sizeof note, r.note);
     planner.learn(r);
-    if (coverage_learn(r)) corpus_add(r);
+    if (coverage_learn(r)) corpus_add(r, plan);
     learn_new_stacks();
     reserve_thread_stacks(r.threads);  // the next schedules' threads take no stack from glibc
     if (output_oracle_active()) {

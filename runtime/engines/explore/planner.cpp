@@ -11,11 +11,18 @@ namespace {
 constexpr Strategy kPortfolio[] = {Strategy::kPct,          Strategy::kPctVb,
                                    Strategy::kRandom,       Strategy::kVb,
                                    Strategy::kPreemptBound, Strategy::kDelayBound};
-// After this many of a worker's schedules, every other one is a cover
-// schedule: most bugs fall to the rotation within a few hundred schedules,
-// and what is left needs long, precise interleavings, which cover reaches by
-// building on its corpus (bench/results/sctbench.txt: safestack).
-constexpr uint64_t kCoverHalfAfter = 1000;
+// After this many of a worker's schedules cover takes part: most bugs fall
+// to the rotation within a few hundred schedules, and what is left needs
+// long, precise interleavings, which cover reaches by building on its corpus
+// (bench/results/sctbench.txt: safestack).
+constexpr uint64_t kCoverAfter = 1000;
+// From then on cover's share of the schedules follows its yield against the
+// rotation's (new coverage points per schedule, each a moving average over
+// about the arm's last kYieldWindow schedules), within [1/8, 7/8] so that
+// each arm's estimate stays current; equal yields (none at all, on a program
+// without atomics) give every other schedule, as before.
+constexpr double kYieldWindow = 32;
+constexpr double kMinShare = 1.0 / 8;
 
 uint64_t mix(uint64_t a, uint64_t b) {
   Random r;
@@ -60,8 +67,26 @@ Strategy Planner::pick_strategy() {
   Strategy s = strategy_;
   if (s == Strategy::kPortfolio) {
     constexpr uint64_t n = sizeof kPortfolio / sizeof *kPortfolio;
-    if (planned_ < kCoverHalfAfter) s = kPortfolio[planned_ % n];
-    else s = planned_ % 2 ? Strategy::kCover : kPortfolio[(planned_ / 2) % n];
+    // The rotation goes on after the 1,000th schedule where the former
+    // every-other rule had it (schedule k's strategy k/2): with equal yields
+    // the plans are the same as before, and so is every bug the rotation
+    // finds there.
+    if (planned_ == kCoverAfter) rotation_turn_ = kCoverAfter / 2;
+    s = kPortfolio[rotation_turn_ % n];
+    if (planned_ >= kCoverAfter) {
+      // Cover's share accrues as credit, and a whole turn of it is a cover
+      // schedule: the shares hold exactly, without drawing (the same
+      // history gives the same choices).
+      double sum = cover_yield_ + rotation_yield_;
+      double share = sum > 0 ? cover_yield_ / sum : 0.5;
+      share = share < kMinShare ? kMinShare : share > 1 - kMinShare ? 1 - kMinShare : share;
+      cover_credit_ += share;
+      if (cover_credit_ >= 1) {
+        cover_credit_ -= 1;
+        return Strategy::kCover;
+      }
+    }
+    ++rotation_turn_;
   }
   // Variable bounding needs the variables a profiling schedule found.
   if ((s == Strategy::kVb || s == Strategy::kPctVb) && variable_count_ == 0) s = Strategy::kPct;
@@ -222,6 +247,14 @@ void Planner::choose_pctvb_set(Plan &p) {
 }
 
 void Planner::learn(const ScheduleResults &r) {
+  if (strategy_ == Strategy::kPortfolio && planned_ > kCoverAfter) {
+    // Both estimates start level when cover joins (at the rotation's).
+    double &yield = last_strategy_ == Strategy::kCover ? cover_yield_ : rotation_yield_;
+    yield += (double(r.new_coverage_count) - yield) / kYieldWindow;
+  } else {
+    rotation_yield_ += (double(r.new_coverage_count) - rotation_yield_) / kYieldWindow;
+    cover_yield_ = rotation_yield_;
+  }
   if (r.steps > max_steps_seen_) max_steps_seen_ = r.steps;
   if (r.choices > max_choices_seen_) max_choices_seen_ = r.choices;
   uint64_t &own = max_choices_by_strategy_[int(last_strategy_)];

@@ -54,6 +54,13 @@ class Planner {
   Strategy last_strategy_ = Strategy::kPortfolio;  // of the plan learn() hears about
   uint32_t max_threads_seen_ = 0;
   uint64_t planned_ = 0;
+  // The portfolio: the rotation's next strategy, and the split between the
+  // rotation and cover (planner.cpp, kCoverAfter): each arm's new coverage
+  // points per schedule, and the turns cover is owed.
+  uint64_t rotation_turn_ = 0;
+  double rotation_yield_ = 0;
+  double cover_yield_ = 0;
+  double cover_credit_ = 0;
   uint64_t per_strategy_[kStrategyCount] = {};
 
   int variable_count_ = 0;

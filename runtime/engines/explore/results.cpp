@@ -33,6 +33,7 @@ void results_reset() {
   r.diverged_at = 0;
   r.decision_count = 0;
   r.new_coverage_count = 0;
+  r.hit_coverage_count = 0;
   if (r.variable_count) fill_bytes(r.variables, 0, sizeof r.variables);
   r.variable_count = 0;
   r.new_stack_count.store(0, std::memory_order_relaxed);

@@ -27,6 +27,7 @@ struct ScheduleResults {
   static constexpr uint32_t kProfileCapacity = 1u << 12;
   static constexpr uint32_t kMaxNewStacks = 32;
   static constexpr uint32_t kMaxNewCoverage = 1024;
+  static constexpr uint32_t kMaxHitCoverage = 8192;
 
   std::atomic<uint32_t> failed;
   char kind[32];
@@ -52,6 +53,12 @@ struct ScheduleResults {
   // had not seen at its fork; beyond kMaxNewCoverage the count goes on.
   uint32_t new_coverage_count;
   uint16_t new_coverage[kMaxNewCoverage];
+  // Every coverage point the schedule reached, each once (beyond
+  // kMaxHitCoverage the count goes on): the fork server counts how many
+  // schedules reach each point, and the cover strategy bases more schedules
+  // on corpus entries whose points few schedules reach (corpus.h).
+  uint32_t hit_coverage_count;
+  uint16_t hit_coverage[kMaxHitCoverage];
   VariableCount variables[kProfileCapacity];
   Decision decisions[kMaxDecisions];
 };

@@ -23,8 +23,10 @@ void snag::learn_deferred_handle_offset() {}
 
 namespace snag::explore {
 
-// The unit tests run no fork server.
-bool in_forked_child() { return false; }
+// The unit tests run no fork server; the coverage tests act as a schedule's
+// child (explore_coverage_test.cpp).
+bool g_test_in_forked_child = false;
+bool in_forked_child() { return g_test_in_forked_child; }
 
 [[noreturn]] void fail_deadlock(ControlledThread &me) {
   fprintf(stderr, "test double: deadlock reported by T%u\n", me.tid);
