@@ -67,6 +67,20 @@ SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool w
   return false;
 }
 
+// Whether an access touching `touched` bytes of a variable in state `w` is
+// its Exclusive owner's again in its current epoch (having written already,
+// for a write): the fast path's first answer, given to each granule of a
+// range (and to a whole block at its free) as the fast path gives it to
+// each single access (the owner's history slot is not rewritten for a second
+// access of the same kind in one epoch). Shared-Read is left to the state
+// machine: a read there may still fill an empty history slot.
+SNAG_ALWAYS_INLINE bool owner_again(uint64_t w, uint32_t touched, bool write) {
+  const Kind k = kind_of(w);
+  return t_fast_path.epoch_word &&
+         (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) &&
+         state_needs_no_work(w, touched, write);
+}
+
 // access_needs_no_work for an access inside one granule whose state word
 // was never written (Virgin): on a whole page of a coarse block the block's
 // state decides. Out of line: a block of kWordsWrittenBelow or more gets

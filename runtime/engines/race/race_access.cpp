@@ -64,20 +64,6 @@ const History &latest(const Histories &hs, Tid owner) {
 }
 
 
-// Whether an access touching `touched` bytes of a variable in state `w` is
-// its Exclusive owner's again in its current epoch (having written already,
-// for a write): the fast path's first answer, given here to each granule of
-// a range as the fast path gives it to each single access (the owner's
-// history slot is not rewritten for a second access of the same kind in one
-// epoch). Shared-Read is left to the state machine: a read there may still
-// fill an empty history slot.
-bool owner_again(uint64_t w, uint32_t touched, bool write) {
-  const Kind k = kind_of(w);
-  return t_fast_path.epoch_word &&
-         (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) &&
-         state_needs_no_work(w, touched, write);
-}
-
 // Whether an access touching `touched` bytes of a variable in state `w`
 // leaves it Exclusive (*nw: its next state): the first access (Virgin), the
 // owner again, or a hand-off that happens-after the owner's access, over

@@ -267,12 +267,8 @@ SNAG_ALWAYS_INLINE bool RaceEngine::free_small_block(ThreadState &t, RaceThread 
   // Freeing writes the whole block: access_freed, whose first answer (the
   // owner writing again in its epoch) is asked here without the call.
   if (!t.ignore_writes) {
-    const uint64_t w = block->state.load(std::memory_order_acquire);
-    const Kind k = kind_of(w);
-    const bool owner_again = !potential_ && t_fast_path.epoch_word &&
-                             (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) &&
-                             state_needs_no_work(w, 0xff, true);
-    if (!owner_again) access_freed(t, rt, e.addr, size, e.site, block);
+    if (potential_ || !owner_again(block->state.load(std::memory_order_acquire), 0xff, true))
+      access_freed(t, rt, e.addr, size, e.site, block);
   }
   // As free_block_slowly's loop for one page: its synchronization
   // variables forgotten, its owning words' records given back, the

@@ -320,9 +320,7 @@ void fill_cells_in_page(uintptr_t begin, uintptr_t end, uint64_t word) {
   const uintptr_t first = begin & ~(kGranule - 1);
   std::atomic<uint64_t> *cells = find_cell(first);
   if (!cells) cells = shadow_cell(first);
-  if (!cells) return;
-  for (uintptr_t i = 0; i < (end - first + kGranule - 1) / kGranule; ++i)
-    cells[i].store(word, std::memory_order_relaxed);
+  if (cells) fill_cells(cells, granules_of(first, end), word);
 }
 
 }  // namespace
@@ -347,13 +345,7 @@ void shadow_mark_block_slowly(uintptr_t begin, uintptr_t end, HeapBlock *block) 
       shadow_page(page_start)->block.store(block, std::memory_order_release);
       continue;
     }
-    // A block that still covers this whole page is dead (its free was not
-    // seen: freed inside the runtime, or by libc itself): the new block must
-    // be the one found here, not that one.
-    if (ShadowPage *page = find_shadow_page(page_start)) {
-      HeapBlock *stale = page->block.load(std::memory_order_acquire);
-      if (stale && stale != block) page->block.compare_exchange_strong(stale, nullptr);
-    }
+    forget_dead_page_block(page_start, block);
     fill_cells_in_page(lo, hi, word);
   }
 }

@@ -308,6 +308,17 @@ SNAG_ALWAYS_INLINE bool inside_one_page(uintptr_t begin, uintptr_t end) {
   return end - begin < kPageSize && ((begin ^ (end - 1)) & ~(kPageSize - 1)) == 0;
 }
 
+// A block other than `block` that the page of `addr` still points at, as
+// covering it whole, is dead (its free was not seen: freed inside the
+// runtime, or by libc itself): `block`, marked on part of that page, must
+// be the one found there, not that one.
+SNAG_ALWAYS_INLINE void forget_dead_page_block(uintptr_t addr, const HeapBlock *block) {
+  if (ShadowPage *page = find_shadow_page(addr)) {
+    HeapBlock *stale = page->block.load(std::memory_order_acquire);
+    if (SNAG_UNLIKELY(stale && stale != block)) page->block.compare_exchange_strong(stale, nullptr);
+  }
+}
+
 // Marks [begin, end) as heap block `block` (coarse): whole pages point at the
 // block, granules of partial pages get an Indirect word.
 void shadow_mark_block_slowly(uintptr_t begin, uintptr_t end, HeapBlock *block);
@@ -320,10 +331,7 @@ SNAG_ALWAYS_INLINE void shadow_mark_block(uintptr_t begin, uintptr_t end, HeapBl
     shadow_mark_block_slowly(begin, end, block);
     return;
   }
-  if (ShadowPage *page = find_shadow_page(begin)) {
-    HeapBlock *stale = page->block.load(std::memory_order_acquire);
-    if (SNAG_UNLIKELY(stale && stale != block)) page->block.compare_exchange_strong(stale, nullptr);
-  }
+  forget_dead_page_block(begin, block);
   fill_cells(cells, granules_of(begin, end), pointer_word(Kind::kIndirect, block));
 }
 // Makes [begin, end) start fresh (Virgin, no history, no block). The
