@@ -2,9 +2,9 @@
 //
 // A coverage point is a program site together with the state of the
 // program's atomic variables when it runs there: after each atomic
-// operation (a store included), its site and a running hash of the value of every atomic
-// variable the schedule has changed so far; at a scheduling point on a
-// plain access, its site and that hash. Two
+// operation (a store included), its site and a running hash of the value
+// of every atomic variable the schedule has changed so far; at a
+// scheduling point on a plain access, its site and that hash. Two
 // schedules that reach the same sites in the same atomic states are alike
 // to the cover strategy; one that reaches a new point got somewhere the
 // others did not, and its decisions become a base to change (corpus.h).
