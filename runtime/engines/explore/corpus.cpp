@@ -26,7 +26,7 @@ constexpr uint32_t kMaxKept = 1u << 16;
 constexpr uint32_t kMaxEntries = 2048;
 // The longest hold after a flip, in choices: a few operations of each other
 // thread (bench/results/sctbench.txt: safestack/bug1 under the defaults, 18
-// of seeds 1-20 with holds up to 16, 16 up to 32, 9 without holds).
+// of seeds 1-20 with holds of up to 16, 9 without holds).
 constexpr uint64_t kMaxHold = 16;
 
 Entry g_entries[kMaxEntries];
