@@ -85,10 +85,36 @@ void observe_atomic(uintptr_t addr, uint32_t size, snag_site_t site, Tid tid, bo
   mark(site * kSiteMultiplier ^ g_state_hash);
 }
 
+// The store announced by coverage_atomic_store, not yet observed (addr 0:
+// none). Without it a Push's store of a node's next index, which overwrites
+// what a popper left there, changed no point's state until some thread next
+// touched the location (SCTBench's safestack).
+struct PendingStore {
+  uintptr_t addr;
+  uint32_t size;
+  snag_site_t site;
+  Tid tid;
+};
+PendingStore g_pending_store;
+
 }  // namespace
+
+void coverage_atomic_store(uintptr_t addr, uint32_t size, snag_site_t site, Tid tid) {
+  if (!in_forked_child()) return;
+  coverage_take_store();
+  g_pending_store = {addr, size, site, tid};
+}
+
+void coverage_take_store() {
+  if (g_pending_store.addr == 0) return;
+  PendingStore s = g_pending_store;
+  g_pending_store.addr = 0;
+  observe_atomic(s.addr, s.size, s.site, s.tid, false);
+}
 
 void coverage_atomic(uintptr_t addr, uint32_t size, snag_site_t site, Tid tid, bool cas_succeeded) {
   if (!in_forked_child()) return;
+  coverage_take_store();
   observe_atomic(addr, size, site, tid, cas_succeeded);
 }
 
@@ -96,6 +122,7 @@ void coverage_atomic(uintptr_t addr, uint32_t size, snag_site_t site, Tid tid, b
 // faulting one, whose crash must stay the program's (and replay the same).
 void coverage_access(snag_site_t site) {
   if (!in_forked_child()) return;
+  coverage_take_store();
   mark(site * kSiteMultiplier ^ g_state_hash ^ kAccessTag);
 }
 
@@ -117,6 +144,7 @@ uint32_t coverage_hits(uint16_t point) { return g_hits[point]; }
 void coverage_start_schedule_for_test() {
   fill_bytes(g_hit, 0, sizeof g_hit);
   fill_bytes(g_atomics, 0, sizeof g_atomics);
+  g_pending_store = {};
   g_state_hash = 0;
 }
 

@@ -2,9 +2,9 @@
 //
 // A coverage point is a program site together with the state of the
 // program's atomic variables when it runs there: after each atomic
-// operation, its site and a running hash of the value of every atomic
-// variable the schedule has changed so far; at a scheduling point on a
-// plain access, its site and that hash. Two
+// operation (a store included), its site and a running hash of the value
+// of every atomic variable the schedule has changed so far; at a
+// scheduling point on a plain access, its site and that hash. Two
 // schedules that reach the same sites in the same atomic states are alike
 // to the cover strategy; one that reaches a new point got somewhere the
 // others did not, and its decisions become a base to change (corpus.h).
@@ -34,6 +34,15 @@ constexpr uint32_t kCoverageMapBits = 1u << 16;
 // bytes on `addr` at `site`, with the baton held (no other thread can change
 // it meanwhile). `cas_succeeded`: a compare-exchange that stored its value.
 void coverage_atomic(uintptr_t addr, uint32_t size, snag_site_t site, Tid tid, bool cas_succeeded);
+// In a schedule's child, before thread `tid`'s atomic store of `size` bytes
+// on `addr` at `site`, once the scheduler has let the thread go on. A store
+// has no hook after it, so it is observed as an atomic operation (above)
+// when the engine next hears of any thread (coverage_take_store): only this
+// thread runs until then, and the store is done by then.
+void coverage_atomic_store(uintptr_t addr, uint32_t size, snag_site_t site, Tid tid);
+// In a schedule's child, at every event of the engine: observes the store
+// announced last, if any.
+void coverage_take_store();
 // In a schedule's child, at a scheduling point on a plain access, before it.
 void coverage_access(snag_site_t site);
 

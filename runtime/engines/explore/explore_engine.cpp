@@ -410,6 +410,7 @@ void atomic_before(ControlledThread &me, const Event &e) {
   Scheduler &s = scheduler();
   s.note_spin(me, e.addr);
   sync_point(me, e);
+  if (e.value == SNAG_ATOMIC_STORE) coverage_atomic_store(e.addr, e.size, e.site, me.tid);
 }
 
 void atomic_after(ControlledThread &me, const Event &e) {
@@ -531,6 +532,7 @@ class ExploreEngine final : public Engine {
   }
 
   Verdict on_event(ThreadState &t, const Event &e) override {
+    coverage_take_store();  // a store announced at the last event is done by now
     switch (e.kind) {
       case EventKind::kAlloc:
         heap_block_allocated(e.addr, e.value, e.site);

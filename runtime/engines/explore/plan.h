@@ -67,6 +67,9 @@ struct Plan {
   uint32_t base_length = 0;
   uint32_t flip_at = 0;
   bool keep_tail = false;
+  // cover: for this many choices after the flip, the thread the base ran at
+  // the flip does not run while another can (0: no hold).
+  uint32_t hold = 0;
 };
 
 }  // namespace snag::explore

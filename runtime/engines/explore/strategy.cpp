@@ -169,13 +169,25 @@ bool Chooser::is_change_point(uint64_t choice) const {
 
 // The base's decision up to the flip (where it still applies: the base may
 // have taken another way there already), another thread than the base's at
-// the flip, and after it the base's decisions again or random ones.
+// the flip, and after it the base's decisions again or random ones, except
+// that during the hold the thread the flip preempted does not run.
 Tid Chooser::cover_choice(const Tid *candidates, int n, uint64_t choice) {
   auto listed = [&](Tid tid) {
     for (int i = 0; i < n; ++i)
       if (candidates[i] == tid) return true;
     return false;
   };
+  if (plan_.base && plan_.flip_at < plan_.base_length && choice > plan_.flip_at &&
+      choice - plan_.flip_at <= plan_.hold) {
+    Tid held = plan_.base[plan_.flip_at].chosen;
+    if (n > 1 && listed(held)) {
+      Tid recorded = choice < plan_.base_length ? plan_.base[choice].chosen : held;
+      if (plan_.keep_tail && recorded != held && listed(recorded)) return recorded;
+      uint64_t other = random_.below(uint64_t(n - 1));
+      for (int i = 0; i < n; ++i)
+        if (candidates[i] != held && other-- == 0) return candidates[i];
+    }
+  }
   if (plan_.base && choice < plan_.base_length) {
     Tid recorded = plan_.base[choice].chosen;
     if (choice == plan_.flip_at && listed(recorded)) {

@@ -82,3 +82,33 @@ TEST(Corpus, OnlyCoverSchedulesBecomeBases) {
 
 }  // namespace
 }  // namespace snag::explore
+
+namespace snag::explore {
+namespace {
+
+// Every plan with a base holds the thread its flip preempted back, for 1
+// to 16 choices (strategy.cpp does the holding); a plan without one does not.
+TEST(Corpus, PlansWithABaseHoldTheFlippedThreadBack) {
+  corpus_add(*reached(61005, true, 905, 40), cover_plan());
+  Random random;
+  random.seed(23);
+  int based = 0;
+  uint32_t shortest = ~0u, longest = 0;
+  for (int i = 0; i < 2000; ++i) {
+    Plan p;
+    corpus_plan(p, random);
+    if (!p.base) {
+      EXPECT_EQ(p.hold, 0u);
+      continue;
+    }
+    ++based;
+    if (p.hold < shortest) shortest = p.hold;
+    if (p.hold > longest) longest = p.hold;
+  }
+  EXPECT_GT(based, 1000);
+  EXPECT_EQ(shortest, 1u);
+  EXPECT_EQ(longest, 16u);
+}
+
+}  // namespace
+}  // namespace snag::explore

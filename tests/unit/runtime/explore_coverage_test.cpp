@@ -10,7 +10,7 @@ extern bool g_test_in_forked_child;
 
 namespace {
 
-constexpr snag_site_t kLoad = 0x1100, kCas = 0x1200, kOtherCas = 0x1300;
+constexpr snag_site_t kLoad = 0x1100, kCas = 0x1200, kOtherCas = 0x1300, kStore = 0x1400;
 constexpr Tid kT1 = 1, kT2 = 2;
 
 class CoverageTest : public ::testing::Test {
@@ -31,6 +31,12 @@ class CoverageTest : public ::testing::Test {
   void atomic(snag_site_t site, Tid tid, uint64_t value, bool cas_succeeded) {
     word_ = value;
     coverage_atomic(reinterpret_cast<uintptr_t>(&word_), sizeof word_, site, tid, cas_succeeded);
+  }
+  // The program's atomic store: announced before it (no hook follows a
+  // store), observed at the engine's next event.
+  void store(Tid tid, uint64_t value) {
+    coverage_atomic_store(reinterpret_cast<uintptr_t>(&word_), sizeof word_, kStore, tid);
+    word_ = value;
   }
   // How many points of its schedule the operation reached first.
   uint32_t points_of_cas(Tid tid, uint64_t value) {
@@ -79,6 +85,26 @@ TEST_F(CoverageTest, ChangesOfTheThreadsOwnOrToAnotherValueAreNoAba) {
   uint32_t before = results().hit_coverage_count;
   atomic(kOtherCas, kT1, 0, false);
   EXPECT_EQ(results().hit_coverage_count - before, 1u);
+}
+
+// An atomic store is observed once it took effect: a point of its own, and
+// a change of the location's value the state and the ABA point see.
+TEST_F(CoverageTest, AnAtomicStoreIsObservedAtTheNextEvent) {
+  store(kT2, 4);
+  EXPECT_EQ(results().hit_coverage_count, 0u);  // not yet done when announced
+  coverage_take_store();
+  EXPECT_EQ(results().hit_coverage_count, 1u);
+  coverage_take_store();  // observed once
+  EXPECT_EQ(results().hit_coverage_count, 1u);
+
+  // T1 reads 0; T2 stores 1, then 0; T1's swap of 0 succeeds on a value
+  // others changed and changed back: an ABA.
+  start_schedule();
+  atomic(kLoad, kT1, 0, false);
+  store(kT2, 1);
+  store(kT2, 0);  // observes the store of 1 first
+  coverage_take_store();
+  EXPECT_EQ(points_of_cas(kT1, 5), 2u);
 }
 
 // Every point of a schedule is reported once, and the fork server counts

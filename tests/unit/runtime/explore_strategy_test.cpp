@@ -115,6 +115,49 @@ TEST_F(ChooserTest, CoverGoesOnAtRandomAfterTheFlipWithoutTheTail) {
   EXPECT_LT(others, 39);
 }
 
+// A hold: for `hold` choices after the flip, the thread the base ran at the
+// flip does not run (the base's other choices stand), then the base again.
+TEST_F(ChooserTest, CoverHoldsThePreemptedThreadBackAfterTheFlip) {
+  const Decision base[8] = {{0, kNoThread}, {1, kNoThread}, {1, kNoThread}, {2, kNoThread},
+                            {1, kNoThread}, {2, kNoThread}, {1, kNoThread}, {1, kNoThread}};
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    Plan plan;
+    plan.strategy = Strategy::kCover;
+    plan.seed = seed;
+    plan.base = base;
+    plan.base_length = 8;
+    plan.flip_at = 1;
+    plan.keep_tail = true;
+    plan.hold = 4;  // choices 2-5
+    ControlledThread &me = start(plan);
+    for (uint64_t choice = 0; choice < 8; ++choice) {
+      Tid chosen = chooser().choose(all_, 3, me, true, choice);
+      bool flip_or_held = choice >= 1 && choice <= 5;
+      if (flip_or_held) EXPECT_NE(chosen, 1u) << "seed " << seed << " choice " << choice;
+      if (!flip_or_held || base[choice].chosen != 1)
+        EXPECT_EQ(chosen, base[choice].chosen) << "seed " << seed << " choice " << choice;
+    }
+  }
+  // Without the tail, the choices of the hold are random among the others.
+  const Decision one[30] = {};  // thread 0 throughout
+  Plan plan;
+  plan.strategy = Strategy::kCover;
+  plan.seed = 5;
+  plan.base = one;
+  plan.base_length = 30;
+  plan.flip_at = 0;
+  plan.hold = 29;
+  ControlledThread &me = start(plan);
+  int ones = 0;
+  for (uint64_t choice = 0; choice < 30; ++choice) {
+    Tid chosen = chooser().choose(all_, 3, me, true, choice);
+    EXPECT_NE(chosen, 0u) << "choice " << choice;
+    ones += chosen == 1;
+  }
+  EXPECT_GT(ones, 5);  // about 15 of 30
+  EXPECT_LT(ones, 25);
+}
+
 TEST_F(ChooserTest, PctRunsTheHighestPriorityUntilAChangePoint) {
   Plan plan;
   plan.strategy = Strategy::kPct;
