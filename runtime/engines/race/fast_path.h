@@ -281,6 +281,16 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
 // lock-ordered accesses even when nothing changes (race_events.cpp).
 extern bool g_ranges_answered_inline;
 
+// True for an access over more than one granule whose every granule (or
+// coarse block, or byte of a split granule) its Exclusive owner touches
+// again in this epoch (owner_again): access_slow would skip each of them,
+// so the access needs no work (RaceEngine::range_owner_again, and the
+// range hooks after range_quickly_needs_no_work). A split granule's bytes
+// are asked one by one as access_slow asks them: strings built on the
+// stack stay split, and their copies (task_graph: ~260 thousand ranges a
+// run) otherwise went through on_access to access_slow to skip every byte.
+bool range_owned_again(uintptr_t addr, uintptr_t size, bool write);
+
 // For a range access over more than one granule (a copied string, a
 // std::function moved): true when it lies inside one coarse block that its
 // Exclusive owner touches again in this epoch, which is what
