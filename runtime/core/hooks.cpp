@@ -71,6 +71,21 @@ __attribute__((noinline)) void untouched_after_fast_path(void *addr, uintptr_t s
   engine_after_split(addr, size, flags, site, 0);
 }
 
+// A range over more than one granule that range_quickly_needs_no_work did
+// not answer (not inside one coarse block): its granules, blocks and split
+// granules' bytes asked one by one (race::range_owned_again) before the
+// engine's call chain, whose on_access would come to the same question
+// after three other shortcuts (task_graph: strings copied on the stack,
+// whose granules stay split). Out of line, as split_after_fast_path, so
+// that the range hooks keep no frame.
+__attribute__((noinline)) void range_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
+                                                    snag_site_t site) {
+  if (race::g_ranges_answered_inline &&
+      race::range_owned_again(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
+    return;
+  engine_after_split(addr, size, flags, site, 0);
+}
+
 // Everything after the inlined fast path's "no". Kept out of line so that
 // the hooks that inline access() need no stack frame on the fast path (the
 // call here is their tail call). `seen` is the state word the inlined fast
@@ -105,11 +120,13 @@ SNAG_ALWAYS_INLINE void access_byte(void *addr, uint32_t flags, snag_site_t site
 }
 
 // A range over several granules inside one block its owner touches again
-// is answered here too (race::range_quickly_needs_no_work).
+// is answered here too (race::range_quickly_needs_no_work), and one over
+// granules its owner touches again just after (range_after_fast_path).
 SNAG_ALWAYS_INLINE void range_access(void *addr, size_t size, uint32_t flags, snag_site_t site) {
-  if (size > race::kGranule &&
-      race::range_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite))
-    return;
+  if (size > race::kGranule) {
+    if (race::range_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite)) return;
+    return range_after_fast_path(addr, size, flags, site);
+  }
   access(addr, size, flags, site);
 }
 

@@ -5,8 +5,8 @@
 // record's range, fine flag and state), then the granule's direct-mapped
 // state word (its slot's offset, 0: no shadow yet, the hook). A state word
 // passes when it is an Exclusive word of this thread in its epoch with the
-// bytes (and for a write the "wrote" bit), or for a read a Shared-Read word
-// with no lock or the thread's locks.
+// bytes (and for a write the "wrote" bit), or, asked only when it is not,
+// for a read a Shared-Read word with no lock or the thread's locks.
 // By default only accesses in loops get the check; SNAG_RACE_INLINE picks
 // the checks and their order.
 // RUN: SNAG_INSTRUMENT=memory check=CHECK,LOOPS
@@ -27,8 +27,6 @@ long sum(const long *b, long n) {
   // CHECK: [[HOOK]]:
   // CHECK-NEXT: call void @__snag_read8(
   // CHECK-NEXT: br label %[[DONE:[^ ,]*]]
-  // A read: a Shared-Read word with the thread's locks (offset 8) passes.
-  // CHECK: %snag.locks{{[0-9]*}} = load i32, {{.*}}@__snag_fast_path {{.*}} i64 8)
   // Remembered block 0: {start, end, record} at offset 16.
   // CHECK: [[START:%snag.start[0-9]*]] = load i64, {{.*}}@__snag_fast_path {{.*}} i64 16)
   // CHECK-NEXT: [[END:%snag.end[0-9]*]] = load i64, {{.*}}@__snag_fast_path {{.*}} i64 24)
@@ -50,16 +48,26 @@ long sum(const long *b, long n) {
   // CHECK: [[BSIZE:%snag.block.size[0-9]*]] = load atomic i32, {{.*}} monotonic, align 4
   // CHECK-NEXT: [[BSIZE64:%.*]] = zext i32 [[BSIZE]] to i64
   // CHECK-NEXT: add i64 [[BSTART]], [[BSIZE64]]
+  // A record with another range: the hook.
+  // CHECK: br i1 {{.*}}, label %{{.*}}, label %[[HOOK]]
   // A block's state counts all 8 bytes as touched (0xff0); owner bits
   // 12-63 equal the epoch word; the kind one of the Exclusive kinds (bits
-  // 1, 2, 5 of 38).
+  // 1, 2, 5 of 38). The owner's word passes first, on its own.
   // CHECK: [[EXPECT:%.*]] = or i64 [[EPOCH]], 4080
   // CHECK-NEXT: [[MASKED:%.*]] = and i64 [[STATE]], -16
   // CHECK-NEXT: icmp eq i64 [[MASKED]], [[EXPECT]]
   // CHECK-NEXT: [[KIND:%.*]] = and i64 [[STATE]], 7
   // CHECK-NEXT: lshr i64 38, [[KIND]]
-  // Or Shared-Read without a lock (3).
-  // CHECK: icmp eq i64 [[STATE]], 3
+  // CHECK: br i1 {{.*}}, label %[[DONE]], label %[[SHARED:snag.shared[0-9]*]]
+  // Only then, for a read, a Shared-Read word without a lock (3) or with
+  // the thread's locks (offset 8).
+  // CHECK: [[SHARED]]:
+  // CHECK-NEXT: [[LOCKS:%snag.locks[0-9]*]] = load i32, {{.*}}@__snag_fast_path {{.*}} i64 8)
+  // CHECK-NEXT: [[LOCKS64:%.*]] = zext i32 [[LOCKS]] to i64
+  // CHECK-NEXT: [[LOCKSAT:%.*]] = shl i64 [[LOCKS64]], 32
+  // CHECK-NEXT: [[MINE:%.*]] = or i64 [[LOCKSAT]], 3
+  // CHECK-NEXT: icmp eq i64 [[STATE]], 3
+  // CHECK-NEXT: icmp eq i64 [[STATE]], [[MINE]]
   // CHECK: br i1 {{.*}}, label %[[DONE]], label %[[HOOK]]
   // The granule's own state word.
   // CHECK: [[SLOT:%.*]] = lshr i64 [[ADDR]], 39

@@ -226,6 +226,35 @@ bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   return true;
 }
 
+bool range_owned_again(uintptr_t addr, uintptr_t size, bool write) {
+  const uintptr_t end = addr + size;
+  if (!t_fast_path.epoch_word || size == 0 || end < addr || ((addr ^ (end - 1)) & ~(kGranule - 1)) == 0)
+    return false;
+  for (uintptr_t g = addr & ~(kGranule - 1); g < end; g += kGranule) {
+    std::atomic<uint64_t> *cell = find_cell(g);
+    if (!cell) return false;
+    const uint64_t w = cell->load(std::memory_order_acquire);
+    if (HeapBlock *block = block_of_word(w)) {
+      if (block->fine.load(std::memory_order_acquire) || g < block->start ||
+          !owner_again(block->state.load(std::memory_order_acquire), 0xff, write))
+        return false;
+      const uintptr_t last = (block_end(block) - 1) & ~(kGranule - 1);
+      if (last > g) g = last;
+      continue;
+    }
+    // The bytes [lo, hi) of this granule the access touches.
+    const uintptr_t lo = addr > g ? addr - g : 0, hi = end < g + kGranule ? end - g : kGranule;
+    if (is_split_word(w)) {
+      const auto *split = static_cast<const SplitGranule *>(pointer_of(w));
+      for (uintptr_t b = lo; b < hi; ++b)
+        if (!owner_again(split->state[b].load(std::memory_order_acquire), 0xff, write)) return false;
+      continue;
+    }
+    if (!owner_again(w, ((1u << (hi - lo)) - 1) << lo, write)) return false;
+  }
+  return true;
+}
+
 bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   ShadowPage *page = find_shadow_page(addr);
   HeapBlock *block = page ? page->block.load(std::memory_order_acquire) : nullptr;

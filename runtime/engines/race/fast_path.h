@@ -58,9 +58,13 @@ extern __attribute__((visibility("default"))) SNAG_TLS FastPathThread t_fast_pat
 SNAG_ALWAYS_INLINE bool state_needs_no_work(uint64_t w, uint32_t touched, bool write) {
   const uint64_t mine = t_fast_path.epoch_word;
   const Kind k = kind_of(w);
-  if (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2)
-    return (w & ~(kKindMask | kWroteBit | kBytesMask)) == mine && (!write || wrote(w)) &&
-           (bytes_of(w) & touched) == touched;
+  // One masked compare, as the compiler's inlined check makes it: the owner
+  // bits equal the epoch word (whose kind, wrote and byte bits are 0), and
+  // the touched bytes' bits and, for a write, the wrote bit are set.
+  if (k == Kind::kExclusive0 || k == Kind::kExclusive1 || k == Kind::kExclusive2) {
+    const uint64_t need = (uint64_t(touched) << kBytesShift) | (write ? kWroteBit : 0);
+    return (w & (~(kKindMask | kWroteBit | kBytesMask) | need)) == (mine | need);
+  }
   if (k == Kind::kSharedRead)
     return (!write && (lockset_of(w) == kEmptyLockset || lockset_of(w) == t_fast_path.lockset_all)) ||
            w == kReportedWord;
@@ -216,7 +220,10 @@ SNAG_ALWAYS_INLINE bool access_quickly_needs_no_work(uintptr_t addr, uintptr_t s
     remember_block(block);
     return true;
   }
-  return state_needs_no_work(w, ((1u << size) - 1) << (addr & (kGranule - 1)), write);
+  // A whole granule's access lies at its start (fast_path_answers): all of
+  // its bytes, a constant for the 8-byte hooks.
+  const uint32_t touched = size == kGranule ? 0xffu : ((1u << size) - 1) << (addr & (kGranule - 1));
+  return state_needs_no_work(w, touched, write);
 }
 SNAG_ALWAYS_INLINE bool access_quickly_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
   uint64_t seen;
@@ -273,6 +280,16 @@ SNAG_ALWAYS_INLINE bool access_needs_no_work(uintptr_t addr, uintptr_t size, boo
 // Off with potential=1, whose state machine looks at other threads'
 // lock-ordered accesses even when nothing changes (race_events.cpp).
 extern bool g_ranges_answered_inline;
+
+// True for an access over more than one granule whose every granule (or
+// coarse block, or byte of a split granule) its Exclusive owner touches
+// again in this epoch (owner_again): access_slow would skip each of them,
+// so the access needs no work (RaceEngine::range_owner_again, and the
+// range hooks after range_quickly_needs_no_work). A split granule's bytes
+// are asked one by one as access_slow asks them: strings built on the
+// stack stay split, and their copies (task_graph: ~260 thousand ranges a
+// run) otherwise went through on_access to access_slow to skip every byte.
+bool range_owned_again(uintptr_t addr, uintptr_t size, bool write);
 
 // For a range access over more than one granule (a copied string, a
 // std::function moved): true when it lies inside one coarse block that its

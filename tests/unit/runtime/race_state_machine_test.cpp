@@ -1000,6 +1000,32 @@ TEST_F(RaceShortcuts, ASplitGranuleIsAskedOnceAndStillOnlyForItsOwnersEpoch) {
   EXPECT_EQ(split_byte_write(4), 186u) << "the race's previous access";
 }
 
+// A range over granules its owner wrote in this epoch, one of them split
+// into bytes (a string built on the stack and then copied), needs no work
+// (fast_path.h: range_owned_again, which the range hooks and
+// range_owner_again ask): access_slow would skip every byte. Not where a
+// byte is not the owner's, not after an unlock, not for another thread,
+// whose range still races with the bytes' writers.
+TEST_F(RaceShortcuts, ARangeOverASplitGranuleIsAnsweredOnlyForItsOwnersEpoch) {
+  uint32_t before = races_reported();
+  ThreadState *a = split_by_main(211, 212);  // bytes 0-3 and 4-7 of base_
+  ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
+  write_at(*main_, base_ + 8, 213);  // the next granule, whole
+  EXPECT_TRUE(range_owned_again(base_, 16, true));
+  EXPECT_TRUE(range_owned_again(base_ + 2, 12, false));
+  EXPECT_FALSE(range_owned_again(base_ + 4, 16, false)) << "bytes 16-19 are no one's yet";
+  EXPECT_FALSE(range_owned_again(base_ + 2, 4, true)) << "inside one granule: the fast path's";
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  become(*main_);
+  EXPECT_FALSE(range_owned_again(base_, 16, false)) << "a new epoch: each byte is renewed";
+  become(*a);
+  EXPECT_FALSE(range_owned_again(base_, 16, false)) << "not a's bytes";
+  RaceEngine::on_access(*a, base_, 16, kAccessRange, 214);  // unordered with main's writes
+  EXPECT_GE(races_reported(), before + 1);
+  EXPECT_EQ(split_byte_write(0), 211u);
+}
+
 // A range over several granules inside one coarse block is answered by the
 // range hooks' inlined check (fast_path.h: range_quickly_needs_no_work)
 // only when the block's Exclusive owner touches it again in this epoch
