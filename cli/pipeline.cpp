@@ -1,5 +1,6 @@
 #include "pipeline.h"
 
+#include "code_frames.h"
 #include "crash_location.h"
 #include "report/dedup.h"
 #include "report/elf_file.h"
@@ -29,6 +30,7 @@ std::vector<report::Finding> load_findings(std::istream &in, const std::string &
                          " malformed line(s) in the site table");
     }
     report::ResolveStats stats = report::resolve(findings, table);
+    symbolize_code_frames(findings);
     locate_crashes(findings, program, warnings);
     report::describe_library_races(findings, table);
     if (stats.unresolved > 0 && table.empty()) {

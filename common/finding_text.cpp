@@ -29,7 +29,8 @@ bool same(Str a, Str b) {
 
 bool same(const Frame &a, const Frame &b) {
   return same(a.function, b.function) && same(a.file, b.file) && a.line == b.line &&
-         a.column == b.column && same(a.site, b.site) && a.site_number == b.site_number;
+         a.column == b.column && same(a.site, b.site) && a.site_number == b.site_number &&
+         same(a.module, b.module) && a.module_offset == b.module_offset;
 }
 
 bool same(const Stack &a, const Stack &b) {
@@ -68,6 +69,15 @@ class Writer {
     char digits[16];
     for (int i = 15; i >= 0; --i, v >>= 4) digits[i] = "0123456789abcdef"[v & 15];
     out_.write(digits, 16);
+    return *this;
+  }
+  Writer &hex(uint64_t v) {  // "0x" and the digits, without leading zeros
+    char digits[16];
+    int n = 0;
+    do digits[sizeof digits - 1 - n++] = "0123456789abcdef"[v & 15];
+    while ((v >>= 4) != 0);
+    put("0x");
+    out_.write(digits + sizeof digits - n, size_t(n));
     return *this;
   }
   // Colored spans: a start code, then the text, then end().
@@ -325,15 +335,16 @@ void write_location(Sink &out, const Frame &frame) {
 void write_frame(Sink &out, const Frame &frame) {
   Style plain;
   Writer w(out, plain);
-  if (frame.function.empty() && frame.file.empty()) {
+  if (frame.function.empty() && frame.file.empty() && frame.module.empty()) {
     if (!frame.site.empty()) w.put("<unknown site ").put(frame.site).put('>');
     else if (frame.site_number) w.put("<unknown site ").hex16(frame.site_number).put('>');
     else w.put("<unknown frame>");
     return;
   }
   w.put(frame.function);
-  if (!frame.function.empty() && !frame.file.empty()) w.put(' ');
-  write_location(out, frame);
+  if (!frame.function.empty() && (!frame.file.empty() || !frame.module.empty())) w.put(' ');
+  if (!frame.file.empty()) write_location(out, frame);
+  else if (!frame.module.empty()) w.put('(').put(frame.module).put('+').hex(frame.module_offset).put(')');
 }
 
 void write_finding_text(Sink &out, const Finding &finding, const Style &style) {

@@ -57,6 +57,10 @@ struct Frame {
   // when given, else `site_number` in 16 hex digits (0: no site at all).
   Str site;
   uint64_t site_number = 0;
+  // Code snag did not compile, without a known file: the module (executable
+  // or shared library) and the offset in it, shown as "(module+0x1f2e)".
+  Str module;
+  uint64_t module_offset = 0;
 };
 
 struct Stack {

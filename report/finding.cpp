@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <sstream>
 #include <type_traits>
 
 #include "common/finding_text.h"
@@ -21,6 +22,8 @@ class StringSink final : public text::Sink {
   std::string text;
 };
 
+}  // namespace
+
 text::Frame text_frame(const Frame &f) {
   text::Frame out;
   out.function = text::Str(f.function.data(), f.function.size());
@@ -28,10 +31,10 @@ text::Frame text_frame(const Frame &f) {
   out.line = f.line > 0 ? uint64_t(f.line) : 0;
   out.column = f.column > 0 ? uint64_t(f.column) : 0;
   out.site = text::Str(f.site.data(), f.site.size());
+  out.module = text::Str(f.module.data(), f.module.size());
+  out.module_offset = f.offset;
   return out;
 }
-
-}  // namespace
 
 // Both as common/finding_text lays them out in text reports.
 std::string Frame::location() const {
@@ -96,6 +99,12 @@ json frame_json(const Frame &f) {
   if (!f.file.empty()) out["file"] = f.file;
   if (f.line > 0) out["line"] = f.line;
   if (f.column > 0) out["column"] = f.column;
+  if (!f.module.empty()) {
+    out["module"] = f.module;
+    std::ostringstream offset;
+    offset << "0x" << std::hex << f.offset;
+    out["offset"] = offset.str();
+  }
   return out;
 }
 
@@ -227,6 +236,15 @@ uint64_t as_uint(const json &v, const std::string &path) {
   fail(path, "is not a non-negative integer");
 }
 
+// "0x1f2e": code offsets are written in hex, as people read them.
+uint64_t as_hex_number(const json &v, const std::string &path) {
+  const std::string text = as_string(v, path);
+  if (text.size() < 3 || text.size() > 18 || text.compare(0, 2, "0x") != 0 ||
+      text.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos)
+    fail(path, "is not a hex number (\"0x...\")");
+  return std::stoull(text.substr(2), nullptr, 16);
+}
+
 double as_number(const json &v, const std::string &path) {
   if (!v.is_number()) fail(path, "is not a number");
   return v.get<double>();
@@ -286,6 +304,8 @@ class Decoder {
     f.file = optional(v, "file", path, as_string).value_or("");
     f.line = optional(v, "line", path, as_int).value_or(0);
     f.column = optional(v, "column", path, as_int).value_or(0);
+    f.module = optional(v, "module", path, as_string).value_or("");
+    f.offset = optional(v, "offset", path, as_hex_number).value_or(0);
     return f;
   }
 

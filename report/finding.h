@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/finding_text.h"
+
 namespace snag::report {
 
 // The format version this model reads and writes (the "snag" field).
@@ -25,6 +27,10 @@ struct Frame {
   std::string file;
   int64_t line = 0;
   int64_t column = 0;
+  // Code snag did not compile (no site): its module and the offset in it,
+  // which llvm-symbolizer turns into function, file and line.
+  std::string module;
+  uint64_t offset = 0;
 
   bool has_location() const { return !file.empty(); }
   // "file:line:column", leaving out parts that are unknown; empty without a file.
@@ -126,6 +132,9 @@ struct Finding {
 // The first frame of `side` outside the toolchain's headers (else its
 // innermost frame), or null for an empty stack: the program's own line.
 const Frame *side_primary_frame(const Side &side);
+
+// The frame as common/finding_text lays it out (a view into `f`).
+text::Frame text_frame(const Frame &f);
 
 // Converts one finding to its JSON object. Optional fields that are absent or
 // hold their default are left out; `count` is written only when above 1.

@@ -24,16 +24,6 @@ class StreamSink final : public text::Sink {
 
 text::Str view(const std::string &s) { return text::Str(s.data(), s.size()); }
 
-text::Frame view(const Frame &f) {
-  text::Frame out;
-  out.function = view(f.function);
-  out.file = view(f.file);
-  out.line = f.line > 0 ? uint64_t(f.line) : 0;
-  out.column = f.column > 0 ? uint64_t(f.column) : 0;
-  out.site = view(f.site);
-  return out;
-}
-
 // A finding seen through common/finding_text's plain structs; everything
 // they point into lives here, at addresses that do not move.
 class FindingView {
@@ -91,7 +81,7 @@ class FindingView {
     text_.has_seed = f.seed.has_value();
     text_.seed = f.seed.value_or(0);
     if (const Frame *top = f.primary_frame()) {
-      primary_ = view(*top);
+      primary_ = text_frame(*top);
       text_.primary = &primary_;
     }
   }
@@ -100,7 +90,7 @@ class FindingView {
  private:
   text::Stack stack(const Stack &s) {
     std::vector<text::Frame> &frames = frames_.emplace_back();
-    for (const Frame &f : s) frames.push_back(view(f));
+    for (const Frame &f : s) frames.push_back(text_frame(f));
     return text::Stack{frames.data(), static_cast<uint32_t>(frames.size())};
   }
   // Threads are shown by the name the finding lists them under, if any.

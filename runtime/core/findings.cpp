@@ -10,6 +10,7 @@
 #include "common/finding_text.h"
 #include "core/internal_alloc.h"
 #include "core/kept_file.h"
+#include "core/native_stack.h"
 #include "core/options.h"
 #include "core/platform.h"
 #include "core/sites.h"
@@ -31,6 +32,8 @@ std::atomic<uint64_t> g_suppressed{0};
 // Engine and kind of the latest finding reported (static strings).
 std::atomic<const char *> g_last_engine{""};
 std::atomic<const char *> g_last_kind{""};
+// Room for an exported function's demangled name in a code-address frame.
+constexpr uint32_t kFunctionNameSize = 256;
 // Serializes whole reports so two threads' text never interleaves.
 SpinLock g_write_lock;
 
@@ -48,10 +51,26 @@ void collect_threads(const Finding &f, Tid *out, int *count) {
 
 // ---- JSON ----
 
+// A code address outside instrumented code (native_stack.h): its module and
+// offset, which `snag` symbolizes, and the exported function around it.
+bool json_code_frame(TextBuffer &b, snag_site_t frame) {
+  CodeLocation where;
+  char name[kFunctionNameSize];
+  if (!has_code_address_tag(frame) || !locate_code(code_address_of(frame), &where, name, sizeof name))
+    return false;
+  b.add("{\"module\":").add_json_string(where.module);
+  b.add(",\"offset\":\"0x").add_hex(where.offset).add('"');
+  if (where.function) b.add(",\"function\":").add_json_string(where.function);
+  b.add('}');
+  return true;
+}
+
 void json_frame(TextBuffer &b, snag_site_t site) {
-  b.add("{\"site\":\"").add_hex(site, 16).add('"');
   SiteInfo info;
-  if (find_site(site, &info)) {
+  bool known = find_site(site, &info);
+  if (!known && json_code_frame(b, site)) return;
+  b.add("{\"site\":\"").add_hex(site, 16).add('"');
+  if (known) {
     b.add(",\"function\":").add_json_string(info.function.data, info.function.size);
     b.add(",\"file\":").add_json_string(info.file.data, info.file.size);
     b.add(",\"line\":").add_u64(info.line).add(",\"column\":").add_u64(info.column);
@@ -178,6 +197,7 @@ class ResolvedStacks {
   ResolvedStacks &operator=(const ResolvedStacks &) = delete;
   ~ResolvedStacks() {
     for (uint32_t i = 0; i < count_; ++i) internal_free(frames_[i]);
+    for (uint32_t i = 0; i < name_count_; ++i) internal_free(names_[i]);
   }
 
   text::Stack resolve(const StackTrace &s) {
@@ -188,11 +208,17 @@ class ResolvedStacks {
     for_each_expanded_frame(s.frames, s.depth, kMaxReportedFrames, [&](snag_site_t site) {
       text::Frame &f = *new (&frames[n++]) text::Frame();
       SiteInfo info;
+      CodeLocation where;
       if (find_site(site, &info)) {
         f.function = text::Str(info.function.data, info.function.size);
         f.file = text::Str(info.file.data, info.file.size);
         f.line = info.line;
         f.column = info.column;
+      } else if (has_code_address_tag(site) &&
+                 locate_code(code_address_of(site), &where, function_name(), kFunctionNameSize)) {
+        f.function = text::Str(where.function);
+        f.module = text::Str(where.module);
+        f.module_offset = where.offset;
       } else {
         f.site_number = site;
       }
@@ -201,11 +227,21 @@ class ResolvedStacks {
   }
 
  private:
+  // A buffer for one code-address frame's function name, living as long as
+  // the stacks (null names a frame by its module alone when none is left).
+  char *function_name() {
+    if (name_count_ == kMaxNames) return nullptr;
+    return names_[name_count_++] = static_cast<char *>(internal_alloc(kFunctionNameSize));
+  }
+
   // Sides, their locks, the heap block and the threads.
   static constexpr uint32_t kMaxStacks =
       Finding::kMaxSides * (1 + FindingSide::kMaxLocks) + 1 + Finding::kMaxThreads;
+  static constexpr uint32_t kMaxNames = kMaxStackFrames;
   text::Frame *frames_[kMaxStacks];
   uint32_t count_ = 0;
+  char *names_[kMaxNames];
+  uint32_t name_count_ = 0;
 };
 
 // "0x..." in a fixed buffer, for the views the formatter takes.
@@ -340,7 +376,26 @@ Finding *new_finding(const char *engine, const char *kind) {
   return f;
 }
 
+namespace {
+
+// A side of what the reporting thread is doing now, with no instrumented
+// frame on its stack (the program called the runtime from code snag did not
+// compile): its native stack, so the report still says where.
+void add_native_stacks(Finding &f) {
+  ThreadState *t = current_thread();
+  for (int i = 0; i < f.side_count; ++i) {
+    FindingSide &side = f.sides[i];
+    if (side.stack.depth == 0 && side.thread == t->tid && cstr_eq(side.role, "current")) {
+      RuntimeScope scope(t);  // the unwinder's first use loads libgcc_s
+      capture_native_stack(&side.stack);
+    }
+  }
+}
+
+}  // namespace
+
 void report_finding(Finding *f) {
+  add_native_stacks(*f);
   if (is_suppressed(*f) || !options().flag("report_bugs")) {
     g_suppressed.fetch_add(1, std::memory_order_relaxed);
     internal_free(f);

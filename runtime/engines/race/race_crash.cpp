@@ -50,6 +50,9 @@ void report_crash(ThreadState *t, int sig, siginfo_t *info, void *context, bool 
   if (after_race) f->add_detail("after_race", "yes");
   if (uint64_t at = sig == SIGABRT ? 0 : executable_fault_address(context)) f->add_detail("fault_address", at);
   FindingSide &side = f->add_side();
+  // Not "current": inside a signal handler the report path must not walk
+  // the native stack (the unwinder's first use loads a library).
+  side.role = "crashed";
   copy_text(side.description, sizeof side.description, f->message);
   if (t) {
     side.thread = t->tid;

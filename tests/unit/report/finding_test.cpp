@@ -147,6 +147,26 @@ TEST(FindingJson, DropsAMalformedOptionalFieldButKeepsTheFinding) {
   EXPECT_EQ(warnings[1], "line 1: ignoring 'threads[0]' (field 'threads[0].id' is missing)");
 }
 
+TEST(FindingJson, ACodeFrameKeepsItsModuleAndOffset) {
+  // Frames of code snag did not compile (docs/findings.md): no site, a
+  // module and the offset in it, written in hex.
+  json j = json::parse(kMinimal);
+  j["sides"][0]["stack"] = json::array({{{"module", "/lib/libc.so.6"}, {"offset", "0x3e55c"}, {"function", "exit"}},
+                                        {{"module", "/bin/a"}, {"offset", "12345"}}});
+  std::vector<std::string> warnings;
+  std::vector<Finding> findings = read(j.dump() + "\n", warnings);
+  ASSERT_EQ(findings.size(), 1u);
+  const Stack &stack = findings[0].sides[0].stack;
+  ASSERT_EQ(stack.size(), 2u);
+  EXPECT_EQ(stack[0].module, "/lib/libc.so.6");
+  EXPECT_EQ(stack[0].offset, 0x3e55cu);
+  EXPECT_EQ(stack[0].display(), "exit (/lib/libc.so.6+0x3e55c)");
+  EXPECT_EQ(to_json(findings[0])["sides"][0]["stack"][0]["offset"], "0x3e55c");
+  EXPECT_EQ(stack[1].offset, 0u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "line 1: ignoring field 'sides[0].stack[1].offset' (is not a hex number (\"0x...\"))");
+}
+
 TEST(FindingJson, NullMeansAbsent) {
   json j = json::parse(kMinimal);
   j["seed"] = nullptr;

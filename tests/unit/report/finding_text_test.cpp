@@ -41,6 +41,18 @@ TEST(FindingText, FramesShowWhatIsKnown) {
   EXPECT_EQ(frame_text(f), "/src/a.c:12:3");
 }
 
+TEST(FindingText, CodeFramesShowTheirModuleAndOffsetWithoutAFile) {
+  Frame f;
+  f.module = "/lib/libc.so.6";
+  f.module_offset = 0x3e55c;
+  EXPECT_EQ(frame_text(f), "(/lib/libc.so.6+0x3e55c)");
+  f.function = "exit";
+  EXPECT_EQ(frame_text(f), "exit (/lib/libc.so.6+0x3e55c)");
+  f.file = "exit.c";
+  f.line = 146;
+  EXPECT_EQ(frame_text(f), "exit exit.c:146") << "a known line is enough";
+}
+
 TEST(FindingText, AccessDescriptions) {
   StringSink out;
   ThreadRef main_thread{true, 0, {}}, t3{true, 3, {}}, named{true, 4, "worker"};
