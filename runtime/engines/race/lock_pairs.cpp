@@ -130,6 +130,8 @@ void lock_pair_members(uint32_t index, uint32_t *low, uint32_t *high) {
   *high = static_cast<uint32_t>(key >> 32);
 }
 
+const void *lock_pair_index_memory() { return g_index.load(std::memory_order_acquire); }
+
 uint32_t lock_pair_index_slots() {
   const uint32_t *index = g_index.load(std::memory_order_acquire);
   return index ? index[0] + 1 : 0;

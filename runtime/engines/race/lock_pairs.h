@@ -3,7 +3,7 @@
 // thousands of distinct pairs over a run, each interned for good. A pair is
 // kept as the ids of its two one-lock sets (lockset.h), 8 bytes, and found
 // through an open-addressing index of 4-byte slots that grows with the
-// pairs: about 14 bytes a pair, and one cache line to look one up, where a
+// pairs: 13 to 19 bytes a pair, and one cache line to look one up, where a
 // general entry took 48 and a chain of cache misses (race_bench.txt §66).
 #pragma once
 
@@ -23,8 +23,9 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other);
 // The two one-lock sets of the pair at `index`, the smaller id first.
 void lock_pair_members(uint32_t index, uint32_t *low, uint32_t *high);
 
-// Slots of the index now (for its tests: it grows to keep at most three in
-// four used, and no more).
+// The index now and its slots (for its tests: it grows to keep at most
+// three in four used, and no more, and gives the outgrown one's pages back).
+const void *lock_pair_index_memory();
 uint32_t lock_pair_index_slots();
 
 }  // namespace snag::race

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <set>
 #include <thread>
 #include <vector>
@@ -51,6 +54,24 @@ TEST(LockPairs, ManyPairsKeepTheirIndexesAsTheIndexGrows) {
   const uint32_t slots = lock_pair_index_slots();
   EXPECT_GE(uint64_t(slots) * 3, uint64_t(kPairs) * 4);
   EXPECT_LE(slots, 4 * kPairs);
+}
+
+// An outgrown index stays mapped for readers still probing it, but its
+// pages go back to the kernel: the index's memory follows the pairs kept.
+TEST(LockPairs, AnOutgrownIndexGivesItsPagesBack) {
+  uint32_t next = kBase + 500000;
+  lock_pair_index(next, next + 1);
+  const void *old = lock_pair_index_memory();
+  const uint32_t slots = lock_pair_index_slots();
+  while (lock_pair_index_memory() == old) {
+    lock_pair_index(next, next + 1);
+    ++next;
+  }
+  const size_t page = sysconf(_SC_PAGESIZE);
+  const size_t pages = sizeof(uint32_t) * size_t(slots) / page;  // its slots' whole pages
+  std::vector<unsigned char> resident(pages);
+  ASSERT_EQ(mincore(const_cast<void *>(old), pages * page, resident.data()), 0);
+  for (size_t i = 0; i < pages; ++i) EXPECT_EQ(resident[i] & 1, 0) << "page " << i << " of " << pages;
 }
 
 // Two threads adding the same pairs in opposite orders, while the index
