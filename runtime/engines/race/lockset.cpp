@@ -6,6 +6,7 @@
 #include "core/internal_alloc.h"
 #include "core/platform.h"
 #include "core/spinlock.h"
+#include "engines/race/lock_pairs.h"
 #include "engines/race/line_buckets.h"
 
 namespace snag::race {
@@ -23,19 +24,19 @@ struct Entry {
 constexpr int kBucketBits = 14;
 constexpr uint32_t kBuckets = 1u << kBucketBits;
 constexpr uint32_t kChunk = 1 << 12;
-constexpr uint32_t kChunks = 1 << 12;
-static_assert(uint64_t(kChunk) * kChunks <= uint64_t(1) << kLocksetIdBits, "ids fit lockset.h's bits");
+constexpr uint32_t kChunks = kFirstLockPair / kChunk;  // one-lock and larger sets' ids
+static_assert(kFirstLockPair + kMaxLockPairs <= uint64_t(1) << kLocksetIdBits, "ids fit lockset.h's bits");
 
 std::atomic<Entry *> g_buckets[kBuckets];  // one-lock sets
-// Sets of more locks, which a program may make by the hundred thousand
-// (std::scoped_lock over neighbours of an array, transfers between random
-// accounts): each step of a chain is a cache miss. Pages of the table are
-// made only as sets are hashed to them.
+// Sets of three or more locks (two-lock sets, which a program may make by
+// the hundred thousand, have lock_pairs.h's table): each step of a chain is
+// a cache miss. Pages of the table are made only as sets are hashed to them.
 constexpr int kSetBucketBits = 16;
 std::atomic<Entry *> g_set_buckets[1u << kSetBucketBits];
 static_assert(kLocksetSetBuckets == 1u << kSetBucketBits, "lockset.h names the table's size");
 std::atomic<Entry **> g_by_id[kChunks];
-uint32_t g_next_id = 1;  // under g_insert_lock
+LocksetId g_next_one_lock = 1;                   // under g_insert_lock
+LocksetId g_next_larger = kFirstLargerLockset;  // under g_insert_lock
 SpinLock g_insert_lock;
 
 // Ends with MurmurHash3's finalizer: the multiplications alone mix nothing
@@ -63,7 +64,7 @@ namespace {
 
 uint32_t set_bucket(uint64_t hash) { return static_cast<uint32_t>(hash >> (64 - kSetBucketBits)); }
 
-// Larger sets are hashed. (Without hash_of's finalizer, the sets
+// Sets of three or more locks are hashed. (Without hash_of's finalizer, the sets
 // {m[i], m[i+1]} of an array of 40-byte mutexes took 2,048 buckets, 50 sets
 // to a bucket and a cache miss for each at every lock.)
 std::atomic<Entry *> &bucket_of(const uintptr_t *locks, uint32_t count, uint64_t hash) {
@@ -139,10 +140,11 @@ Entry *entry_for(LocksetId id) {
 
 }  // namespace
 
-LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
-  if (count == 0) return kEmptyLockset;
-  uintptr_t locks[kMaxLocksInSet];
-  count = as_set(locks_in, count, locks);
+namespace {
+
+// The id of the set `locks` (sorted, unique, one or more than two) in the
+// table of entries.
+LocksetId intern_entry(const uintptr_t *locks, uint32_t count) {
   uint64_t hash = hash_of(locks, count);
   std::atomic<Entry *> &bucket = bucket_of(locks, count, hash);
   for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
@@ -150,9 +152,10 @@ LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
   SpinLockGuard guard(g_insert_lock);
   for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
     if (same(e, hash, locks, count)) return e->id;
-  LocksetId id = g_next_id;
-  if (id / kChunk >= kChunks) return kEmptyLockset;  // table full: treat as unprotected
-  ++g_next_id;
+  LocksetId &next = count == 1 ? g_next_one_lock : g_next_larger;
+  LocksetId id = next;
+  if (id == (count == 1 ? kFirstLargerLockset : kFirstLockPair)) return kEmptyLockset;  // full: treat as unprotected
+  ++next;
   auto *e = carve_entry(count);
   e->hash = hash;
   e->id = id;
@@ -169,30 +172,53 @@ LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
   return id;
 }
 
-uint32_t lockset_members(LocksetId id, const uintptr_t **locks) {
-  static const uintptr_t kNone[1] = {0};
-  Entry *e = id == kEmptyLockset ? nullptr : entry_for(id);
-  if (!e) {
-    *locks = kNone;
-    return 0;
+}  // namespace
+
+LocksetId lockset_pair(LocksetId one, LocksetId other) {
+  if (one == other) return one;
+  if (one == kEmptyLockset || other == kEmptyLockset) return kEmptyLockset;  // a table was full
+  const uint32_t pair = lock_pair_index(one, other);
+  return pair == kNoLockPair ? kEmptyLockset : kFirstLockPair + pair;
+}
+
+LocksetId lockset_intern(const uintptr_t *locks_in, uint32_t count) {
+  if (count == 0) return kEmptyLockset;
+  uintptr_t locks[kMaxLocksInSet];
+  count = as_set(locks_in, count, locks);
+  if (count == 2) return lockset_pair(intern_entry(&locks[0], 1), intern_entry(&locks[1], 1));
+  return intern_entry(locks, count);
+}
+
+uint32_t lockset_members(LocksetId id, uintptr_t locks[kMaxLocksInSet]) {
+  if (id == kEmptyLockset) return 0;
+  if (lockset_is_pair(id)) {
+    uint32_t low, high;
+    lock_pair_members(id - kFirstLockPair, &low, &high);
+    const uintptr_t x = entry_for(low)->locks[0], y = entry_for(high)->locks[0];
+    locks[0] = x < y ? x : y;
+    locks[1] = x < y ? y : x;
+    return 2;
   }
-  *locks = e->locks;
+  const Entry *e = entry_for(id);
+  if (!e) return 0;
+  copy_bytes(locks, e->locks, sizeof(uintptr_t) * e->count);
   return e->count;
 }
 
 bool lockset_contains(LocksetId id, uintptr_t lock) {
-  const uintptr_t *locks;
-  uint32_t n = lockset_members(id, &locks);
+  uintptr_t locks[kMaxLocksInSet];
+  uint32_t n = lockset_members(id, locks);
   for (uint32_t i = 0; i < n; ++i)
     if (locks[i] == lock) return true;
   return false;
 }
 
-LocksetId lockset_intersect(LocksetId a, LocksetId b) {
-  if (a == b) return a;
-  if (a == kEmptyLockset || b == kEmptyLockset) return kEmptyLockset;
-  const uintptr_t *la, *lb;
-  uint32_t na = lockset_members(a, &la), nb = lockset_members(b, &lb);
+namespace {
+
+// Intersection through the sets' members, for sets of three or more locks.
+LocksetId intersect_members(LocksetId a, LocksetId b) {
+  uintptr_t la[kMaxLocksInSet], lb[kMaxLocksInSet];
+  uint32_t na = lockset_members(a, la), nb = lockset_members(b, lb);
   uintptr_t common[kMaxLocksInSet];
   uint32_t n = 0, i = 0, j = 0;
   while (i < na && j < nb) {
@@ -203,6 +229,34 @@ LocksetId lockset_intersect(LocksetId a, LocksetId b) {
   if (n == na) return a;
   if (n == nb) return b;
   return lockset_intern(common, n);
+}
+
+// A set of one or two locks as its locks' one-lock sets' ids.
+uint32_t one_lock_sets_of(LocksetId id, LocksetId out[2]) {
+  if (!lockset_is_pair(id)) {
+    out[0] = id;
+    return 1;
+  }
+  lock_pair_members(id - kFirstLockPair, &out[0], &out[1]);
+  return 2;
+}
+
+}  // namespace
+
+LocksetId lockset_intersect(LocksetId a, LocksetId b) {
+  if (a == b) return a;
+  if (a == kEmptyLockset || b == kEmptyLockset) return kEmptyLockset;
+  if (!lockset_is_one_lock(a) && !lockset_is_pair(a)) return intersect_members(a, b);
+  if (!lockset_is_one_lock(b) && !lockset_is_pair(b)) return intersect_members(a, b);
+  // Sets of one or two locks, not equal: at most one lock in common, whose
+  // one-lock set is the answer. (The Shared-Modify path of every variable
+  // under a pair of locks: no table to look into but the pairs' keys.)
+  LocksetId in_a[2], in_b[2];
+  const uint32_t na = one_lock_sets_of(a, in_a), nb = one_lock_sets_of(b, in_b);
+  for (uint32_t i = 0; i < na; ++i)
+    for (uint32_t j = 0; j < nb; ++j)
+      if (in_a[i] == in_b[j]) return in_a[i];
+  return kEmptyLockset;
 }
 
 LocksetId LocksetCache::intern(const uintptr_t *locks_in, uint32_t count) {

@@ -60,7 +60,7 @@ struct RaceThread {
   uint32_t held_count = 0;
   LocksetId lockset_all = kEmptyLockset;    // every lock held
   LocksetId lockset_write = kEmptyLockset;  // locks held in write mode
-  LocksetCache locksets;  // the sets of several locks this thread interned last
+  LocksetCache locksets;  // the sets of three or more locks this thread interned last
   // The calling context's stack id (history entries and allocation stacks
   // record it) per depth of the shadow stack, for stacks of up to
   // kContextDepths frames (race_access.cpp, cached_context): contexts[i] is

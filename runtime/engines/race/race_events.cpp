@@ -102,6 +102,13 @@ void RaceEngine::recompute_locksets(RaceThread &rt) {
     const HeldLock &h = rt.held[0];
     rt.lockset_all = sync_lockset_alone(h.sync);
     rt.lockset_write = h.write_mode ? rt.lockset_all : kEmptyLockset;
+  } else if (rt.held_count == 2) {
+    // Two locks (std::scoped_lock over two accounts): named by their
+    // one-lock sets, in the table of pairs (lock_pairs.h).
+    const HeldLock &x = rt.held[0], &y = rt.held[1];
+    const LocksetId only_x = sync_lockset_alone(x.sync), only_y = sync_lockset_alone(y.sync);
+    rt.lockset_all = lockset_pair(only_x, only_y);
+    rt.lockset_write = x.write_mode ? (y.write_mode ? rt.lockset_all : only_x) : (y.write_mode ? only_y : kEmptyLockset);
   } else {
     uintptr_t all[kMaxLocksInSet], write[kMaxLocksInSet];
     uint32_t n_all = 0, n_write = 0;

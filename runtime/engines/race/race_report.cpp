@@ -167,8 +167,8 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     prev.access_size = h.size;
     prev.access_kind = h.write ? "write" : "read";
     access_stack_trace(h.stack, &prev.stack);
-    const uintptr_t *locks;
-    uint32_t n = lockset_members(h.lockset, &locks);
+    uintptr_t locks[kMaxLocksInSet];
+    uint32_t n = lockset_members(h.lockset, locks);
     for (uint32_t i = 0; i < n && prev.lock_count < FindingSide::kMaxLocks; ++i)
       prev.locks[prev.lock_count++].address = locks[i];
     describe(prev.description, sizeof prev.description, true, h.write, h.size, v.extent_base() + h.offset,

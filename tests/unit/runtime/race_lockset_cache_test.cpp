@@ -111,21 +111,21 @@ TEST(LocksetTable, AnArrayOfLocksUsesAFewPagesOfTheTable) {
   EXPECT_EQ(ids.count(kEmptyLockset), 0u);
 }
 
-// Sets of more locks are hashed over a table of their own. The two-lock
-// sets of neighbours in an array of 40-byte mutexes (std::scoped_lock over
-// v[i] and v[i + 1]) took 2,048 buckets when the bucket was the hash's low
-// bits, chains of 50 cache misses at every lock; they must spread like
-// random.
-TEST(LocksetTable, TwoLockSetsOfNeighboursSpreadOverTheirWholeTable) {
+// Sets of three or more locks are hashed over a table of their own. The
+// sets {m[i], m[i+1]} of an array of 40-byte mutexes took 2,048 buckets
+// when the bucket was the hash's low bits, chains of 50 cache misses at
+// every lock; such sets must spread like random.
+TEST(LocksetTable, SetsOfNeighboursSpreadOverTheirWholeTable) {
   constexpr uintptr_t kArray = 0x7f1234567040;
   constexpr uint32_t kSets = 100000;
   std::set<uint32_t> buckets;
   for (uint32_t i = 0; i < kSets; ++i) {
-    const uintptr_t pair[2] = {kArray + 40 * uintptr_t(i + 1), kArray + 40 * uintptr_t(i)};
-    const uintptr_t reversed[2] = {pair[1], pair[0]};
-    const uint32_t bucket = lockset_set_bucket_of(pair, 2);
+    const uintptr_t three[3] = {kArray + 40 * uintptr_t(i + 2), kArray + 40 * uintptr_t(i),
+                                kArray + 40 * uintptr_t(i + 1)};
+    const uintptr_t sorted[3] = {three[1], three[2], three[0]};
+    const uint32_t bucket = lockset_set_bucket_of(three, 3);
     ASSERT_LT(bucket, kLocksetSetBuckets);
-    ASSERT_EQ(lockset_set_bucket_of(reversed, 2), bucket) << "a set's bucket, whatever the order";
+    ASSERT_EQ(lockset_set_bucket_of(sorted, 3), bucket) << "a set's bucket, whatever the order";
     buckets.insert(bucket);
   }
   // Random choices fill 1 - e^(-kSets / buckets) of them: 78%.

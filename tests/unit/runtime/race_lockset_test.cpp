@@ -17,8 +17,8 @@ LocksetId set_of(std::vector<uintptr_t> locks) {
 }
 
 std::vector<uintptr_t> members(LocksetId id) {
-  const uintptr_t *locks;
-  uint32_t n = lockset_members(id, &locks);
+  uintptr_t locks[kMaxLocksInSet];
+  uint32_t n = lockset_members(id, locks);
   return std::vector<uintptr_t>(locks, locks + n);
 }
 
@@ -61,6 +61,61 @@ TEST(Lockset, IntersectionKeepsTheCommonLocks) {
   LocksetId abcd = set_of({kA, kB, kC, kD});
   EXPECT_EQ(lockset_intersect(abcd, bc), bc);
   EXPECT_EQ(lockset_intersect(bc, abcd), bc);
+}
+
+// Two-lock sets live in a table of their own (lock_pairs.h), named by their
+// locks' one-lock sets; a pair reached from the addresses or from the
+// one-lock sets is one set.
+TEST(Lockset, APairIsTheSameSetFromItsLocksOrFromTheirOneLockSets) {
+  constexpr uintptr_t kX = 0x53000, kY = 0x53040;
+  const LocksetId x = set_of({kX}), y = set_of({kY});
+  const LocksetId xy = lockset_pair(x, y);
+  EXPECT_TRUE(lockset_is_pair(xy));
+  EXPECT_FALSE(lockset_is_one_lock(xy));
+  EXPECT_TRUE(lockset_is_one_lock(x));
+  EXPECT_EQ(lockset_pair(y, x), xy);
+  EXPECT_EQ(set_of({kY, kX}), xy);
+  EXPECT_EQ(set_of({kX, kY, kX}), xy);
+  EXPECT_EQ(lockset_pair(x, x), x);
+  EXPECT_EQ(lockset_pair(x, kEmptyLockset), kEmptyLockset);
+  EXPECT_EQ(members(xy), (std::vector<uintptr_t>{kX, kY}));
+  EXPECT_TRUE(lockset_contains(xy, kX));
+  EXPECT_TRUE(lockset_contains(xy, kY));
+  EXPECT_FALSE(lockset_contains(xy, kA));
+}
+
+// Members stay sorted by address whatever order the one-lock sets were
+// made in (their ids order the pair's key, not the addresses).
+TEST(Lockset, APairsMembersAreSortedByAddressNotByTheirIds) {
+  constexpr uintptr_t kHigh = 0x54040, kLow = 0x54000;
+  const LocksetId high = set_of({kHigh});  // the smaller id
+  const LocksetId low = set_of({kLow});
+  ASSERT_LT(high, low);
+  EXPECT_EQ(members(lockset_pair(high, low)), (std::vector<uintptr_t>{kLow, kHigh}));
+}
+
+TEST(Lockset, IntersectionOfPairsAndOneLockSets) {
+  constexpr uintptr_t kP = 0x55000, kQ = 0x55040, kR = 0x55080, kS = 0x550c0;
+  const LocksetId p = set_of({kP}), q = set_of({kQ}), r = set_of({kR});
+  const LocksetId pq = set_of({kP, kQ}), pr = set_of({kP, kR}), qr = set_of({kQ, kR}), rs = set_of({kR, kS});
+  EXPECT_EQ(lockset_intersect(pq, pr), p);
+  EXPECT_EQ(lockset_intersect(pr, qr), r);
+  EXPECT_EQ(lockset_intersect(qr, pq), q);
+  EXPECT_EQ(lockset_intersect(pq, rs), kEmptyLockset);
+  EXPECT_EQ(lockset_intersect(pq, p), p);
+  EXPECT_EQ(lockset_intersect(q, pq), q);
+  EXPECT_EQ(lockset_intersect(r, pq), kEmptyLockset);
+  EXPECT_EQ(lockset_intersect(p, q), kEmptyLockset);
+  // With a larger set, through the members: the pair itself, or a pair
+  // found again in its table.
+  const LocksetId pqr = set_of({kP, kQ, kR}), pqs = set_of({kP, kQ, kS});
+  EXPECT_FALSE(lockset_is_pair(pqr));
+  EXPECT_FALSE(lockset_is_one_lock(pqr));
+  EXPECT_EQ(lockset_intersect(pqr, pq), pq);
+  EXPECT_EQ(lockset_intersect(qr, pqr), qr);
+  EXPECT_EQ(lockset_intersect(pqr, pqs), pq);
+  EXPECT_EQ(lockset_intersect(pqr, rs), r);
+  EXPECT_EQ(lockset_intersect(pqs, rs), set_of({kS}));
 }
 
 TEST(Lockset, KeepsAtMostTheFirstSixteenLocksGiven) {
