@@ -53,7 +53,7 @@ TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   release_block_cache(other);
 }
 
-// Thin records (48 bytes) share cache lines; a thread taking fresh ones
+// Thin records (32 bytes) share cache lines; a thread taking fresh ones
 // from the slab gets a line-aligned group of four, so that records two
 // threads allocate at once do not share a line (their state words'
 // compare-and-swaps would contend for it).
