@@ -17,8 +17,8 @@ namespace {
 SpinLock g_fine_lock;
 HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
 
-// A free record's link (heap_blocks.h: in alloc_stack and alloc_thread).
-constexpr size_t kFreeLinkOffset = offsetof(HeapBlock, alloc_stack);
+// A free record's link (heap_blocks.h: in stack_or_shape and thread_or_clock).
+constexpr size_t kFreeLinkOffset = offsetof(HeapBlock, stack_or_shape);
 HeapBlock *next_free(const HeapBlock *record) {
   HeapBlock *next;
   __builtin_memcpy(&next, reinterpret_cast<const char *>(record) + kFreeLinkOffset, sizeof next);
@@ -32,7 +32,7 @@ void set_next_free(HeapBlock *record, HeapBlock *next) {
 // a program keeps one record per live heap block, and through the runtime
 // allocator (a 16-byte header, then the next size class) each took 192
 // bytes instead of 168 -- 1.7 MB of thread_local_heavy's 70,000 records.
-// One kind of slab per record size (packed, 88 bytes; wide, 112; thin, 48),
+// One kind of slab per record size (packed, 88 bytes; wide, 112; thin, 32),
 // so that a record keeps its size for good, whatever a racing reader of a
 // dead record believes. Records are never unmapped: the fast path may read
 // one while a racing thread frees its block.
@@ -68,8 +68,8 @@ char *map_thin_slab() {
 }
 
 // Thin records are handed out of the slab in line-aligned groups of four
-// (192 bytes, three cache lines), the rest of a group going to the taking
-// thread's cache: a 48-byte record shares a line with its neighbours, and
+// (128 bytes, two cache lines), the rest of a group going to the taking
+// thread's cache: a 32-byte record shares a line with its neighbour, and
 // records taken one at a time by threads allocating at once interleave, so
 // that one thread's compare-and-swap on its record's state and another's
 // on the next record contended for the line (short_lived_locks, two threads
@@ -138,7 +138,7 @@ HeapBlock *make_record(void *memory, uintptr_t size, RecordForm form) {
   // bits). A thin record's refinement index is 0 already: the slab's side
   // array starts zeroed and drop_refinement zeroes it again.
   switch (slab_of(form)) {
-    case kThinSlab: __builtin_memset(histories, 0, sizeof(ThinHistories)); break;
+    case kThinSlab: break;  // the header is the whole record
     case kPackedSlab: __builtin_memset(histories, 0, sizeof(PackedHistories) + sizeof(RecordTail)); break;
     case kWideSlab: __builtin_memset(histories, 0, sizeof(Histories) + sizeof(RecordTail)); break;
   }
@@ -244,14 +244,15 @@ void inherit(HeapBlock &chunk, const HeapBlock &block, uint64_t block_word, cons
 }  // namespace
 
 void spill_thin_record(HeapBlock *block) {
-  const ThinHistories *thin = thin_histories(block);
-  if (!thin) return;
+  if (!thin_record(block)) return;
+  const ThinShape &shape = thin_record_shape(block);
   PackedHistories *spill = thin_record_spill(block);
-  spill->read = widen_thin(*thin, false);
+  spill->read = widen_thin(shape, block->thread_or_clock, false);
   spill->other_read = PackedHistory{};
-  spill->write = widen_thin(*thin, true);
+  spill->write = widen_thin(shape, block->thread_or_clock, true);
   // The thin slots stay as they were: a reader that took the form before
-  // this store reads them, one that sees the new form reads the spill.
+  // this store reads them, one that sees the new form reads the spill. The
+  // shape stays too, for the allocation's stack.
   __atomic_store_n(&block->form, static_cast<uint8_t>(RecordForm::kThinSpilled), __ATOMIC_RELEASE);
 }
 
@@ -261,9 +262,18 @@ BlockRefinement *refinement_at(uint32_t index) {
   return chunk ? chunk + (index & ((1u << kRefinementChunkBits) - 1)) : nullptr;
 }
 
+uint32_t new_block_shape_slowly(BlockCache &cache, StackId stack) {
+  const uint32_t shape = intern_thin_shape(ThinShape{stack, 0, 0, 0, 0, 0});
+  cache.new_shapes[stack % BlockCache::kNewShapes] = BlockCache::NewShape{stack, shape};
+  return shape;
+}
+
 HeapBlock *new_heap_block_slowly(BlockCache &cache, uintptr_t start, uintptr_t size, StackId stack,
                                  Tid thread, bool may_be_thin) {
-  const RecordForm form = record_form_for(size, may_be_thin);
+  // A thin record names its allocation stack through its shape: none when
+  // the shape table is full, and a packed record then.
+  const uint32_t shape = may_be_thin && size <= kThinBlockBytes ? new_block_shape(cache, stack) : 0;
+  const RecordForm form = record_form_for(size, shape != 0);
   const RecordSlab slab = slab_of(form);
   BlockCache::List &list = cache.lists[slab];
   void *memory;
@@ -276,8 +286,13 @@ HeapBlock *new_heap_block_slowly(BlockCache &cache, uintptr_t start, uintptr_t s
   }
   HeapBlock *b = make_record(memory, size, form);
   b->start = start;
-  b->alloc_stack = stack;
-  b->alloc_thread = thread;
+  if (form == RecordForm::kThin) {
+    b->stack_or_shape = shape;
+    *thin_record_thread(b) = thread;
+  } else {
+    b->stack_or_shape = stack;
+    b->thread_or_clock = thread;
+  }
   return b;
 }
 
@@ -331,8 +346,8 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
     const RecordForm form = record_form_for(hi - lo, /*may_be_thin=*/false);
     HeapBlock *chunk = chunks[i] = make_record(take_record(slab_of(form)), hi - lo, form);
     chunk->start = lo;
-    chunk->alloc_stack = block->alloc_stack;
-    chunk->alloc_thread = block->alloc_thread;
+    chunk->stack_or_shape = block_allocation_stack(block);  // a chunk's record is never of the thin slab
+    chunk->thread_or_clock = block_allocation_thread(block);
     chunk->is_chunk = true;
     give_refinement(chunk)->parent = block;
     inherit(*chunk, *block, word, conflicting);

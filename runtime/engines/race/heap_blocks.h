@@ -22,28 +22,28 @@
 #include "engines/race/shadow.h"
 #include "engines/race/state.h"
 #include "engines/race/state_records.h"
+#include "engines/race/thin_shapes.h"
 
 namespace snag::race {
 
 // How a record keeps its histories (its second byte). Its slab holds
 // records of one size, so a record keeps the size its form gives for good,
 // whatever a racing reader of a dead record believes: packed (88 bytes) or
-// wide (112) from the record's birth to its reuse, and thin (48) or thin
+// wide (112) from the record's birth to its reuse, and thin (32) or thin
 // spilled, which share one slab (a thin record spills once, and is thin
 // again when reused).
 enum class RecordForm : uint8_t {
   kPacked = 0,       // a block or chunk of 65 B to 1 KiB: PackedHistories after the header
   kWide = 1,         // a larger block or chunk: Histories after the header
-  kThin = 2,         // a block of at most 64 B: ThinHistories after the header
+  kThin = 2,         // a block of at most 64 B: a shape and a clock in the header (below)
   kThinSpilled = 3,  // a thin record whose histories outgrew it: PackedHistories in its spill
 };
 
 struct HeapBlock {
   // The fast path reads fine, size, state and start together (fast_path.h,
   // and the check the compiler pass inlines: include/snag/race_fast_path.h):
-  // keep them in the first 24 bytes, which a 48-byte thin record has in one
-  // cache line wherever it sits (at 0, 16 or 32 of a line) but one place in
-  // four (48: the line ends after `size`).
+  // keep them in the first 24 bytes, which a 32-byte thin record has in one
+  // cache line wherever it sits.
   IndirectType type = IndirectType::kBlock;
   // RecordForm, read with __atomic loads: a thin record's turns spilled
   // while its state is claimed (spill_thin_record).
@@ -58,23 +58,27 @@ struct HeapBlock {
   uint32_t size_low = 0;
   std::atomic<uint64_t> state{0};
   uintptr_t start = 0;
-  // A free record (in the shared free list or a thread's BlockCache) is
-  // linked through these 8 bytes: a dead record's allocation stack and
-  // thread are never reported.
-  StackId alloc_stack = 0;
-  Tid alloc_thread = 0;
+  // A packed or wide record: its allocation's stack and thread. A record of
+  // the thin slab (thin or spilled): its shape's id (thin_shapes.h: the
+  // allocation's stack, and its slots' stacks, places and thread) and its
+  // slots' clock; its allocating thread is in its slab's side array.
+  // block_allocation_stack() and block_allocation_thread() read either. A
+  // free record (in the shared free list or a thread's BlockCache) is linked
+  // through these 8 bytes: a dead record's allocation is never reported.
+  uint32_t stack_or_shape = 0;
+  uint32_t thread_or_clock = 0;
   // What only a block that went fine or was cut into chunks needs (its link
   // in the list of fine blocks, its chunks, a chunk's block) is kept in a
   // side table (heap_blocks.cpp), found through the record's refinement
   // index (refinement_slot: after a packed or wide record's histories, in a
   // side array of a thin record's slab), 0 while the block has none.
   //
-  // The histories follow the header, in the form `form` says. Most live
-  // blocks are small (thread_local_heavy: about 94,000 map and
-  // unordered_map nodes of 16-48 bytes at its peak; lock_hash_map: 4,096
-  // bucket vectors of 16 B to 1 KiB).
+  // A packed or wide record's histories follow the header, in the form
+  // `form` says. Most live blocks are small (thread_local_heavy: about
+  // 94,000 map and unordered_map nodes of 16-48 bytes at its peak, in thin
+  // records; lock_hash_map: 4,096 bucket vectors of 16 B to 1 KiB).
 };
-static_assert(sizeof(HeapBlock) == 32, "a record's header stays small");
+static_assert(sizeof(HeapBlock) == 32, "a record's header stays small, and is a whole thin record");
 
 // What a packed or wide record keeps after its histories: the refinement
 // index, and the size's high 32 bits (only a wide record's block can reach
@@ -84,40 +88,34 @@ struct RecordTail {
   uint32_t size_high;
 };
 
-// A thin record's histories: a block of at most kThinBlockBytes keeps its
-// read and write in 16 bytes while they fit: made with no lock held (no
-// lockset word; offset and size below 64 then), by one thread at one clock
-// (below 2^20), kept once for both slots. Most small blocks stay so all
-// their life (thread_local_heavy's map nodes: one thread, no lock, a clock
-// that does not move while they live); 16 bytes where PackedHistories
-// takes 48, the record 48 bytes instead of 88. The first access that does
-// not fit -- by another thread or at another clock than the other slot's,
-// or under a lock -- spills the record (spill_thin_record): its histories
-// move, unchanged, to the record's spill, a PackedHistories at a place
-// fixed by the record's own address (heap_blocks.cpp: each thin slab has
-// its spills after its records, in memory that costs nothing until a
-// record spills), so no Indirect word and no pointer to the record
-// changes.
+// A thin record: a block of at most kThinBlockBytes keeps its read and
+// write in the record's last 8 bytes while they fit: made with no lock held
+// (no lockset word; offset and size below 64 then), by one thread at one
+// clock, kept once for both slots. The clock is the record's own (32
+// bits); the rest -- the slots' stacks, places and thread, and the
+// allocation's stack -- is its shape, interned (thin_shapes.h): blocks made
+// and used alike share one. Most small blocks stay so all their life
+// (thread_local_heavy's map nodes: one thread, no lock, a clock that does
+// not move while they live); the record is 32 bytes where a packed one
+// takes 88 (and the thin record with its histories inline took 48). The
+// first access that does not fit -- by another thread or at another clock
+// than the other slot's, or under a lock, or a shape the table cannot take
+// -- spills the record (spill_thin_record): its histories move, unchanged,
+// to the record's spill, a PackedHistories at a place fixed by the
+// record's own address (heap_blocks.cpp: each thin slab has its spills
+// after its records, in memory that costs nothing until a record spills),
+// so no Indirect word and no pointer to the record changes. A spilled
+// record keeps its shape for its allocation's stack.
 constexpr uintptr_t kThinBlockBytes = 64;
-constexpr uint32_t kThinClockLimit = 1u << 20;  // the slots' clock is below it
-struct ThinHistories {
-  uint32_t read_stack;   // as PackedHistory::stack: 0, nothing recorded
-  uint32_t write_stack;
-  // The slots' thread (bits 0-19, as PackedHistory::where) and clock
-  // (20-39), the read's offset and size - 1 (40-51, as `where`'s bits
-  // 20-31), the write's (52-63).
-  uint64_t epoch_where;
-};
-constexpr size_t kThinHeapBlockBytes = sizeof(HeapBlock) + sizeof(ThinHistories);
+constexpr size_t kThinHeapBlockBytes = sizeof(HeapBlock);
 constexpr size_t kPackedHeapBlockBytes = sizeof(HeapBlock) + sizeof(PackedHistories) + sizeof(RecordTail);
 constexpr size_t kWideHeapBlockBytes = sizeof(HeapBlock) + sizeof(Histories) + sizeof(RecordTail);
-static_assert(kThinHeapBlockBytes == 48 && kPackedHeapBlockBytes == 88 && kWideHeapBlockBytes == 112,
+static_assert(kThinHeapBlockBytes == 32 && kPackedHeapBlockBytes == 88 && kWideHeapBlockBytes == 112,
               "record sizes");
 static_assert(kThinBlockBytes <= (1u << kPackedLowBits), "a thin block's offsets and sizes fit `where`");
-static_assert(kThinClockLimit - 1 == kPackedThreadMask, "thread and clock take 20 bits each");
-static_assert(offsetof(HeapBlock, alloc_thread) == offsetof(HeapBlock, alloc_stack) + 4 &&
-                  offsetof(HeapBlock, alloc_stack) % alignof(HeapBlock *) == 0,
-              "a free record's link fills alloc_stack and alloc_thread");
+static_assert(offsetof(HeapBlock, thread_or_clock) == offsetof(HeapBlock, stack_or_shape) + 4 &&
+                  offsetof(HeapBlock, stack_or_shape) % alignof(HeapBlock *) == 0,
+              "a free record's link fills stack_or_shape and thread_or_clock");
 
 // The form a new record for a block (or chunk) of `size` bytes takes. A
 // chunk is never thin (cut_block_into_chunks copies histories into it that
@@ -131,20 +129,25 @@ SNAG_ALWAYS_INLINE bool wide_record_for(uintptr_t size) { return size > kPackedV
 SNAG_ALWAYS_INLINE RecordForm record_form(const HeapBlock *block) {
   return static_cast<RecordForm>(__atomic_load_n(&block->form, __ATOMIC_ACQUIRE));
 }
+SNAG_ALWAYS_INLINE bool of_thin_slab(RecordForm form) {
+  return form == RecordForm::kThin || form == RecordForm::kThinSpilled;
+}
 SNAG_ALWAYS_INLINE void *record_histories(const HeapBlock *block) {
   return const_cast<char *>(reinterpret_cast<const char *>(block) + sizeof(HeapBlock));
 }
 // A thin slab (heap_blocks.cpp): a kThinSlabSpan-aligned span holding
 // kThinRecords records, then one spill (PackedHistories) per record, then
-// one refinement index per record, so that a record finds its spill and
-// its refinement from its own address. The spills cost memory only where
-// records spilled (a page of spills serves 85 records), the refinement
-// indices a page per 1,024 records.
+// one refinement index per record, then one allocating thread per record,
+// so that a record finds each from its own address. The spills cost memory
+// only where records spilled (a page of spills serves 85 records), the
+// refinement indices a page per 1,024 records, the threads a page per 1,024
+// records in use.
 constexpr size_t kThinSlabSpan = size_t(2) << 20;
 constexpr size_t kThinRecords = 16384;
 constexpr size_t kThinSpillsOffset = kThinRecords * kThinHeapBlockBytes;
 constexpr size_t kThinRefinementsOffset = kThinSpillsOffset + kThinRecords * sizeof(PackedHistories);
-static_assert(kThinRefinementsOffset + kThinRecords * sizeof(uint32_t) <= kThinSlabSpan, "spills fit");
+constexpr size_t kThinThreadsOffset = kThinRefinementsOffset + kThinRecords * sizeof(uint32_t);
+static_assert(kThinThreadsOffset + kThinRecords * sizeof(Tid) <= kThinSlabSpan, "side arrays fit");
 SNAG_ALWAYS_INLINE size_t thin_record_index(const HeapBlock *block) {
   const uintptr_t address = reinterpret_cast<uintptr_t>(block);
   return (address & (kThinSlabSpan - 1)) / kThinHeapBlockBytes;
@@ -157,6 +160,17 @@ SNAG_ALWAYS_INLINE PackedHistories *thin_record_spill(const HeapBlock *block) {
   auto *spills = reinterpret_cast<PackedHistories *>(thin_slab_of(block) + kThinSpillsOffset);
   return spills + thin_record_index(block);
 }
+// Where a record of a thin slab keeps its allocating thread.
+SNAG_ALWAYS_INLINE Tid *thin_record_thread(const HeapBlock *block) {
+  return reinterpret_cast<Tid *>(thin_slab_of(block) + kThinThreadsOffset) + thin_record_index(block);
+}
+// The stack and thread that allocated `block` (a chunk: its block's).
+SNAG_ALWAYS_INLINE StackId block_allocation_stack(const HeapBlock *block) {
+  return of_thin_slab(record_form(block)) ? thin_shape(block->stack_or_shape).alloc_stack : block->stack_or_shape;
+}
+SNAG_ALWAYS_INLINE Tid block_allocation_thread(const HeapBlock *block) {
+  return of_thin_slab(record_form(block)) ? *thin_record_thread(block) : block->thread_or_clock;
+}
 // A packed or wide record's tail (after its histories).
 SNAG_ALWAYS_INLINE RecordTail *record_tail(const HeapBlock *block, RecordForm form) {
   const size_t histories = form == RecordForm::kWide ? sizeof(Histories) : sizeof(PackedHistories);
@@ -168,7 +182,7 @@ SNAG_ALWAYS_INLINE RecordTail *record_tail(const HeapBlock *block, RecordForm fo
 // array. A record keeps its slab for good, so the place never changes.
 SNAG_ALWAYS_INLINE uint32_t *refinement_slot(const HeapBlock *block) {
   const RecordForm form = static_cast<RecordForm>(__atomic_load_n(&block->form, __ATOMIC_ACQUIRE));
-  if (form == RecordForm::kThin || form == RecordForm::kThinSpilled)
+  if (of_thin_slab(form))
     return reinterpret_cast<uint32_t *>(thin_slab_of(block) + kThinRefinementsOffset) + thin_record_index(block);
   return &record_tail(block, form)->refinement;
 }
@@ -201,36 +215,38 @@ SNAG_ALWAYS_INLINE PackedHistories *packed_histories(HeapBlock *block) {
     default: return nullptr;
   }
 }
-// A thin record's histories while it has not spilled; null otherwise.
-SNAG_ALWAYS_INLINE ThinHistories *thin_histories(HeapBlock *block) {
-  return record_form(block) == RecordForm::kThin ? static_cast<ThinHistories *>(record_histories(block)) : nullptr;
+// Whether `block` keeps its histories thin (it has not spilled).
+SNAG_ALWAYS_INLINE bool thin_record(const HeapBlock *block) { return record_form(block) == RecordForm::kThin; }
+// A thin record's shape.
+SNAG_ALWAYS_INLINE const ThinShape &thin_record_shape(const HeapBlock *block) {
+  return thin_shape(block->stack_or_shape);
 }
-// The thread and clock a thin record's slots hold (when one holds an
-// access).
-SNAG_ALWAYS_INLINE uint32_t thin_thread(const ThinHistories &h) { return uint32_t(h.epoch_where) & kPackedThreadMask; }
-SNAG_ALWAYS_INLINE uint32_t thin_clock(const ThinHistories &h) {
-  return uint32_t(h.epoch_where >> 20) & (kThinClockLimit - 1);
-}
-// A thin slot as a packed history (an empty one as an empty one).
-SNAG_ALWAYS_INLINE PackedHistory widen_thin(const ThinHistories &h, bool write) {
-  const uint32_t stack = write ? h.write_stack : h.read_stack;
+// A thin slot (of shape `s`, its clock `clock`) as a packed history (an
+// empty one as an empty one).
+SNAG_ALWAYS_INLINE PackedHistory widen_thin(const ThinShape &s, uint32_t clock, bool write) {
+  const uint32_t stack = write ? s.write_stack : s.read_stack;
   if (!stack) return PackedHistory{};
-  const uint32_t where = uint32_t(h.epoch_where >> (write ? 52 : 40)) & 0xfff;
-  return PackedHistory{stack, 0, thin_clock(h), thin_thread(h) | where << 20};
+  const uint32_t where = write ? s.write_where : s.read_where;
+  return PackedHistory{stack, 0, clock, s.thread | where << 20};
 }
-// Writes `p` into the read or write slot of thin histories `h`, if it
-// fits: no lockset (nor offset or size bits beyond 6), a clock below
-// kThinClockLimit, and the other slot empty or of the same thread and
-// clock. False (nothing written) otherwise.
-SNAG_ALWAYS_INLINE bool set_thin_slot(ThinHistories &h, bool write, const PackedHistory &p) {
-  if (p.lockset_high != 0 || p.clock >= kThinClockLimit) return false;
-  const uint32_t other = write ? h.read_stack : h.write_stack;
-  if (other && (thin_thread(h) != slot_thread(p) || thin_clock(h) != p.clock)) return false;
-  const unsigned shift = write ? 52 : 40;
-  const uint64_t where = p.where >> 20;  // offset and size - 1: 12 bits
-  h.epoch_where = (h.epoch_where & ~(uint64_t(0xfff) << shift) & ~((uint64_t(1) << 40) - 1)) |
-                  where << shift | uint64_t(p.clock) << 20 | slot_thread(p);
-  (write ? h.write_stack : h.read_stack) = p.stack;
+// Writes `p` into the read or write slot of thin record `block`, if it
+// fits: no lockset (nor offset or size bits beyond 6), the other slot
+// empty or of the same thread and clock, and a shape the table takes.
+// False (nothing written) otherwise.
+SNAG_ALWAYS_INLINE bool set_thin_slot(HeapBlock *block, bool write, const PackedHistory &p) {
+  if (p.lockset_high != 0) return false;
+  const ThinShape &s = thin_record_shape(block);
+  const uint32_t other = write ? s.read_stack : s.write_stack;
+  if (other && (s.thread != slot_thread(p) || block->thread_or_clock != p.clock)) return false;
+  ThinShape next = s;
+  next.thread = slot_thread(p);
+  const uint16_t where = static_cast<uint16_t>(p.where >> 20);  // offset and size - 1: 12 bits
+  if (write) next.write_stack = p.stack, next.write_where = where;
+  else next.read_stack = p.stack, next.read_where = where;
+  const uint32_t id = intern_thin_shape(next);
+  if (!id) return false;
+  block->stack_or_shape = id;
+  block->thread_or_clock = p.clock;
   return true;
 }
 // Moves a thin record's histories to its spill, where they are kept packed
@@ -243,10 +259,12 @@ SNAG_ALWAYS_INLINE Histories block_histories(const HeapBlock *block) {
   HeapBlock *b = const_cast<HeapBlock *>(block);
   if (Histories *wide = wide_histories(b)) return *wide;
   Histories out;
-  if (const ThinHistories *thin = thin_histories(b)) {
-    out.read = thin->read_stack ? unpack_history(widen_thin(*thin, false), false) : History{};
+  if (thin_record(b)) {
+    const ThinShape &s = thin_record_shape(b);
+    const uint32_t clock = b->thread_or_clock;
+    out.read = s.read_stack ? unpack_history(widen_thin(s, clock, false), false) : History{};
     out.other_read = History{};
-    out.write = thin->write_stack ? unpack_history(widen_thin(*thin, true), true) : History{};
+    out.write = s.write_stack ? unpack_history(widen_thin(s, clock, true), true) : History{};
     return out;
   }
   unpack_histories(*packed_histories(b), &out);
@@ -260,11 +278,12 @@ struct SlotKey {
   uint32_t stack, thread, clock;
 };
 SNAG_ALWAYS_INLINE SlotKey block_slot_key(HeapBlock *block, bool write, Tid me) {
-  if (const ThinHistories *thin = thin_histories(block)) {
+  if (thin_record(block)) {
     // A read goes to other_read (which a thin record has none of: empty)
     // when the read slot holds another thread's.
-    const bool none = !write && thin->read_stack && thin_thread(*thin) != (me & kPackedThreadMask);
-    const PackedHistory s = none ? PackedHistory{} : widen_thin(*thin, write);
+    const ThinShape &shape = thin_record_shape(block);
+    const bool none = !write && shape.read_stack && shape.thread != (me & kPackedThreadMask);
+    const PackedHistory s = none ? PackedHistory{} : widen_thin(shape, block->thread_or_clock, write);
     return {s.stack, slot_thread(s), s.clock};
   }
   const PackedHistory &s = history_slot(*packed_histories(block), write, me);
@@ -276,11 +295,12 @@ SNAG_ALWAYS_INLINE SlotKey block_slot_key(HeapBlock *block, bool write, Tid me) 
 // wide: in the thin record while it fits there, else in the packed
 // histories (spilling a thin record first). With the state claimed.
 SNAG_ALWAYS_INLINE void set_block_slot(HeapBlock *block, bool write, Tid me, const PackedHistory &p) {
-  if (ThinHistories *thin = thin_histories(block)) {
+  if (thin_record(block)) {
     // A read whose slot would be other_read (the read slot holds another
     // thread's) does not fit.
-    const bool other_read = !write && thin->read_stack && thin_thread(*thin) != (me & kPackedThreadMask);
-    if (!other_read && set_thin_slot(*thin, write, p)) return;
+    const ThinShape &shape = thin_record_shape(block);
+    const bool other_read = !write && shape.read_stack && shape.thread != (me & kPackedThreadMask);
+    if (!other_read && set_thin_slot(block, write, p)) return;
     spill_thin_record(block);
   }
   history_slot(*packed_histories(block), write, me) = p;
@@ -295,8 +315,8 @@ SNAG_ALWAYS_INLINE void set_block_history(HeapBlock *block, History Histories::*
     return;
   }
   PackedHistory p = pack_history(h);
-  if (ThinHistories *thin = thin_histories(block)) {
-    if (slot != &Histories::other_read && set_thin_slot(*thin, slot == &Histories::write, p)) return;
+  if (thin_record(block)) {
+    if (slot != &Histories::other_read && set_thin_slot(block, slot == &Histories::write, p)) return;
     spill_thin_record(block);
   }
   PackedHistories *packed = packed_histories(block);
@@ -401,16 +421,35 @@ struct BlockCache {
     uint32_t count = 0;
   };
   List lists[3];  // by RecordSlab
+  // The shape of a new thin record (thin_shapes.h: its allocation stack,
+  // nothing remembered yet) by allocation stack, so that an allocation
+  // finds it without hashing (thread_local_heavy allocates at two stacks
+  // in turn).
+  struct NewShape {
+    StackId stack = 0;
+    uint32_t shape = 0;  // 0: none yet
+  };
+  static constexpr uint32_t kNewShapes = 16;
+  NewShape new_shapes[kNewShapes];
 };
 
-// A free record's link (in alloc_stack and alloc_thread, see HeapBlock).
+// A free record's link (in stack_or_shape and thread_or_clock, see HeapBlock).
 SNAG_ALWAYS_INLINE HeapBlock *next_free_record(const HeapBlock *record) {
   HeapBlock *next;
-  __builtin_memcpy(&next, &record->alloc_stack, sizeof next);
+  __builtin_memcpy(&next, &record->stack_or_shape, sizeof next);
   return next;
 }
 SNAG_ALWAYS_INLINE void set_next_free_record(HeapBlock *record, HeapBlock *next) {
-  __builtin_memcpy(&record->alloc_stack, &next, sizeof next);
+  __builtin_memcpy(&record->stack_or_shape, &next, sizeof next);
+}
+
+// The shape of a new thin record for a block allocated at `stack`; 0 when
+// the shape table is full.
+uint32_t new_block_shape_slowly(BlockCache &cache, StackId stack);
+SNAG_ALWAYS_INLINE uint32_t new_block_shape(BlockCache &cache, StackId stack) {
+  const BlockCache::NewShape &cached = cache.new_shapes[stack % BlockCache::kNewShapes];
+  if (SNAG_UNLIKELY(cached.stack != stack || !cached.shape)) return new_block_shape_slowly(cache, stack);
+  return cached.shape;
 }
 
 // A record for a new block. `may_be_thin` false: a packed record even for a
@@ -430,6 +469,8 @@ SNAG_ALWAYS_INLINE HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start,
   HeapBlock *b = list.head;
   if (SNAG_UNLIKELY(!may_be_thin || size > kThinBlockBytes || !b))
     return new_heap_block_slowly(cache, start, size, stack, thread, may_be_thin);
+  const uint32_t shape = new_block_shape(cache, stack);
+  if (SNAG_UNLIKELY(!shape)) return new_heap_block_slowly(cache, start, size, stack, thread, may_be_thin);
   list.head = next_free_record(b);
   --list.count;
   // A cached thin record is kBlock, thin, coarse and not a chunk already
@@ -438,12 +479,9 @@ SNAG_ALWAYS_INLINE HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start,
   b->size_low = static_cast<uint32_t>(size);
   b->state.store(0, std::memory_order_relaxed);
   b->start = start;
-  b->alloc_stack = stack;
-  b->alloc_thread = thread;
-  auto *thin = static_cast<ThinHistories *>(record_histories(b));
-  thin->read_stack = 0;
-  thin->write_stack = 0;
-  thin->epoch_where = 0;
+  b->stack_or_shape = shape;
+  b->thread_or_clock = 0;
+  *thin_record_thread(b) = thread;
   return b;
 }
 // Switches a block (or chunk) to per-granule states (once; later calls, and

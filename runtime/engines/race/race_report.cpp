@@ -180,8 +180,8 @@ void RaceEngine::report(ThreadState &t, RaceThread &rt, const Variable &v, const
     f->has_heap = true;
     f->heap_address = block->start;
     f->heap_size = block_size(block);
-    f->heap_thread = block->alloc_thread;
-    depot_get(block->alloc_stack, &f->heap_stack);
+    f->heap_thread = block_allocation_thread(block);
+    depot_get(block_allocation_stack(block), &f->heap_stack);
   } else {
     GlobalSymbol global;
     if (find_global_symbol(cur_lo, &global)) {

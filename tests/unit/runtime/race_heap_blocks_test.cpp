@@ -17,8 +17,8 @@ TEST(HeapBlocks, ANewBlockRecordsItsAllocation) {
   EXPECT_EQ(b->type, IndirectType::kBlock);
   EXPECT_EQ(b->start, kPages);
   EXPECT_EQ(block_size(b), 48u);
-  EXPECT_EQ(b->alloc_stack, 7u);
-  EXPECT_EQ(b->alloc_thread, 3u);
+  EXPECT_EQ(block_allocation_stack(b), 7u);
+  EXPECT_EQ(block_allocation_thread(b), 3u);
   EXPECT_FALSE(b->fine.load());
   EXPECT_EQ(b->state.load(), 0u);  // Virgin
 }
@@ -53,7 +53,7 @@ TEST(HeapBlocks, RecordsArePackedAtTheirSizeAndReused) {
   release_block_cache(other);
 }
 
-// Thin records (48 bytes) share cache lines; a thread taking fresh ones
+// Thin records (32 bytes) share cache lines; a thread taking fresh ones
 // from the slab gets a line-aligned group of four, so that records two
 // threads allocate at once do not share a line (their state words'
 // compare-and-swaps would contend for it).
@@ -153,7 +153,7 @@ TEST(HeapBlocks, DeletedRecordsAreRecycledThroughTheThreadCache) {
   EXPECT_EQ(cache.lists[kThinSlab].count, cached);
   EXPECT_FALSE(again->fine.load());  // a fresh record
   EXPECT_EQ(block_size(again), 24u);
-  EXPECT_EQ(again->alloc_thread, 2u);
+  EXPECT_EQ(block_allocation_thread(again), 2u);
 }
 
 TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem) {
@@ -213,7 +213,7 @@ TEST(HeapBlocks, ALargeBlockIsCutIntoChunksThatInheritTheAccessesThatTouchedThem
 // a side record. A report names the allocation from the record (bounds,
 // allocating thread and stack, race_report.cpp): none of that may be lost
 // when the block goes fine, when it is cut, or when its record is reused
-// (a free record's link overlays alloc_stack).
+// (a free record's link overlays stack_or_shape).
 TEST(HeapBlocks, ARefinedBlockKeepsItsBoundsAndAllocationStack) {
   BlockCache cache;
   const uintptr_t start = kPages + 0x60010;
@@ -227,15 +227,15 @@ TEST(HeapBlocks, ARefinedBlockKeepsItsBoundsAndAllocationStack) {
   EXPECT_EQ(allocation_of(found), b);
   EXPECT_EQ(found->start, start);
   EXPECT_EQ(block_size(found), 40u);
-  EXPECT_EQ(found->alloc_stack, 1234u);
-  EXPECT_EQ(found->alloc_thread, 6u);
+  EXPECT_EQ(block_allocation_stack(found), 1234u);
+  EXPECT_EQ(block_allocation_thread(found), 6u);
   shadow_clear(start, start + 40);
   delete_heap_block(cache, b);
   EXPECT_FALSE(b->fine.load()) << "a dead record is not fine";
   // Another block on the same record: its own stack, no side record.
   HeapBlock *again = new_heap_block(cache, start + 0x100, 24, 4321, 7);
   ASSERT_EQ(again, b);
-  EXPECT_EQ(again->alloc_stack, 4321u);
+  EXPECT_EQ(block_allocation_stack(again), 4321u);
   EXPECT_EQ(block_refinement_index(again), 0u);
   EXPECT_EQ(refinement_of(again), nullptr);
   delete_heap_block(cache, again);
@@ -256,9 +256,9 @@ TEST(HeapBlocks, AChunkReportsItsAllocationsBoundsAndStack) {
   ASSERT_EQ(allocation, b);
   EXPECT_EQ(allocation->start, start);
   EXPECT_EQ(block_size(allocation), size);
-  EXPECT_EQ(allocation->alloc_stack, 555u);
-  EXPECT_EQ(allocation->alloc_thread, 4u);
-  EXPECT_EQ(chunk->alloc_stack, 555u);
+  EXPECT_EQ(block_allocation_stack(allocation), 555u);
+  EXPECT_EQ(block_allocation_thread(allocation), 4u);
+  EXPECT_EQ(block_allocation_stack(chunk), 555u);
   shadow_clear(start, start + size);
   delete_heap_block(cache, b);
   EXPECT_EQ(find_heap_block(start + 8), nullptr);
@@ -315,7 +315,7 @@ TEST(HeapBlocks, SmallBlocksGetPackedRecordsLargerOnesWide) {
   release_block_cache(cache);
 }
 
-// A block of at most 64 bytes gets a thin record (48 bytes: its read and
+// A block of at most 64 bytes gets a thin record (32 bytes: its read and
 // write by one thread at one clock, without a lockset word); what does not
 // fit -- a second thread's read beside the first's, an access under a lock
 // -- spills the record: its histories move unchanged to the spill, which
@@ -330,7 +330,7 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   History r{};
   r.stack = 11;
   r.thread = 0xfffff;  // the last id 20 bits hold
-  r.clock = kThinClockLimit - 1;  // the last clock a thin record holds
+  r.clock = 0xfffffff0u;  // a thin record keeps a whole 32-bit clock
   r.offset = 63;
   r.size = 1;
   History w = r;
@@ -350,7 +350,7 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   EXPECT_TRUE(same(before.write, w));
   EXPECT_EQ(before.other_read.stack, 0u);
   EXPECT_EQ(block_slot_key(thin, false, 0xfffff).stack, 11u);
-  EXPECT_EQ(block_slot_key(thin, false, 0xfffff).clock, kThinClockLimit - 1);
+  EXPECT_EQ(block_slot_key(thin, false, 0xfffff).clock, 0xfffffff0u);
   EXPECT_EQ(block_slot_key(thin, true, 3).thread, 0xfffffu);
   EXPECT_EQ(block_slot_key(thin, false, 3).stack, 0u) << "another thread's read would go to other_read";
   History o = r;
@@ -362,7 +362,7 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   ASSERT_NE(spill, nullptr);
   EXPECT_TRUE(reinterpret_cast<char *>(spill) < reinterpret_cast<char *>(thin) ||
               reinterpret_cast<char *>(spill) >= reinterpret_cast<char *>(thin) + kThinHeapBlockBytes)
-      << "the spill is outside the 48-byte record";
+      << "the spill is outside the 32-byte record";
   Histories after = block_histories(thin);
   EXPECT_TRUE(same(after.read, r));
   EXPECT_TRUE(same(after.write, w));
@@ -393,12 +393,83 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
   release_block_cache(cache);
 }
 
+// A thin record is 32 bytes: its histories but their clock, and its
+// allocation's stack, are one interned shape (thin_shapes.h) that blocks
+// made and used alike share, its allocating thread sits in its slab's side
+// array. Each block still reads back its own allocation, clock and
+// histories, before and after a spill, and again once the record is reused.
+TEST(HeapBlocks, ThinRecordsAre32BytesAndBlocksUsedAlikeShareOneShape) {
+  BlockCache cache;
+  constexpr int kBlocks = 64;
+  HeapBlock *blocks[kBlocks];
+  for (int i = 0; i < kBlocks; ++i) {
+    blocks[i] = new_heap_block(cache, kPages + 0x90000 + 0x20 * i, 16, /*stack=*/7000, /*thread=*/3 + i % 2);
+    ASSERT_EQ(record_form(blocks[i]), RecordForm::kThin);
+  }
+  const auto at = [](HeapBlock *r) { return reinterpret_cast<uintptr_t>(r); };
+  EXPECT_EQ(at(blocks[1]) - at(blocks[0]), 32u) << "a group's records side by side, 32 bytes each";
+  auto same = [](const History &x, const History &y) {
+    return x.stack == y.stack && x.lockset == y.lockset && x.thread == y.thread && x.clock == y.clock &&
+           x.offset == y.offset && x.size == y.size && x.write == y.write;
+  };
+  History w{};
+  w.stack = 31;
+  w.thread = 5;
+  w.offset = 0;
+  w.size = 16;
+  w.write = 1;
+  History r = w;
+  r.stack = 32;
+  r.offset = 8;
+  r.size = 8;
+  r.write = 0;
+  const uint32_t shapes_before = thin_shape_count();
+  for (int i = 0; i < kBlocks; ++i) {
+    w.clock = r.clock = 100 + i;  // every block its own clock
+    set_block_history(blocks[i], &Histories::write, w);
+    set_block_history(blocks[i], &Histories::read, r);
+  }
+  EXPECT_LE(thin_shape_count() - shapes_before, 2u) << "one shape for the write, one for both: shared";
+  for (int i = 0; i < kBlocks; ++i) {
+    EXPECT_EQ(record_form(blocks[i]), RecordForm::kThin);
+    EXPECT_EQ(block_allocation_stack(blocks[i]), 7000u);
+    EXPECT_EQ(block_allocation_thread(blocks[i]), Tid(3 + i % 2));
+    w.clock = r.clock = 100 + i;
+    EXPECT_TRUE(same(block_histories(blocks[i]).write, w)) << "block " << i;
+    EXPECT_TRUE(same(block_histories(blocks[i]).read, r)) << "block " << i;
+  }
+  // Another thread's read spills one: everything it held stays.
+  History o = r;
+  o.thread = 6;
+  o.clock = 7;
+  set_block_slot(blocks[5], false, o.thread, pack_history(o));
+  EXPECT_EQ(record_form(blocks[5]), RecordForm::kThinSpilled);
+  w.clock = r.clock = 105;
+  EXPECT_TRUE(same(block_histories(blocks[5]).write, w));
+  EXPECT_TRUE(same(block_histories(blocks[5]).read, r));
+  EXPECT_TRUE(same(block_histories(blocks[5]).other_read, o));
+  EXPECT_EQ(block_allocation_stack(blocks[5]), 7000u) << "a spilled record keeps its allocation";
+  EXPECT_EQ(block_allocation_thread(blocks[5]), 4u);
+  EXPECT_EQ(record_form(blocks[4]), RecordForm::kThin) << "its neighbours untouched";
+  // Reused, thin again, with the new block's allocation and no history.
+  delete_heap_block(cache, blocks[5]);
+  HeapBlock *again = new_heap_block(cache, kPages + 0x91000, 8, 7001, 9);
+  EXPECT_EQ(again, blocks[5]);
+  EXPECT_EQ(record_form(again), RecordForm::kThin);
+  EXPECT_EQ(block_allocation_stack(again), 7001u);
+  EXPECT_EQ(block_allocation_thread(again), 9u);
+  EXPECT_EQ(block_histories(again).write.stack, 0u);
+  EXPECT_EQ(block_histories(again).read.stack, 0u);
+  blocks[5] = again;
+  for (HeapBlock *b : blocks) delete_heap_block(cache, b);
+  release_block_cache(cache);
+}
+
 // A thin record keeps one thread and one clock for its two slots: an
 // access by another thread, or by the same thread at another clock, beside
 // the other slot's spills the record, and every slot comes back exactly as
 // it was remembered (the report's previous side). A slot written while the
-// other is empty takes its own thread and clock; a clock of 2^20 or more
-// never fits.
+// other is empty takes its own thread and clock, which may be any clock.
 TEST(HeapBlocks, AThinRecordHoldsOneThreadAndOneClock) {
   BlockCache cache;
   auto same = [](const History &x, const History &y) {
@@ -454,12 +525,13 @@ TEST(HeapBlocks, AThinRecordHoldsOneThreadAndOneClock) {
   EXPECT_TRUE(same(block_histories(kept).write, w2));
   EXPECT_TRUE(same(block_histories(kept).read, r3));
 
-  // A clock beyond 20 bits: spilled, the clock whole.
+  // A clock beyond 20 bits (the limit while thin records kept theirs
+  // beside the thread in 40 bits): thin, the clock whole.
   HeapBlock *late = new_heap_block(cache, kPages + 0x800c0, 32, 0, 4);
   History w3 = w;
-  w3.clock = kThinClockLimit;
+  w3.clock = 1u << 20;
   set_block_slot(late, true, w3.thread, pack_history(w3));
-  EXPECT_EQ(record_form(late), RecordForm::kThinSpilled);
+  EXPECT_EQ(record_form(late), RecordForm::kThin);
   EXPECT_TRUE(same(block_histories(late).write, w3));
 
   for (HeapBlock *b : {handed, later, kept, late}) delete_heap_block(cache, b);

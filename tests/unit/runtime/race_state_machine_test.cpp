@@ -1089,9 +1089,9 @@ TEST_F(RaceShortcuts, BlocksAllocatedAtOneSiteFromTwoCallersKeepTheirOwnStacks) 
   const StackId via_a_again = alloc_at(third, 0x1a0);
   EXPECT_NE(via_a, via_b);
   EXPECT_EQ(via_a, via_a_again);
-  EXPECT_EQ(find_heap_block(first)->alloc_stack, via_a);
-  EXPECT_EQ(find_heap_block(second)->alloc_stack, via_b) << "not the stack of the first caller";
-  EXPECT_EQ(find_heap_block(third)->alloc_stack, via_a);
+  EXPECT_EQ(block_allocation_stack(find_heap_block(first)), via_a);
+  EXPECT_EQ(block_allocation_stack(find_heap_block(second)), via_b) << "not the stack of the first caller";
+  EXPECT_EQ(block_allocation_stack(find_heap_block(third)), via_a);
   EXPECT_EQ(s.depth, depth);
 }
 
@@ -1140,7 +1140,7 @@ TEST_F(RaceShortcuts, AllocationStacksFollowTheShadowStackThroughCallsAndReturns
       engine().on_event(*main_, e);
       StackTrace expected;
       capture_stack(s, site, &expected);
-      ASSERT_EQ(find_heap_block(block)->alloc_stack, depot_put(expected))
+      ASSERT_EQ(block_allocation_stack(find_heap_block(block)), depot_put(expected))
           << "allocation " << allocations << " at depth " << s.depth;
       Event f{EventKind::kFree};
       f.addr = block;
