@@ -41,6 +41,11 @@ Symbol symbol_at(uintptr_t address) {
   return s;
 }
 
+// Where the module the runtime is linked into (the executable) is loaded.
+const void *runtime_module_base() {
+  return symbol_at(reinterpret_cast<uintptr_t>(&capture_native_stack)).base;
+}
+
 // The executable's own path: dladdr gives argv[0], which may be relative.
 const char *executable_path() {
   static char path[4096];
@@ -64,7 +69,7 @@ void capture_native_stack(StackTrace *out) {
   // functions are not exported. So the program's part starts at the
   // outermost frame of the leading run that lies inside an exported
   // function of the runtime's module.
-  const void *runtime_base = symbol_at(reinterpret_cast<uintptr_t>(&capture_native_stack)).base;
+  const void *runtime_base = runtime_module_base();
   int first = 0;
   for (int i = 0; i < n; ++i) {
     Symbol s = symbol_at(reinterpret_cast<uintptr_t>(raw[i]));
@@ -82,7 +87,7 @@ bool locate_code(uintptr_t address, CodeLocation *out, char *name, uint32_t name
   Symbol s = symbol_at(address);
   if (!s.found) return false;
   auto *header = static_cast<const ElfW(Ehdr) *>(s.base);
-  bool executable = s.base == symbol_at(reinterpret_cast<uintptr_t>(&locate_code)).base;
+  bool executable = s.base == runtime_module_base();
   out->module = executable || !s.module || !s.module[0] ? executable_path() : s.module;
   // A position-dependent executable's addresses are its own; a PIE's or a
   // shared library's are relative to where it was loaded.
