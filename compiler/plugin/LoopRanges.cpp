@@ -88,6 +88,33 @@ bool LoopRanges::neverSynchronizes(const Loop *L) {
   return true;
 }
 
+// A loop that runs its inner loop L on every iteration and cannot
+// synchronize either (no call, atomic or fence anywhere in it) keeps the
+// thread's epoch and locks for all of its iterations, so a range that does
+// not change from one iteration to the next is asked about once before it,
+// not once before every run of L (pipeline: four rounds over each item's
+// payload asked ten questions an item, now four). "Every iteration": L is
+// entered straight from the outer loop's header, whose one way out is into
+// L, so the range asked about is one the nest touches whenever it runs (a
+// question also stretches the thread's remembered access over its range,
+// fast_path.cpp). Entering becomes the block that enters the outermost such
+// loop.
+Loop *LoopRanges::outermostAsker(Loop *L, const SCEV *Lo, const SCEV *Length,
+                                 BasicBlock *&Entering) {
+  while (Loop *Outer = L->getParentLoop()) {
+    BasicBlock *Before = Outer->getLoopPredecessor();
+    const auto *Into = dyn_cast<BranchInst>(Outer->getHeader()->getTerminator());
+    if (!Before || LI.getLoopFor(Before) != Outer->getParentLoop() ||
+        L->getLoopPredecessor() != Outer->getHeader() || !Into || !Into->isUnconditional() ||
+        Into->getSuccessor(0) != L->getHeader() || !neverSynchronizes(Outer) ||
+        !SE.isLoopInvariant(Lo, Outer) || !SE.isLoopInvariant(Length, Outer))
+      break;
+    L = Outer;
+    Entering = Before;
+  }
+  return L;
+}
+
 const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value *Addr,
                                                      uint64_t Bytes, bool IsWrite) {
   Loop *L = LI.getLoopFor(Access->getParent());
@@ -142,9 +169,11 @@ const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value 
   if (isa<SCEVCouldNotCompute>(Lo) || isa<SCEVCouldNotCompute>(Hi))
     return nullptr;
   const SCEV *Length = SE.getMinusSCEV(Hi, Lo);
+  if (isa<SCEVCouldNotCompute>(Length))
+    return nullptr;
+  L = outermostAsker(L, Lo, Length, Entering);
   Instruction *At = Entering->getTerminator();
-  if (isa<SCEVCouldNotCompute>(Length) || !isSafeToExpandAt(Lo, At, SE) ||
-      !isSafeToExpandAt(Length, At, SE))
+  if (!isSafeToExpandAt(Lo, At, SE) || !isSafeToExpandAt(Length, At, SE))
     return nullptr;
 
   auto [It, Inserted] = Questions.try_emplace({L, Lo, Length, IsWrite});

@@ -136,6 +136,46 @@ long scattered(const long *t, long n) {
   return s;
 }
 
+// A quiet outer loop that runs its inner loop on every iteration asks once,
+// before itself, about a range it does not move (four rounds over one
+// buffer: one question of each kind for the whole nest, not per round).
+// CHECK-LABEL: define {{.*}}void @rounds(
+void rounds(long *b, int n) {
+  // CHECK-NOT: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 0)
+  // CHECK-NOT: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 1)
+  // CHECK-NOT: phi
+  // CHECK: br label %[[ROUND:[^ ,]*]]
+  // CHECK: [[ROUND]]:
+  // CHECK-NOT: call i32 @__snag_loop_range_unchanged
+  // CHECK: br label
+  for (int r = 0; r < n; ++r)
+    for (int k = 0; k < 32; ++k) b[k] = b[k] * 3 + b[(k + 1) % 32];
+}
+
+// The range moves with the outer loop (a row each): asked before each run
+// of the inner loop, inside the outer one.
+// CHECK-LABEL: define {{.*}}void @rows(
+void rows(long *b, long n) {
+  // CHECK: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 0)
+  for (long r = 0; r < n; ++r)
+    for (long k = 0; k < 32; ++k) b[r * 32 + k] += 1;
+}
+
+// The inner loop runs only on some iterations: its question stays at its
+// own entry, so that a range is asked about (and counted as touched) only
+// when the loop runs.
+// CHECK-LABEL: define {{.*}}void @sometimes(
+void sometimes(long *b, const int *which, long n) {
+  // CHECK: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 0)
+  for (long r = 0; r < n; ++r)
+    if (which[r])
+      for (long k = 0; k < 32; ++k) b[k] += r;
+}
+
 // CHECK-LABEL: define {{.*}}i64 @sum_locked(
 long sum_locked(const long *b, long n) {
   // CHECK-NOT: __snag_loop_range_unchanged
