@@ -1,6 +1,7 @@
 #include "LoopRanges.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -14,6 +15,52 @@ namespace {
 
 // Loops that run only a few times gain less than the question costs.
 constexpr uint64_t kFewestIterations = 8;
+
+// The widest range of offsets asked about for an address that does not step
+// by a constant (boundedOffsets): the runtime answers a coarse heap block in
+// one step but walks other memory granule by granule, and such a range can
+// be wider than what the loop touches.
+constexpr uint64_t kWidestBoundedOffsets = 4096;
+
+// An address in L that is a loop-invariant base plus an offset whose values
+// scalar evolution bounds, though they do not step by a constant: an index
+// taken modulo a constant or masked (a ring's neighbour, b[(k + 1) % 32]).
+// Every such address lies in [base + least offset, base + greatest offset];
+// Lo and Hi (one past the last byte an access of Size bytes touches) are
+// set to that range as integers. False when the address is not of that form
+// or its offsets span more than kWidestBoundedOffsets.
+bool boundedOffsets(ScalarEvolution &SE, const Loop *L, const SCEV *Where, const SCEV *Size,
+                    Type *IntPtr, const SCEV *&Lo, const SCEV *&Hi) {
+  const SCEV *Address = SE.getPtrToIntExpr(Where, IntPtr);
+  const auto *Sum = dyn_cast<SCEVAddExpr>(Address);
+  if (!Sum)
+    return false;
+  SmallVector<const SCEV *, 4> Invariant, Varying;
+  for (const SCEV *Op : Sum->operands())
+    (SE.isLoopInvariant(Op, L) ? Invariant : Varying).push_back(Op);
+  if (Invariant.empty() || Varying.empty())
+    return false;
+  const SCEV *Base = SE.getAddExpr(Invariant);
+  const SCEV *Offset = SE.getAddExpr(Varying);
+  // The narrower of the offset's unsigned and signed ranges (b[k - 1] may
+  // reach one element below b).
+  const ConstantRange Unsigned = SE.getUnsignedRange(Offset), Signed = SE.getSignedRange(Offset);
+  APInt Least, Greatest;
+  if (!Unsigned.isFullSet() && !Unsigned.isWrappedSet() &&
+      (Unsigned.getUnsignedMax() - Unsigned.getUnsignedMin()).ult(kWidestBoundedOffsets)) {
+    Least = Unsigned.getUnsignedMin();
+    Greatest = Unsigned.getUnsignedMax();
+  } else if (!Signed.isFullSet() && !Signed.isSignWrappedSet() &&
+             (Signed.getSignedMax() - Signed.getSignedMin()).ult(kWidestBoundedOffsets)) {
+    Least = Signed.getSignedMin();
+    Greatest = Signed.getSignedMax();
+  } else {
+    return false;
+  }
+  Lo = SE.getAddExpr(Base, SE.getConstant(Least));
+  Hi = SE.getAddExpr(SE.getAddExpr(Base, SE.getConstant(Greatest)), Size);
+  return true;
+}
 
 } // namespace
 
@@ -39,6 +86,33 @@ bool LoopRanges::neverSynchronizes(const Loop *L) {
         return It->second = false;
     }
   return true;
+}
+
+// A loop that runs its inner loop L on every iteration and cannot
+// synchronize either (no call, atomic or fence anywhere in it) keeps the
+// thread's epoch and locks for all of its iterations, so a range that does
+// not change from one iteration to the next is asked about once before it,
+// not once before every run of L (pipeline: four rounds over each item's
+// payload asked ten questions an item, now four). "Every iteration": L is
+// entered straight from the outer loop's header, whose one way out is into
+// L, so the range asked about is one the nest touches whenever it runs (a
+// question also stretches the thread's remembered access over its range,
+// fast_path.cpp). Entering becomes the block that enters the outermost such
+// loop.
+Loop *LoopRanges::outermostAsker(Loop *L, const SCEV *Lo, const SCEV *Length,
+                                 BasicBlock *&Entering) {
+  while (Loop *Outer = L->getParentLoop()) {
+    BasicBlock *Before = Outer->getLoopPredecessor();
+    const auto *Into = dyn_cast<BranchInst>(Outer->getHeader()->getTerminator());
+    if (!Before || LI.getLoopFor(Before) != Outer->getParentLoop() ||
+        L->getLoopPredecessor() != Outer->getHeader() || !Into || !Into->isUnconditional() ||
+        Into->getSuccessor(0) != L->getHeader() || !neverSynchronizes(Outer) ||
+        !SE.isLoopInvariant(Lo, Outer) || !SE.isLoopInvariant(Length, Outer))
+      break;
+    L = Outer;
+    Entering = Before;
+  }
+  return L;
 }
 
 const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value *Addr,
@@ -70,16 +144,14 @@ const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value 
   const SCEV *Lo, *Hi;
   const SCEV *Size = SE.getConstant(Hooks.sizeTy(), Bytes);
   Type *IntPtr = Hooks.sizeTy();
+  auto *Rec = dyn_cast<SCEVAddRecExpr>(Where);
+  auto *Step = Rec && Rec->getLoop() == L && Rec->isAffine()
+                   ? dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE))
+                   : nullptr;
   if (SE.isLoopInvariant(Where, L)) {
     Lo = SE.getPtrToIntExpr(Where, IntPtr);
     Hi = SE.getAddExpr(Lo, Size);
-  } else {
-    auto *Rec = dyn_cast<SCEVAddRecExpr>(Where);
-    if (!Rec || Rec->getLoop() != L || !Rec->isAffine())
-      return nullptr;
-    auto *Step = dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE));
-    if (!Step)
-      return nullptr;
+  } else if (Step) {
     const SCEV *First = SE.getPtrToIntExpr(Rec->getStart(), IntPtr);
     if (isa<SCEVCouldNotCompute>(First))
       return nullptr;
@@ -91,13 +163,17 @@ const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value 
       std::swap(First, Last);
     Lo = First;
     Hi = SE.getAddExpr(Last, Size);
+  } else if (!boundedOffsets(SE, L, Where, Size, IntPtr, Lo, Hi)) {
+    return nullptr;
   }
   if (isa<SCEVCouldNotCompute>(Lo) || isa<SCEVCouldNotCompute>(Hi))
     return nullptr;
   const SCEV *Length = SE.getMinusSCEV(Hi, Lo);
+  if (isa<SCEVCouldNotCompute>(Length))
+    return nullptr;
+  L = outermostAsker(L, Lo, Length, Entering);
   Instruction *At = Entering->getTerminator();
-  if (isa<SCEVCouldNotCompute>(Length) || !isSafeToExpandAt(Lo, At, SE) ||
-      !isSafeToExpandAt(Length, At, SE))
+  if (!isSafeToExpandAt(Lo, At, SE) || !isSafeToExpandAt(Length, At, SE))
     return nullptr;
 
   auto [It, Inserted] = Questions.try_emplace({L, Lo, Length, IsWrite});

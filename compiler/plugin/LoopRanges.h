@@ -8,7 +8,10 @@
 // form a range computable before the loop. The block entering it asks the
 // runtime once (__snag_loop_range_unchanged) whether every access to that
 // range would change nothing; the access's hook then runs only when the
-// answer is no. After the first such hook call in a run of the loop the
+// answer is no. An address a bounded offset from a loop-invariant base (an
+// index modulo a constant) is asked about over all the offsets it can take,
+// and a range that outer quiet loops running the loop on every iteration do
+// not move is asked about once, before the outermost of them. After the first such hook call in a run of the loop the
 // question is asked once more (MemoryInstrumentation.cpp, askAgainBefore):
 // the no was often the first access's own work, which the hook just did.
 // The runtime says yes only to the race engine alone
@@ -71,6 +74,8 @@ public:
 
 private:
   bool neverSynchronizes(const llvm::Loop *L);
+  llvm::Loop *outermostAsker(llvm::Loop *L, const llvm::SCEV *Lo, const llvm::SCEV *Length,
+                             llvm::BasicBlock *&Entering);
 
   llvm::LoopInfo &LI;
   llvm::ScalarEvolution &SE;

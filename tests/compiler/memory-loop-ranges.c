@@ -96,6 +96,86 @@ long draw(void) {
   return state[next_index++];
 }
 
+// An index taken modulo a constant (a ring's neighbour) does not step by a
+// constant, but scalar evolution bounds its values: the question covers
+// every element the index can reach, b[0..32), 256 bytes from b.
+// CHECK-LABEL: define {{.*}}i64 @ring_neighbours(
+long ring_neighbours(const long *b, long n) {
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* [[RING:%[^,]*]], i64 256, i32 0)
+  // CHECK: [[RING_STATE:%.*]] = load i8, i8* %snag.skip.slot
+  // CHECK-NEXT: icmp ne i8 [[RING_STATE]], 1
+  // CHECK: call void @__snag_read8(
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* [[RING]], i64 256, i32 0)
+  long s = 0;
+  for (long k = 0; k < n; ++k) s += b[(k + 1) & 31];
+  return s;
+}
+
+// Offsets that may be negative are bounded by their signed range: b[k % 8]
+// for a signed k reaches from b[-7] to b[7] (scalar evolution's range of
+// 8 * (k % 8) is [-64, 56]: 128 bytes from b - 64).
+// CHECK-LABEL: define {{.*}}i64 @signed_remainders(
+long signed_remainders(const long *b, long from, long n) {
+  // CHECK: [[B:%.*]] = ptrtoint i64* %b to i64
+  // CHECK: [[BELOW:%.*]] = add i64 [[B]], -64
+  // CHECK: [[BEGIN:%.*]] = inttoptr i64 [[BELOW]] to i8*
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* [[BEGIN]], i64 128, i32 0)
+  long s = 0;
+  for (long k = from; k < n; ++k) s += b[k % 8];
+  return s;
+}
+
+// A mask too wide for one question (32 KiB of table for a loop that may
+// touch a few entries) keeps a hook per access.
+// CHECK-LABEL: define {{.*}}i64 @scattered(
+long scattered(const long *t, long n) {
+  // CHECK-NOT: __snag_loop_range_unchanged
+  // CHECK: call void @__snag_read8(
+  long s = 0;
+  for (long k = 0; k < n; ++k) s += t[(k * 7) & 4095];
+  return s;
+}
+
+// A quiet outer loop that runs its inner loop on every iteration asks once,
+// before itself, about a range it does not move (four rounds over one
+// buffer: one question of each kind for the whole nest, not per round).
+// CHECK-LABEL: define {{.*}}void @rounds(
+void rounds(long *b, int n) {
+  // CHECK-NOT: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 0)
+  // CHECK-NOT: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 1)
+  // CHECK-NOT: phi
+  // CHECK: br label %[[ROUND:[^ ,]*]]
+  // CHECK: [[ROUND]]:
+  // CHECK-NOT: call i32 @__snag_loop_range_unchanged
+  // CHECK: br label
+  for (int r = 0; r < n; ++r)
+    for (int k = 0; k < 32; ++k) b[k] = b[k] * 3 + b[(k + 1) % 32];
+}
+
+// The range moves with the outer loop (a row each): asked before each run
+// of the inner loop, inside the outer one.
+// CHECK-LABEL: define {{.*}}void @rows(
+void rows(long *b, long n) {
+  // CHECK: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 0)
+  for (long r = 0; r < n; ++r)
+    for (long k = 0; k < 32; ++k) b[r * 32 + k] += 1;
+}
+
+// The inner loop runs only on some iterations: its question stays at its
+// own entry, so that a range is asked about (and counted as touched) only
+// when the loop runs.
+// CHECK-LABEL: define {{.*}}void @sometimes(
+void sometimes(long *b, const int *which, long n) {
+  // CHECK: phi
+  // CHECK: call i32 @__snag_loop_range_unchanged(i8* {{%[^,]*}}, i64 256, i32 0)
+  for (long r = 0; r < n; ++r)
+    if (which[r])
+      for (long k = 0; k < 32; ++k) b[k] += r;
+}
+
 // CHECK-LABEL: define {{.*}}i64 @sum_locked(
 long sum_locked(const long *b, long n) {
   // CHECK-NOT: __snag_loop_range_unchanged
