@@ -47,7 +47,7 @@ void set_lock_pair_finder(LockPairFinder finder);
 // index no longer finds it; the same two locks held together again make a
 // new index. Indexes are never given out twice: an index a thread still
 // held in a local would name nothing, never another pair.
-constexpr uint32_t kMinPairsBetweenSweeps = 1u << 13;
+constexpr uint32_t kMinPairsBetweenSweeps = 1u << 14;
 constexpr size_t kSweepBytesPerPair = 256;
 // For tests: sweeps so far, and the pairs the index holds (not retired).
 uint32_t lock_pair_sweeps();
