@@ -165,6 +165,23 @@ TEST_F(LockPairRetirement, ACondemnedPairLookedUpAgainIsKept) {
   EXPECT_EQ(lock_pair_index(910002, 910001), pair);
 }
 
+// The pair whose addition ran the sweep goes into the index the sweep
+// rebuilt: found again, with the same index (not a second one).
+TEST_F(LockPairRetirement, ThePairThatRanASweepIsFoundAgain) {
+  uint32_t next = 1150000;
+  add_until_a_sweep(&next);
+  const uint32_t last = next - 2;  // the pair (last, last + 1) ran it
+  const uint32_t index = lock_pair_index(last, last + 1);
+  g_named.insert(index);
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    add_until_a_sweep(&next);
+    const uint32_t ran = next - 2;
+    const uint32_t first = lock_pair_index(ran + 1, ran);
+    EXPECT_EQ(lock_pair_index(ran, ran + 1), first);
+  }
+  EXPECT_EQ(lock_pair_index(last + 1, last), index);
+}
+
 // A run holding ever new pairs keeps only those still named and the last
 // two sweeps' worth, not every pair it made; so does its index.
 TEST_F(LockPairRetirement, PairsKeptFollowThoseNamedNotThoseEverMade) {
