@@ -73,7 +73,60 @@ int class_for(size_t total) {
   return kSmallClasses + (shift - kSmallLimitShift) * kStepsPerDoubling + steps - 1;
 }
 
+// The ranges map_pages gave out, less what unmap_pages took back: an array
+// of its own mapping (not map_pages', which records into it), doubled when
+// full. A range unmapped in its middle leaves two.
+struct MappedRange {
+  uintptr_t begin, end;
+};
+SpinLock g_ranges_lock;
+MappedRange *g_ranges;
+size_t g_range_count;
+size_t g_range_capacity;
+
+long raw_map(size_t size) {
+  return raw_syscall(SYS_mmap, 0, static_cast<long>(size), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+}
+
+// Under g_ranges_lock.
+void add_range(uintptr_t begin, uintptr_t end) {
+  if (g_range_count == g_range_capacity) {
+    const size_t capacity = g_range_capacity ? 2 * g_range_capacity : 512;
+    long p = raw_map(sizeof(MappedRange) * capacity);
+    if (p < 0 && p > -4096) fatal("out of memory (mmap failed in the runtime)");
+    auto *grown = reinterpret_cast<MappedRange *>(p);
+    copy_bytes(grown, g_ranges, sizeof(MappedRange) * g_range_count);
+    if (g_ranges) raw_syscall(SYS_munmap, reinterpret_cast<long>(g_ranges), static_cast<long>(sizeof(MappedRange) * g_range_capacity));
+    g_ranges = grown;
+    g_range_capacity = capacity;
+  }
+  g_ranges[g_range_count++] = {begin, end};
+}
+
+// Under g_ranges_lock: [begin, end) is no longer the runtime's.
+void remove_range(uintptr_t begin, uintptr_t end) {
+  for (size_t i = 0; i < g_range_count;) {
+    MappedRange r = g_ranges[i];
+    if (r.end <= begin || r.begin >= end) {
+      ++i;
+      continue;
+    }
+    g_ranges[i] = g_ranges[--g_range_count];  // visited again below if it was moved
+    if (r.begin < begin) add_range(r.begin, begin);
+    if (r.end > end) add_range(end, r.end);
+  }
+}
+
 }  // namespace
+
+void *map_pages_unvisited(size_t size) {
+  size_t page = 4096;
+  size = (size + page - 1) & ~(page - 1);
+  long p = raw_map(size);
+  if (p < 0 && p > -4096) fatal("out of memory (mmap failed in the runtime)");
+  return reinterpret_cast<void *>(p);
+}
 
 void *map_pages(size_t size) {
   size_t page = 4096;
@@ -83,12 +136,23 @@ void *map_pages(size_t size) {
   long p = raw_syscall(SYS_mmap, 0, static_cast<long>(size), PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p < 0 && p > -4096) fatal("out of memory (mmap failed in the runtime)");
+  SpinLockGuard guard(g_ranges_lock);
+  add_range(uintptr_t(p), uintptr_t(p) + size);
   return reinterpret_cast<void *>(p);
 }
 
 void unmap_pages(void *ptr, size_t size) {
   size_t page = 4096;
-  raw_syscall(SYS_munmap, reinterpret_cast<long>(ptr), static_cast<long>((size + page - 1) & ~(page - 1)));
+  size = (size + page - 1) & ~(page - 1);
+  SpinLockGuard guard(g_ranges_lock);
+  remove_range(reinterpret_cast<uintptr_t>(ptr), reinterpret_cast<uintptr_t>(ptr) + size);
+  raw_syscall(SYS_munmap, reinterpret_cast<long>(ptr), static_cast<long>(size));
+}
+
+void for_each_runtime_mapping(void (*visit)(void *context, const char *begin, size_t size), void *context) {
+  SpinLockGuard guard(g_ranges_lock);
+  for (size_t i = 0; i < g_range_count; ++i)
+    visit(context, reinterpret_cast<const char *>(g_ranges[i].begin), g_ranges[i].end - g_ranges[i].begin);
 }
 
 void *internal_alloc(size_t size) {

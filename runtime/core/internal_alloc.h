@@ -17,6 +17,19 @@ void *internal_realloc(void *ptr, size_t size);
 void *map_pages(size_t size);               // zero-filled, page-rounded
 void unmap_pages(void *ptr, size_t size);
 
+// Like map_pages, for tables that never hold a lockset id (lock addresses,
+// pointers, synchronization variables): for_each_runtime_mapping does not
+// visit them, where their words would only look like ids.
+void *map_pages_unvisited(size_t size);
+
+// Visits every range map_pages gave out that unmap_pages did not take back
+// (the runtime's own memory: tables, records, histories), under a lock that
+// unmap_pages takes too, so a range stays mapped while it is visited. Pages
+// may be given back (read as zeros) or never touched. `visit` must neither
+// map nor unmap pages. For the race engine's search of the lockset ids its
+// memory still names (lockset_references.h).
+void for_each_runtime_mapping(void (*visit)(void *context, const char *begin, size_t size), void *context);
+
 // Fork support: the allocator's lock is taken before fork and released on
 // both sides after it (in the child it is free anyway: core/spinlock.h).
 void internal_alloc_lock_for_fork();

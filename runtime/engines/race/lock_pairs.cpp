@@ -13,13 +13,23 @@ namespace snag::race {
 namespace {
 
 // Pair i's key (the smaller id, then the larger in the high half), in
-// chunks made as pairs are added. Keys are never changed nor freed.
+// chunks made as pairs are added. A key changes only to be condemned (its
+// top bit set by a sweep that found nothing naming the pair), taken back
+// (the bit cleared, by a lookup or the next sweep) or retired (0, by the
+// sweep after that, unless a lookup took it back first: both by compare
+// and exchange). One-lock ids are below 2^22, so the bit is free.
 constexpr uint32_t kKeyChunkBits = 16;
 constexpr uint32_t kKeysPerChunk = 1u << kKeyChunkBits;
 constexpr uint32_t kKeyChunks = (kMaxLockPairs >> kKeyChunkBits) + 1;
+constexpr uint64_t kCondemned = uint64_t(1) << 63;
 std::atomic<uint64_t *> g_keys[kKeyChunks];
-uint32_t g_pairs;  // under g_insert_lock
+uint32_t g_pairs;  // ever added, under g_insert_lock
+uint32_t g_kept;   // not retired, under g_insert_lock
 SpinLock g_insert_lock;
+LockPairFinder g_finder;
+uint32_t g_pairs_at_sweep, g_named_at_sweep;  // under g_insert_lock
+size_t g_read_at_sweep;
+std::atomic<uint32_t> g_sweeps;
 
 // The index: linear probing over slots holding (tag << kLockPairIndexBits)
 // | (pair index + 1), 0 when empty. The tag, 9 more bits of the key's hash,
@@ -46,9 +56,21 @@ uint64_t hash_of(uint64_t key) {
 
 uint32_t tag_of(uint64_t hash) { return static_cast<uint32_t>(hash >> (64 - (32 - kTagShift))); }
 
-uint64_t stored_key(uint32_t index) {
+uint64_t *key_slot(uint32_t index) {
   uint64_t *chunk = g_keys[index >> kKeyChunkBits].load(std::memory_order_acquire);
-  return __atomic_load_n(&chunk[index & (kKeysPerChunk - 1)], __ATOMIC_RELAXED);
+  return &chunk[index & (kKeysPerChunk - 1)];
+}
+
+uint64_t stored_key(uint32_t index) { return __atomic_load_n(key_slot(index), __ATOMIC_RELAXED); }
+
+// Takes a condemned pair back for a thread that looked it up: false when
+// the sweep retired it first.
+bool take_back(uint32_t index, uint64_t condemned) {
+  uint64_t expected = condemned;
+  if (__atomic_compare_exchange_n(key_slot(index), &expected, condemned & ~kCondemned, false, __ATOMIC_RELAXED,
+                                  __ATOMIC_RELAXED))
+    return true;
+  return expected == (condemned & ~kCondemned);  // another lookup took it back
 }
 
 // The pair's index in `index`, or kNoLockPair. Lock-free: an index the
@@ -62,7 +84,13 @@ uint32_t find(const uint32_t *index, uint64_t key, uint64_t hash) {
   for (uint32_t pos = static_cast<uint32_t>(hash) & mask;; pos = (pos + 1) & mask) {
     const uint32_t slot = __atomic_load_n(&slots[pos], __ATOMIC_ACQUIRE);
     if (slot == 0) return kNoLockPair;
-    if (slot >> kTagShift == tag && stored_key((slot & kSlotIndexMask) - 1) == key) return (slot & kSlotIndexMask) - 1;
+    if (slot >> kTagShift != tag) continue;
+    const uint32_t pair = (slot & kSlotIndexMask) - 1;
+    const uint64_t stored = stored_key(pair);
+    if ((stored & ~kCondemned) != key) continue;
+    // A retired pair's key reads 0 and matches nothing; a condemned one is
+    // the caller's only if taken back before the sweep retires it.
+    return !(stored & kCondemned) || take_back(pair, stored) ? pair : kNoLockPair;
   }
 }
 
@@ -77,23 +105,118 @@ void put(uint32_t *index, uint64_t hash, uint32_t pair) {
 
 size_t index_bytes(uint32_t slots) { return sizeof(uint32_t) * (kHeaderSlots + size_t(slots)); }
 
-// Under g_insert_lock: an index of `slots` slots holding every pair.
+// The pairs not retired, in the order they were added (under g_insert_lock):
+// sweeps and rebuilt indexes go over these, not over every pair ever made.
+uint32_t *g_live;
+uint32_t g_live_capacity;
+uint32_t g_occupied;  // slots of the index in use, retired pairs' included
+
+// Under g_insert_lock.
+void note_live(uint32_t pair) {
+  if (g_kept == g_live_capacity) {
+    const uint32_t capacity = g_live_capacity ? 2 * g_live_capacity : 4096;
+    auto *grown = static_cast<uint32_t *>(map_pages_unvisited(sizeof(uint32_t) * size_t(capacity)));
+    copy_bytes(grown, g_live, sizeof(uint32_t) * size_t(g_kept));
+    if (g_live) unmap_pages(g_live, sizeof(uint32_t) * size_t(g_live_capacity));
+    g_live = grown;
+    g_live_capacity = capacity;
+  }
+  g_live[g_kept++] = pair;
+}
+
+// Under g_insert_lock: an index of `slots` slots holding every pair not
+// retired.
 uint32_t *make_index(uint32_t slots) {
-  auto *index = static_cast<uint32_t *>(map_pages(index_bytes(slots)));
+  // Unvisited by the finder: slots look like ids.
+  auto *index = static_cast<uint32_t *>(map_pages_unvisited(index_bytes(slots)));
   index[0] = slots - 1;
-  for (uint32_t pair = 0; pair < g_pairs; ++pair) put(index, hash_of(stored_key(pair)), pair);
+  for (uint32_t i = 0; i < g_kept; ++i)
+    put(index, hash_of(stored_key(g_live[i]) & ~kCondemned), g_live[i]);
+  g_occupied = g_kept;
   return index;
 }
 
-// Under g_insert_lock. The old index stays mapped for readers still
-// probing it, but its pages go back to the kernel: they read as zeros from
-// then on (empty slots, a mask of 0), which every reader takes for a miss.
-void grow(uint32_t *old) {
-  const uint32_t slots = old ? (old[0] + 1) * 2 : kFirstSlots;
+// Under g_insert_lock: the index replaced by one of `slots` slots. The old
+// index stays mapped for readers still probing it, but its pages go back
+// to the kernel: they read as zeros from then on (empty slots, a mask of
+// 0), which every reader takes for a miss.
+void remake_index(uint32_t *old, uint32_t slots) {
   g_index.store(make_index(slots), std::memory_order_release);
   if (old)
-    raw_syscall(SYS_madvise, reinterpret_cast<long>(old), static_cast<long>(index_bytes(slots / 2)),
+    raw_syscall(SYS_madvise, reinterpret_cast<long>(old), static_cast<long>(index_bytes(old[0] + 1)),
                 MADV_DONTNEED);
+}
+
+// Slots for `pairs` with room to add as many again before it fills.
+uint32_t slots_for(uint32_t pairs) {
+  uint32_t slots = kFirstSlots;
+  while (uint64_t(pairs) * 2 * 4 > uint64_t(slots) * 3) slots *= 2;
+  return slots;
+}
+
+constexpr uint32_t kKeysPerPage = 4096 / sizeof(uint64_t);
+
+// Under g_insert_lock: gives back the page of keys that holds `pair` if
+// every key on it is retired (it reads as zeros from then on).
+void give_back_if_all_retired(uint32_t pair) {
+  const uint32_t first = pair - pair % kKeysPerPage;
+  if (first + kKeysPerPage > g_pairs) return;  // pairs still to come
+  uint64_t *page = key_slot(first);
+  for (uint32_t i = 0; i < kKeysPerPage; ++i)
+    if (__atomic_load_n(&page[i], __ATOMIC_RELAXED) != 0) return;
+  raw_syscall(SYS_madvise, reinterpret_cast<long>(page), 4096, MADV_DONTNEED);
+}
+
+// Under g_insert_lock: condemns the pairs the finder found nothing naming,
+// retires those condemned at the last sweep and not taken back since,
+// gives back the pages of keys all retired, and rebuilds the index.
+void sweep() {
+  const uint32_t pairs = g_pairs;
+  const size_t mark_bytes = (size_t(pairs) / 64 + 1) * sizeof(uint64_t);
+  // Not map_pages': the finder searches that memory.
+  long mapped = raw_syscall(SYS_mmap, 0, static_cast<long>(mark_bytes), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapped < 0 && mapped > -4096) return;  // no memory for the marks: keep everything
+  auto *named = reinterpret_cast<uint64_t *>(mapped);
+  const size_t read = g_finder(pairs, named);
+  if (read == kLockPairSearchFailed) {
+    raw_syscall(SYS_munmap, mapped, static_cast<long>(mark_bytes));
+    g_pairs_at_sweep = pairs;  // tried again once as many more are added
+    return;
+  }
+  uint32_t kept = 0, found = 0;
+  uint32_t retired_last = kNoLockPair;  // its page is looked at once its retirements are done
+  for (uint32_t i = 0; i < g_kept; ++i) {
+    const uint32_t pair = g_live[i];
+    uint64_t *slot = key_slot(pair);
+    uint64_t key = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (named[pair / 64] >> (pair % 64) & 1) {
+      ++found;
+      if (key & kCondemned) take_back(pair, key);
+    } else if (!(key & kCondemned)) {
+      // Only sweeps condemn, under the lock: a lookup can only take it back.
+      __atomic_store_n(slot, key | kCondemned, __ATOMIC_RELAXED);
+    } else if (__atomic_compare_exchange_n(slot, &key, 0, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      // g_live ascends, so a page's retirements come one after the other.
+      if (retired_last != kNoLockPair && retired_last / kKeysPerPage != pair / kKeysPerPage)
+        give_back_if_all_retired(retired_last);
+      retired_last = pair;
+      continue;
+    }
+    // else a lookup took it back just now
+    g_live[kept++] = pair;
+  }
+  if (retired_last != kNoLockPair) give_back_if_all_retired(retired_last);
+  raw_syscall(SYS_munmap, mapped, static_cast<long>(mark_bytes));
+  g_kept = kept;
+  // The index rebuilt without the retired pairs, at the size the pairs kept
+  // need: left to fill with retired pairs' slots, it was rebuilt at twice
+  // that size (lock_pairs' peak +0.9 MB with the list above).
+  remake_index(g_index.load(std::memory_order_relaxed), slots_for(kept + 1));
+  g_pairs_at_sweep = pairs;
+  g_named_at_sweep = found;
+  g_read_at_sweep = read;
+  g_sweeps.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -107,27 +230,48 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other) {
   pair = find(index, key, hash);
   if (pair != kNoLockPair) return pair;
   if (g_pairs == kMaxLockPairs) return kNoLockPair;
+  const uint32_t added = g_pairs - g_pairs_at_sweep;
+  if (g_finder && added >= kMinPairsBetweenSweeps && added >= g_named_at_sweep &&
+      added >= g_read_at_sweep / kSweepBytesPerPair) {
+    sweep();
+    index = g_index.load(std::memory_order_relaxed);  // rebuilt
+  }
   // At most three slots in four used: a miss probes a few slots, one line.
-  if (!index || uint64_t(g_pairs + 1) * 4 > uint64_t(index[0] + 1) * 3) {
-    grow(index);
+  // Rebuilt without the retired pairs, at the size the pairs kept need.
+  if (!index || uint64_t(g_occupied + 1) * 4 > uint64_t(index[0] + 1) * 3) {
+    remake_index(index, slots_for(g_kept + 1));
     index = g_index.load(std::memory_order_relaxed);
   }
   pair = g_pairs;
   uint64_t *chunk = g_keys[pair >> kKeyChunkBits].load(std::memory_order_relaxed);
   if (!chunk) {
-    chunk = static_cast<uint64_t *>(map_pages(sizeof(uint64_t) * kKeysPerChunk));
+    chunk = static_cast<uint64_t *>(map_pages_unvisited(sizeof(uint64_t) * kKeysPerChunk));
     g_keys[pair >> kKeyChunkBits].store(chunk, std::memory_order_release);
   }
   __atomic_store_n(&chunk[pair & (kKeysPerChunk - 1)], key, __ATOMIC_RELAXED);
   put(index, hash, pair);  // publishes the key
   ++g_pairs;
+  ++g_occupied;
+  note_live(pair);
   return pair;
 }
 
 void lock_pair_members(uint32_t index, uint32_t *low, uint32_t *high) {
-  const uint64_t key = stored_key(index);
+  const uint64_t key = stored_key(index) & ~kCondemned;
   *low = static_cast<uint32_t>(key);
   *high = static_cast<uint32_t>(key >> 32);
+}
+
+void set_lock_pair_finder(LockPairFinder finder) {
+  SpinLockGuard guard(g_insert_lock);
+  g_finder = finder;
+}
+
+uint32_t lock_pair_sweeps() { return g_sweeps.load(std::memory_order_relaxed); }
+
+uint32_t lock_pairs_kept() {
+  SpinLockGuard guard(g_insert_lock);
+  return g_kept;
 }
 
 const void *lock_pair_index_memory() { return g_index.load(std::memory_order_acquire); }

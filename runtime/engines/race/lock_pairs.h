@@ -5,8 +5,12 @@
 // through an open-addressing index of 4-byte slots that grows with the
 // pairs: 13 to 19 bytes a pair, and one cache line to look one up, where a
 // general entry took 48 and a chain of cache misses (race_bench.txt §66).
+// Pairs nothing names any more are retired (below, and §72): a run that
+// holds 600,000 distinct pairs over its life keeps those its state words,
+// histories and threads still name.
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 namespace snag::race {
@@ -20,8 +24,34 @@ constexpr uint32_t kNoLockPair = ~0u;
 // the pair is added the first time. kNoLockPair once kMaxLockPairs are kept.
 uint32_t lock_pair_index(uint32_t one, uint32_t other);
 
-// The two one-lock sets of the pair at `index`, the smaller id first.
+// The two one-lock sets of the pair at `index`, the smaller id first; 0
+// and 0 for a pair retired (whose index nothing should still name).
 void lock_pair_members(uint32_t index, uint32_t *low, uint32_t *high);
+
+// Retiring pairs. A finder sets bit i of `named` (one bit per pair, pairs
+// [0, pairs)) for every pair i whose lockset id it finds in the memory that
+// can name one (lockset_references.h), and returns the bytes it read, or
+// kLockPairSearchFailed when it could not look everywhere (then nothing
+// is retired); it may set more bits (a pair marked is kept). It runs under the table's lock
+// and must not intern pairs. Without a finder (the default) no pair is
+// ever retired.
+using LockPairFinder = size_t (*)(uint32_t pairs, uint64_t *named);
+constexpr size_t kLockPairSearchFailed = ~size_t(0);
+void set_lock_pair_finder(LockPairFinder finder);
+// A sweep runs when a pair is added after at least kMinPairsBetweenSweeps
+// were added since the last, as many as it found named, and one for every
+// kSweepBytesPerPair bytes it read: a search of the runtime's memory costs
+// each pair added a few cache lines' reads at most. A pair no finder found
+// at two sweeps in a row, and not looked up between them, is retired: its
+// key is cleared (its page given back once all of its keys are) and the
+// index no longer finds it; the same two locks held together again make a
+// new index. Indexes are never given out twice: an index a thread still
+// held in a local would name nothing, never another pair.
+constexpr uint32_t kMinPairsBetweenSweeps = 1u << 14;
+constexpr size_t kSweepBytesPerPair = 256;
+// For tests: sweeps so far, and the pairs the index holds (not retired).
+uint32_t lock_pair_sweeps();
+uint32_t lock_pairs_kept();
 
 // The index now and its slots (for its tests: it grows to keep at most
 // three in four used, and no more, and gives the outgrown one's pages back).

@@ -125,7 +125,8 @@ static_assert(offsetof(Entry, locks) % alignof(Entry) == 0 && entry_bytes(1) == 
 Entry *carve_entry(uint32_t count) {
   const size_t bytes = entry_bytes(count);
   if (size_t(g_carve_end - g_carve_next) < bytes) {
-    g_carve_next = static_cast<char *>(map_pages(kEntryRun));
+    // Lock addresses, not pair ids: not searched (lockset_references.h).
+    g_carve_next = static_cast<char *>(map_pages_unvisited(kEntryRun));
     g_carve_end = g_carve_next + kEntryRun;
   }
   auto *e = reinterpret_cast<Entry *>(g_carve_next);
@@ -163,7 +164,8 @@ LocksetId intern_entry(const uintptr_t *locks, uint32_t count) {
   copy_bytes(e->locks, locks, sizeof(uintptr_t) * count);
   Entry **chunk = g_by_id[id / kChunk].load(std::memory_order_relaxed);
   if (!chunk) {
-    chunk = static_cast<Entry **>(map_pages(sizeof(Entry *) * kChunk));
+    // Pointers: not searched for pair ids (lockset_references.h).
+    chunk = static_cast<Entry **>(map_pages_unvisited(sizeof(Entry *) * kChunk));
     g_by_id[id / kChunk].store(chunk, std::memory_order_release);
   }
   __atomic_store_n(&chunk[id % kChunk], e, __ATOMIC_RELEASE);
@@ -194,6 +196,7 @@ uint32_t lockset_members(LocksetId id, uintptr_t locks[kMaxLocksInSet]) {
   if (lockset_is_pair(id)) {
     uint32_t low, high;
     lock_pair_members(id - kFirstLockPair, &low, &high);
+    if (low == 0) return 0;  // retired (lock_pairs.h): nothing should name it
     const uintptr_t x = entry_for(low)->locks[0], y = entry_for(high)->locks[0];
     locks[0] = x < y ? x : y;
     locks[1] = x < y ? y : x;

@@ -11,6 +11,8 @@
 #include "core/runtime.h"
 #include "engines/race/clock_slots.h"
 #include "engines/race/fast_path.h"
+#include "engines/race/lock_pairs.h"
+#include "engines/race/lockset_references.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/sync_vars.h"
 #include "snag/abi.h"
@@ -545,6 +547,8 @@ void RaceEngine::on_exit(int) {}
 namespace snag {
 Engine *create_race_engine() {
   race::g_race = new (internal_alloc(sizeof(race::RaceEngine))) race::RaceEngine();
+  // Pairs of locks nothing names any more are retired (lock_pairs.h).
+  race::set_lock_pair_finder(race::find_named_lock_pairs);
   return race::g_race;
 }
 }  // namespace snag

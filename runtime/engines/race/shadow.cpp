@@ -149,7 +149,8 @@ ShadowPage *shadow_page(uintptr_t addr) {
   SpinLockGuard guard(g_grow_lock);
   std::atomic<ShadowPage *> *l2 = __atomic_load_n(&g_l1[i1], __ATOMIC_ACQUIRE);
   if (!l2) {
-    l2 = static_cast<std::atomic<ShadowPage *> *>(map_pages(sizeof(void *) * kL2Size));
+    // Pointers, no lockset ids: not searched for them (lockset_references.h).
+    l2 = static_cast<std::atomic<ShadowPage *> *>(map_pages_unvisited(sizeof(void *) * kL2Size));
     __atomic_store_n(&g_l1[i1], l2, __ATOMIC_RELEASE);
   }
   ShadowPage *page = l2[i2].load(std::memory_order_acquire);

@@ -644,7 +644,8 @@ SyncVar *new_sync_var(uintptr_t addr) {
     memory = pop_free();
     if (!memory) {
       if (g_carve_next == g_carve_end) {
-        g_carve_next = static_cast<SyncVar *>(map_pages(sizeof(SyncVar) * kVarsPerRun));
+        // No pair ids (a lock's one-lock set at most): not searched (lockset_references.h).
+        g_carve_next = static_cast<SyncVar *>(map_pages_unvisited(sizeof(SyncVar) * kVarsPerRun));
         g_carve_end = g_carve_next + kVarsPerRun;
       }
       memory = g_carve_next++;
@@ -675,7 +676,8 @@ SyncChains *chains_of(ShadowPage *page) {
   if (chains) return chains;
   if (g_chains_next == g_chains_end) {
     constexpr size_t kPerRun = 32;  // 65 KiB
-    g_chains_next = static_cast<SyncChains *>(map_pages(sizeof(SyncChains) * kPerRun));
+    // Pointers: not searched for lockset ids (lockset_references.h).
+    g_chains_next = static_cast<SyncChains *>(map_pages_unvisited(sizeof(SyncChains) * kPerRun));
     g_chains_end = g_chains_next + kPerRun;
   }
   chains = new (g_chains_next++) SyncChains();

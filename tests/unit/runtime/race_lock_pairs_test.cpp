@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engines/race/lockset.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -91,6 +93,128 @@ TEST(LockPairs, TwoThreadsAddingTheSamePairsAgreeOnTheirIndexes) {
   std::set<uint32_t> distinct(forward.begin(), forward.end());
   EXPECT_EQ(distinct.size(), kPairs);
   EXPECT_EQ(forward, backward);
+}
+
+// Retiring pairs (race_bench.txt §72). The test's finder names the pairs
+// in `g_named`, as the race engine's names those its memory holds.
+std::set<uint32_t> g_named;
+
+size_t name_the_tests_pairs(uint32_t pairs, uint64_t *named) {
+  for (uint32_t pair : g_named)
+    if (pair < pairs) named[pair / 64] |= uint64_t(1) << (pair % 64);
+  return 0;
+}
+
+// Adds new pairs (made-up one-lock ids from `*next` on) until a sweep ran.
+void add_until_a_sweep(uint32_t *next) {
+  const uint32_t sweeps = lock_pair_sweeps();
+  while (lock_pair_sweeps() == sweeps) {
+    ASSERT_NE(lock_pair_index(*next, *next + 1), kNoLockPair);
+    *next += 2;
+  }
+}
+
+class LockPairRetirement : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_named.clear();
+    set_lock_pair_finder(name_the_tests_pairs);
+  }
+  void TearDown() override { set_lock_pair_finder(nullptr); }
+};
+
+// A pair nothing names is condemned at one sweep and retired at the next:
+// it has no members any more, and its two locks held together again get a
+// new index. A pair named at each sweep keeps its index and its members.
+TEST_F(LockPairRetirement, APairNothingNamesIsRetiredAtTheSecondSweep) {
+  uint32_t next = 1000000;
+  const uint32_t named = lock_pair_index(900001, 900002), unnamed = lock_pair_index(900003, 900004);
+  g_named.insert(named);
+  add_until_a_sweep(&next);
+  uint32_t low, high;
+  lock_pair_members(unnamed, &low, &high);
+  EXPECT_EQ(low, 900003u) << "condemned, not retired yet";
+  add_until_a_sweep(&next);
+  lock_pair_members(unnamed, &low, &high);
+  EXPECT_EQ(low, 0u);
+  EXPECT_EQ(high, 0u);
+  lock_pair_members(named, &low, &high);
+  EXPECT_EQ(low, 900001u);
+  EXPECT_EQ(high, 900002u);
+  EXPECT_EQ(lock_pair_index(900002, 900001), named);
+  const uint32_t again = lock_pair_index(900004, 900003);
+  EXPECT_NE(again, unnamed) << "indexes are never given out twice";
+  lock_pair_members(again, &low, &high);
+  EXPECT_EQ(low, 900003u);
+  EXPECT_EQ(high, 900004u);
+  EXPECT_EQ(lock_pair_index(900003, 900004), again);
+}
+
+// A condemned pair looked up before the next sweep (a thread took the two
+// locks again) is taken back: same index, same members.
+TEST_F(LockPairRetirement, ACondemnedPairLookedUpAgainIsKept) {
+  uint32_t next = 1100000;
+  const uint32_t pair = lock_pair_index(910001, 910002);
+  add_until_a_sweep(&next);  // condemned
+  EXPECT_EQ(lock_pair_index(910001, 910002), pair);
+  add_until_a_sweep(&next);
+  uint32_t low, high;
+  lock_pair_members(pair, &low, &high);
+  EXPECT_EQ(low, 910001u);
+  EXPECT_EQ(high, 910002u);
+  EXPECT_EQ(lock_pair_index(910002, 910001), pair);
+}
+
+// The pair whose addition ran the sweep goes into the index the sweep
+// rebuilt: found again, with the same index (not a second one).
+TEST_F(LockPairRetirement, ThePairThatRanASweepIsFoundAgain) {
+  uint32_t next = 1150000;
+  add_until_a_sweep(&next);
+  const uint32_t last = next - 2;  // the pair (last, last + 1) ran it
+  const uint32_t index = lock_pair_index(last, last + 1);
+  g_named.insert(index);
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    add_until_a_sweep(&next);
+    const uint32_t ran = next - 2;
+    const uint32_t first = lock_pair_index(ran + 1, ran);
+    EXPECT_EQ(lock_pair_index(ran, ran + 1), first);
+  }
+  EXPECT_EQ(lock_pair_index(last + 1, last), index);
+}
+
+// A run holding ever new pairs keeps only those still named and the last
+// two sweeps' worth, not every pair it made; so does its index.
+TEST_F(LockPairRetirement, PairsKeptFollowThoseNamedNotThoseEverMade) {
+  uint32_t next = 1200000;
+  for (int sweep = 0; sweep < 8; ++sweep) add_until_a_sweep(&next);
+  const uint32_t made = (next - 1200000) / 2;
+  EXPECT_GE(made, 7 * kMinPairsBetweenSweeps);
+  EXPECT_LE(lock_pairs_kept(), 3 * kMinPairsBetweenSweeps);
+  EXPECT_LE(lock_pair_index_slots(), 16 * kMinPairsBetweenSweeps);
+}
+
+// A retired pair's id names an empty set (a thread that still held it in
+// a local reads no locks, and nothing crashes): no members, no common lock.
+TEST_F(LockPairRetirement, ARetiredPairsLocksetHasNoMembers) {
+  uintptr_t locks_ab[2] = {0x7a0000, 0x7a0040};
+  const LocksetId pair = lockset_intern(locks_ab, 2);
+  ASSERT_TRUE(lockset_is_pair(pair));
+  uint32_t next = 1400000;
+  add_until_a_sweep(&next);
+  add_until_a_sweep(&next);
+  uintptr_t members[kMaxLocksInSet];
+  EXPECT_EQ(lockset_members(pair, members), 0u);
+  EXPECT_FALSE(lockset_contains(pair, 0x7a0000));
+  const LocksetId a = lockset_intern(&locks_ab[0], 1);
+  EXPECT_EQ(lockset_intersect(pair, a), kEmptyLockset);
+}
+
+// Without a finder (the unit tests above, a run of another engine) no
+// sweep runs.
+TEST(LockPairs, NoSweepRunsWithoutAFinder) {
+  const uint32_t sweeps = lock_pair_sweeps();
+  for (uint32_t i = 0; i < 2 * kMinPairsBetweenSweeps; ++i) lock_pair_index(1500000 + 2 * i, 1500001 + 2 * i);
+  EXPECT_EQ(lock_pair_sweeps(), sweeps);
 }
 
 }  // namespace
