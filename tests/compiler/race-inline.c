@@ -51,13 +51,17 @@ long sum(const long *b, long n) {
   // A record with another range: the hook.
   // CHECK: br i1 {{.*}}, label %{{.*}}, label %[[HOOK]]
   // A block's state counts all 8 bytes as touched (0xff0); owner bits
-  // 12-63 equal the epoch word; the kind one of the Exclusive kinds (bits
-  // 1, 2, 5 of 38). The owner's word passes first, on its own.
+  // 12-63 equal the epoch word; the kind one of the Exclusive kinds (1, 2,
+  // 5). The state without its "wrote" bit (-9: kind bits kept), xor-ed
+  // with the epoch word and the bytes, leaves just the kind when the owner
+  // and bytes match: 1 or 2 (one compare after a decrement) or 5. The
+  // owner's word passes first, on its own.
   // CHECK: [[EXPECT:%.*]] = or i64 [[EPOCH]], 4080
-  // CHECK-NEXT: [[MASKED:%.*]] = and i64 [[STATE]], -16
-  // CHECK-NEXT: icmp eq i64 [[MASKED]], [[EXPECT]]
-  // CHECK-NEXT: [[KIND:%.*]] = and i64 [[STATE]], 7
-  // CHECK-NEXT: lshr i64 38, [[KIND]]
+  // CHECK-NEXT: [[MASKED:%.*]] = and i64 [[STATE]], -9
+  // CHECK-NEXT: [[LEFT:%snag.left[0-9]*]] = xor i64 [[MASKED]], [[EXPECT]]
+  // CHECK-NEXT: [[LEFT1:%.*]] = add i64 [[LEFT]], -1
+  // CHECK-NEXT: icmp ult i64 [[LEFT1]], 2
+  // CHECK-NEXT: icmp eq i64 [[LEFT]], 5
   // CHECK: br i1 {{.*}}, label %[[DONE]], label %[[SHARED:snag.shared[0-9]*]]
   // Only then, for a read, a Shared-Read word without a lock (3) or with
   // the thread's locks (offset 8).
@@ -102,10 +106,13 @@ void put(int *p, int v) {
   // ALL-NEXT: [[SHIFT:%.*]] = add i64 [[IN]], 4
   // ALL-NEXT: [[NEED:%.*]] = shl i64 15, [[SHIFT]]
   // ALL-NEXT: [[NEEDW:%.*]] = or i64 [[NEED]], 8
-  // ALL-NEXT: [[MASK:%.*]] = or i64 [[NEEDW]], -4096
+  // ALL-NEXT: [[MASK:%.*]] = or i64 [[NEEDW]], -4089
   // ALL-NEXT: [[EXPECT:%.*]] = or i64 %snag.epoch{{[0-9]*}}, [[NEEDW]]
   // ALL-NEXT: [[MASKED:%.*]] = and i64 [[WORD]], [[MASK]]
-  // ALL-NEXT: icmp eq i64 [[MASKED]], [[EXPECT]]
+  // ALL-NEXT: [[LEFT:%snag.left[0-9]*]] = xor i64 [[MASKED]], [[EXPECT]]
+  // ALL-NEXT: [[LEFT1:%.*]] = add i64 [[LEFT]], -1
+  // ALL-NEXT: icmp ult i64 [[LEFT1]], 2
+  // ALL-NEXT: icmp eq i64 [[LEFT]], 5
   // A write never passes on a Shared-Read word.
   // ALL-NOT: icmp eq i64 [[WORD]], 3
   // ALL: {{^}}}
