@@ -335,7 +335,10 @@ private:
   // calls). Members are accesses the inline check could take (aligned, of
   // one granule at most), not covered ones (their hook is off under race
   // alone anyway), volatile ones or vtable-pointer stores (a branch of
-  // their own), and not of a local or global variable, which is no heap
+  // their own), not those a loop-range question answers (the group's check
+  // would run on every iteration of a loop whose hooks the question skips,
+  // and skip the question's second asking: pipeline's payload loops, +13%
+  // instructions), and not of a local or global variable, which is no heap
   // block (the group's check asks remembered blocks only). At most
   // kMaxInlineRaceChecks groups a function, as the checks.
   void findGroups() {
@@ -343,7 +346,7 @@ private:
       return;
     DenseMap<const Instruction *, GroupCandidate> Candidates;
     for (const PlainAccess &Access : PlainAccesses) {
-      if (Access.IsVolatile || Access.Redundant || !Access.IsScalar ||
+      if (Access.IsVolatile || Access.Redundant || Access.Skip || !Access.IsScalar ||
           !fixedSizeLog2(Access.Bytes) || isVtablePointerStore(*Access.Inst) ||
           !mayCheckInline(Access))
         continue;
