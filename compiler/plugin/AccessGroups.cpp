@@ -22,9 +22,11 @@ constexpr int kMaxRounds = 12;
 // block would hold it often): the group is not formed.
 constexpr uint64_t kMaxGroupBytes = 256;
 
-// "Base was asked about at Head since the last synchronization."
+// "Base was asked about at Head, in loop Loop, since the last
+// synchronization."
 struct Fact {
   const Value *Base;
+  const void *Loop;
   Instruction *Head;
   bool operator==(const Fact &O) const { return Base == O.Base && Head == O.Head; }
 };
@@ -95,12 +97,13 @@ private:
       }
       if (auto It = Candidates.find(&I); It != Candidates.end()) {
         const Value *Base = baseOf(It->second);
-        auto Found = find_if(Facts, [&](const Fact &F) { return F.Base == Base; });
+        const void *Loop = It->second.Loop;
+        auto Found = find_if(Facts, [&](const Fact &F) { return F.Base == Base && F.Loop == Loop; });
         if (Found != Facts.end()) {
           if (HeadOf)
             (*HeadOf)[&I] = Found->Head;
         } else if (Facts.size() < kMaxFacts) {
-          Facts.push_back(Fact{Base, &I});
+          Facts.push_back(Fact{Base, Loop, &I});
           if (HeadOf)
             (*HeadOf)[&I] = &I;
         }

@@ -36,6 +36,10 @@ struct GroupCandidate {
   llvm::Value *Addr;
   uint64_t Bytes;
   bool IsWrite;
+  // The innermost loop holding it (null: none). Members share their head's:
+  // a head in a loop whose other members are past the loop's exit would
+  // ask on every iteration for one access after it.
+  const void *Loop;
 };
 
 // A group of at least two accesses: its head, the base pointer and the

@@ -344,6 +344,7 @@ private:
   void findGroups() {
     if (!RaceChecks.Groups || !RaceChecks.RememberedBlocks)
       return;
+    LoopInfo *LI = FAM ? &FAM->getResult<LoopAnalysis>(F) : nullptr;
     DenseMap<const Instruction *, GroupCandidate> Candidates;
     for (const PlainAccess &Access : PlainAccesses) {
       if (Access.IsVolatile || Access.Redundant || Access.Skip || !Access.IsScalar ||
@@ -353,7 +354,8 @@ private:
       const Value *Object = getUnderlyingObject(Access.Addr);
       if (isa<AllocaInst>(Object) || isa<GlobalVariable>(Object))
         continue;
-      Candidates[Access.Inst] = GroupCandidate{Access.Addr, Access.Bytes, Access.IsWrite};
+      const Loop *L = LI ? LI->getLoopFor(Access.Inst->getParent()) : nullptr;
+      Candidates[Access.Inst] = GroupCandidate{Access.Addr, Access.Bytes, Access.IsWrite, L};
     }
     Groups = findAccessGroups(F, Candidates);
     if (Groups.Groups.size() > kMaxInlineRaceChecks) {

@@ -4,7 +4,9 @@
 // range covering all their bytes lie in a coarse block the thread remembers
 // whose state needs no work for the strongest of them? When it does, no
 // member runs its own check or hook; when not, each checks for itself as
-// before. Outside loops, where an access gets no check of its own, a
+// before. Members share their head's innermost loop (a head in a loop
+// would ask on every iteration for a member past the loop's exit). Outside
+// loops, where an access gets no check of its own, a
 // group's check stands for its members' hook calls. A local or global
 // variable is no heap block, and its accesses form no group.
 // SNAG_RACE_INLINE without "groups" turns the group check off.
@@ -124,4 +126,20 @@ void fill_global(void) {
   global_item.key = 1;
   global_item.value = 2;
   global_item.count = 3;
+}
+
+// The key is read in the loop, the value once past its exit: no group (the
+// check would run on every iteration, for one access after the loop).
+// CHECK-LABEL: define {{.*}}i64 @find(
+// CHECK-NOT: snag.group
+struct kv {
+  long first, second;
+};
+long find(struct kv *items, long n, long key) {
+  for (long i = 0; i < n; ++i) {
+    other();
+    if (items[i].first == key)
+      return items[i].second;
+  }
+  return -1;
 }
