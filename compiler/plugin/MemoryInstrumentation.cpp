@@ -1,5 +1,6 @@
 #include "MemoryInstrumentation.h"
 
+#include "AccessGroups.h"
 #include "LoopRanges.h"
 #include "OptOut.h"
 #include "RaceFastPath.h"
@@ -147,6 +148,7 @@ public:
     askBeforeLoops();
     findRedundantAccesses();
     findLoopAccesses();
+    findGroups();
     // Sites are created in instruction order within each kind, which is
     // what their ordinals count.
     uint64_t FunctionSite = Kinds.Functions
@@ -326,13 +328,72 @@ private:
       Entry.second->InLoop = true;
   }
 
+  // The groups of accesses one check answers (AccessGroups.h), in loops and
+  // outside them: outside, where an access gets no check of its own with
+  // LoopsOnly, a group's one check stands for its members' hook calls (a
+  // sort's step moving one string in the vector outside its loop: a dozen
+  // calls). Members are accesses the inline check could take (aligned, of
+  // one granule at most), not covered ones (their hook is off under race
+  // alone anyway), volatile ones or vtable-pointer stores (a branch of
+  // their own), not those a loop-range question answers (the group's check
+  // would run on every iteration of a loop whose hooks the question skips,
+  // and skip the question's second asking: pipeline's payload loops, +13%
+  // instructions), and not of a local or global variable, which is no heap
+  // block (the group's check asks remembered blocks only). At most
+  // kMaxInlineRaceChecks groups a function, as the checks.
+  void findGroups() {
+    if (!RaceChecks.Groups || !RaceChecks.RememberedBlocks)
+      return;
+    LoopInfo *LI = FAM ? &FAM->getResult<LoopAnalysis>(F) : nullptr;
+    DenseMap<const Instruction *, GroupCandidate> Candidates;
+    for (const PlainAccess &Access : PlainAccesses) {
+      if (Access.IsVolatile || Access.Redundant || Access.Skip || !Access.IsScalar ||
+          !fixedSizeLog2(Access.Bytes) || isVtablePointerStore(*Access.Inst) ||
+          !mayCheckInline(Access))
+        continue;
+      const Value *Object = getUnderlyingObject(Access.Addr);
+      if (isa<AllocaInst>(Object) || isa<GlobalVariable>(Object))
+        continue;
+      const Loop *L = LI ? LI->getLoopFor(Access.Inst->getParent()) : nullptr;
+      Candidates[Access.Inst] = GroupCandidate{Access.Addr, Access.Bytes, Access.IsWrite, L};
+    }
+    Groups = findAccessGroups(F, Candidates);
+    if (Groups.Groups.size() > kMaxInlineRaceChecks) {
+      Groups.Groups.resize(kMaxInlineRaceChecks);
+      SmallVector<const Instruction *, 16> Dropped;
+      for (const auto &Entry : Groups.GroupOf)
+        if (Entry.second >= kMaxInlineRaceChecks)
+          Dropped.push_back(Entry.first);
+      for (const Instruction *Member : Dropped)
+        Groups.GroupOf.erase(Member);
+    }
+    GroupAnswers.assign(Groups.Groups.size(), nullptr);
+  }
+
+  // The answer of the group `Access` belongs to (emitted before its head
+  // the first time a member asks), or null when it belongs to none. Must be
+  // called before anything is inserted at `Access`.
+  Value *groupAnswer(const PlainAccess &Access) {
+    auto It = Groups.GroupOf.find(Access.Inst);
+    if (It == Groups.GroupOf.end())
+      return nullptr;
+    Value *&Answer = GroupAnswers[It->second];
+    if (!Answer) {
+      const AccessGroup &G = Groups.Groups[It->second];
+      Answer = insertRaceGroupCheck(G.Head, G.Base, G.Offset, G.Bytes, G.AnyWrite);
+    }
+    return Answer;
+  }
+
   // Whether a fixed-size hook gets the race engine's inline check before it
   // (RaceFastPath.h): not in a lean guard build (its own check), not at -O0,
   // only for accesses of one granule at most, aligned to their size (so
   // they stay inside one granule), and in loops if so asked.
   bool wantsRaceCheck(const PlainAccess &Access) const {
-    if (!RaceChecks.any() || Guard || F.hasOptNone() || Access.Bytes > 8 ||
-        (RaceChecks.LoopsOnly && !Access.InLoop))
+    return mayCheckInline(Access) && (!RaceChecks.LoopsOnly || Access.InLoop);
+  }
+  bool mayCheckInline(const PlainAccess &Access) const {
+    if (!RaceChecks.any() || Guard || F.hasOptNone() || Access.Bytes > 8)
       return false;
     return getLoadStoreAlignment(Access.Inst).value() >= Access.Bytes;
   }
@@ -484,6 +545,8 @@ private:
   Value *i32(uint32_t Value) { return ConstantInt::get(Hooks.i32Ty(), Value); }
 
   void instrumentPlain(const PlainAccess &Access) {
+    // First: it may split the block of the group's head, this access's too.
+    Value *GroupSaysDone = groupAnswer(Access);
     IRBuilder<> IRB(Access.Inst);
     uint64_t Site = Sites.addSite(
         F, Access.Inst, Access.IsWrite ? SNAG_SITE_WRITE : SNAG_SITE_READ);
@@ -505,6 +568,11 @@ private:
           IRB.CreateAlignedLoad(Hooks.i32Ty(), Hooks.everyAccessFlag(), Align(4)),
           i32(0));
       RunHook = RunHook ? IRB.CreateAnd(RunHook, Every) : Every;
+    }
+    // The hook and its own check run only when the group's check said no.
+    if (GroupSaysDone) {
+      Value *GroupNo = IRB.CreateNot(GroupSaysDone, "snag.group.ask");
+      RunHook = RunHook ? IRB.CreateAnd(RunHook, GroupNo) : GroupNo;
     }
     // The end of the code that runs when the hook may (RunHook): an inline
     // check and the hook's call go before it.
@@ -692,6 +760,8 @@ private:
   const GuardSites *Guard;
   FunctionAnalysisManager *FAM;
   const RaceFastPathChecks &RaceChecks;
+  AccessGroups Groups;
+  std::vector<Value *> GroupAnswers; // per group, once emitted
 
   SmallVector<PlainAccess, 32> PlainAccesses;
   SmallVector<Instruction *, 8> Atomics;

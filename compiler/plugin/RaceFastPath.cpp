@@ -19,9 +19,9 @@ RaceFastPathChecks RaceFastPathChecks::fromEnvironment() {
   const char *Spec = std::getenv("SNAG_RACE_INLINE");
   // The default, from bench/results/race_bench.txt §19: blocks first (an
   // owner check first reads the shadow of large blocks, which has none),
-  // in loops only (the same speed, half the code).
+  // in loops only (the same speed, half the code); groups from §71.
   if (!Spec)
-    Spec = "blocks,owner,loops";
+    Spec = "blocks,owner,loops,groups";
   SmallVector<StringRef, 4> Words;
   StringRef(Spec).split(Words, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef Word : Words) {
@@ -34,12 +34,14 @@ RaceFastPathChecks RaceFastPathChecks::fromEnvironment() {
     }
     else if (Word == "loops")
       Checks.LoopsOnly = true;
+    else if (Word == "groups")
+      Checks.Groups = true;
     else if (Word == "none")
       Checks = RaceFastPathChecks();
     else if (!Word.empty())
       report_fatal_error("snag: SNAG_RACE_INLINE: unknown word '" + Word +
                              "' (expected a comma-separated list of blocks, "
-                             "owner, loops, none)",
+                             "owner, loops, groups, none)",
                          /*gen_crash_diag=*/false);
   }
   return Checks;
@@ -78,6 +80,19 @@ public:
       ownerWord(A, Bytes, /*Last=*/true);
     else if (Checks.RememberedBlocks)
       IRB.CreateBr(Hook);
+  }
+
+  // A group's range: the remembered blocks only (a range of several
+  // granules has no one state word).
+  void emitRange(Value *Lo, uint64_t Bytes, bool IsWrite) {
+    FastPath = fastPathData();
+    Write = IsWrite;
+    Me = load(I64, byteAddress(FastPath, SNAG_RACE_FAST_PATH_EPOCH_OFFSET),
+              AtomicOrdering::NotAtomic, "snag.epoch");
+    branch(IRB.CreateICmpNE(Me, ConstantInt::get(I64, 0)), Hook);
+    for (unsigned I = 0; I < SNAG_RACE_REMEMBERED_COUNT; ++I)
+      rememberedBlock(I, Lo, Bytes);
+    IRB.CreateBr(Hook);
   }
 
 private:
@@ -145,7 +160,7 @@ private:
   // Remembered block `I`: when [A, A + Bytes) lies in its range, its
   // record's state decides (if the record still has that range and is not
   // fine; records are reused); otherwise the next check.
-  void rememberedBlock(unsigned I, Value *A, unsigned Bytes) {
+  void rememberedBlock(unsigned I, Value *A, uint64_t Bytes) {
     uint64_t Entry = SNAG_RACE_FAST_PATH_REMEMBERED_OFFSET + I * SNAG_RACE_REMEMBERED_SIZE;
     Value *Start = load(I64, byteAddress(FastPath, Entry + SNAG_RACE_REMEMBERED_START_OFFSET),
                         AtomicOrdering::NotAtomic, "snag.start");
@@ -261,6 +276,28 @@ Instruction *insertRaceFastPath(const RaceFastPathChecks &Checks,
   Head->getTerminator()->eraseFromParent();
   CheckBuilder(Head, Done, Hook, Before->getDebugLoc()).emit(Checks, Addr, Bytes, IsWrite);
   return HookEnd;
+}
+
+Value *insertRaceGroupCheck(Instruction *Before, Value *Base, int64_t Offset,
+                            uint64_t Bytes, bool IsWrite) {
+  BasicBlock *Head = Before->getParent();
+  BasicBlock *Done = SplitBlock(Head, Before);
+  LLVMContext &C = Head->getContext();
+  // "No": each member checks for itself.
+  BasicBlock *No = BasicBlock::Create(C, "snag.group.no", Head->getParent(), Done);
+  BranchInst::Create(Done, No)->setDebugLoc(Before->getDebugLoc());
+  Head->getTerminator()->eraseFromParent();
+  IRBuilder<> IRB(Head);
+  IRB.SetCurrentDebugLocation(Before->getDebugLoc());
+  Type *I64 = Type::getInt64Ty(C);
+  Value *Lo = IRB.CreateAdd(IRB.CreatePtrToInt(Base, I64),
+                            ConstantInt::get(I64, static_cast<uint64_t>(Offset)), "snag.group.lo");
+  CheckBuilder Builder(Head, Done, No, Before->getDebugLoc());
+  Builder.emitRange(Lo, Bytes, IsWrite);
+  PHINode *Yes = PHINode::Create(Type::getInt1Ty(C), 4, "snag.group.yes", &Done->front());
+  for (BasicBlock *Pred : predecessors(Done))
+    Yes->addIncoming(ConstantInt::getBool(C, Pred != No), Pred);
+  return Yes;
 }
 
 } // namespace snag

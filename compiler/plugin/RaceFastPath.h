@@ -37,10 +37,11 @@ struct RaceFastPathChecks {
   bool OwnerWord = false;        // the granule's own state word
   bool LoopsOnly = false;        // only for accesses inside loops
   bool OwnerFirst = false;       // the state word before the blocks
+  bool Groups = false;           // one check for a group (AccessGroups.h)
 
   bool any() const { return RememberedBlocks || OwnerWord; }
   // Reads SNAG_RACE_INLINE: a comma-separated list of blocks, owner, loops,
-  // none (unset: the default); the checks run in the order named. Reports an unknown word with
+  // groups, none (unset: the default, blocks,owner,loops,groups); the checks run in the order named. Reports an unknown word with
   // llvm::report_fatal_error.
   static RaceFastPathChecks fromEnvironment();
 };
@@ -53,6 +54,14 @@ llvm::Instruction *insertRaceFastPath(const RaceFastPathChecks &Checks,
                                       llvm::Instruction *Before,
                                       llvm::Value *Addr, unsigned Bytes,
                                       bool IsWrite);
+
+// Emits before `Before` the check of a group of accesses (AccessGroups.h):
+// whether bytes [Base + Offset, Base + Offset + Bytes) lie in a coarse
+// block the thread remembers whose state needs no work for a write
+// (`IsWrite`) or a read there. Returns the answer, an i1 that is true when
+// no access of the group needs its check or hook.
+llvm::Value *insertRaceGroupCheck(llvm::Instruction *Before, llvm::Value *Base,
+                                  int64_t Offset, uint64_t Bytes, bool IsWrite);
 
 } // namespace snag
 

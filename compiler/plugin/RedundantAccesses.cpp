@@ -61,6 +61,8 @@ FactSet intersect(const FactSet &A, const FactSet &B) {
   return Both;
 }
 
+} // namespace
+
 // Calls may lock, unlock, start or join threads; atomics and fences order
 // memory between threads. Intrinsics (memcpy, lifetime markers, math) and
 // snag's own hooks (API markers, loop-range questions) do neither. The same
@@ -78,6 +80,8 @@ bool maySynchronize(const Instruction &I) {
   const Function *Callee = Call->getCalledFunction();
   return !Callee || !RuntimeHooks::isHookName(Callee->getName());
 }
+
+namespace {
 
 class CoverageAnalysis {
 public:

@@ -45,6 +45,11 @@ struct TrackedAccess {
   bool MayBeCovered;
 };
 
+// Whether `I` may order memory between threads or change the thread's
+// locks: a call (not an intrinsic or snag hook), an atomic, a fence or a
+// volatile access. Nothing an access check decided holds across one.
+bool maySynchronize(const llvm::Instruction &I);
+
 // The accesses among `Accesses` that are covered. Empty when the analysis
 // does not settle within a few rounds (an unusual CFG): covering nothing is
 // always correct.
