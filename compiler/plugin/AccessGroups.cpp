@@ -1,8 +1,8 @@
 #include "AccessGroups.h"
 
+#include "ForwardDataflow.h"
 #include "RedundantAccesses.h"
 
-#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -33,16 +33,13 @@ struct Fact {
 
 using FactSet = SmallVector<Fact, 8>;
 
-class GroupAnalysis {
+class GroupAnalysis : public ForwardDataflow<GroupAnalysis, FactSet> {
 public:
   GroupAnalysis(Function &F, const DenseMap<const Instruction *, GroupCandidate> &Candidates)
-      : DL(F.getParent()->getDataLayout()), Candidates(Candidates) {
-    for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
-      Order.push_back(BB);
-  }
+      : ForwardDataflow(F), DL(F.getParent()->getDataLayout()), Candidates(Candidates) {}
 
   AccessGroups run() {
-    if (!settle())
+    if (!settle(kMaxRounds))
       return AccessGroups();
     DenseMap<const Instruction *, Instruction *> HeadOf;
     for (BasicBlock *BB : Order)
@@ -51,38 +48,11 @@ public:
   }
 
 private:
-  bool settle() {
-    for (int Round = 0; Round < kMaxRounds; ++Round) {
-      bool Changed = false;
-      for (BasicBlock *BB : Order) {
-        FactSet End = transfer(*BB, factsAtStart(*BB), nullptr);
-        auto [It, Inserted] = AtEnd.try_emplace(BB, End);
-        if (Inserted || It->second != End) {
-          It->second = std::move(End);
-          Changed = true;
-        }
-      }
-      if (!Changed)
-        return true;
-    }
-    return false;
-  }
-
-  // What every predecessor reached so far holds at its end.
-  FactSet factsAtStart(BasicBlock &BB) {
-    FactSet Facts;
-    bool First = true;
-    for (BasicBlock *Pred : predecessors(&BB)) {
-      auto It = AtEnd.find(Pred);
-      if (It == AtEnd.end())
-        continue;
-      if (First)
-        Facts = It->second;
-      else
-        erase_if(Facts, [&](const Fact &F) { return !is_contained(It->second, F); });
-      First = false;
-    }
-    return Facts;
+  friend ForwardDataflow;
+  static FactSet meet(const FactSet &A, const FactSet &B) {
+    FactSet Both = A;
+    erase_if(Both, [&](const Fact &F) { return !is_contained(B, F); });
+    return Both;
   }
 
   // Records each candidate's head in `HeadOf` when given (a head is its own).
@@ -161,8 +131,6 @@ private:
 
   const DataLayout &DL;
   const DenseMap<const Instruction *, GroupCandidate> &Candidates;
-  SmallVector<BasicBlock *, 32> Order;
-  DenseMap<const BasicBlock *, FactSet> AtEnd;
 };
 
 } // namespace

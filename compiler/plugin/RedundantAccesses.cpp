@@ -1,8 +1,8 @@
 #include "RedundantAccesses.h"
 
+#include "ForwardDataflow.h"
 #include "RuntimeHooks.h"
 
-#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
@@ -83,17 +83,14 @@ bool maySynchronize(const Instruction &I) {
 
 namespace {
 
-class CoverageAnalysis {
+class CoverageAnalysis : public ForwardDataflow<CoverageAnalysis, FactSet> {
 public:
   CoverageAnalysis(Function &F,
                    const DenseMap<const Instruction *, TrackedAccess> &Accesses)
-      : DL(F.getParent()->getDataLayout()), Accesses(Accesses) {
-    for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
-      Order.push_back(BB);
-  }
+      : ForwardDataflow(F), DL(F.getParent()->getDataLayout()), Accesses(Accesses) {}
 
   DenseSet<const Instruction *> run() {
-    if (!settle())
+    if (!settle(kMaxRounds))
       return {};
     DenseSet<const Instruction *> Covered;
     for (BasicBlock *BB : Order)
@@ -104,38 +101,8 @@ public:
   }
 
 private:
-  // Iterates to the fixed point. Blocks not reached yet count as "anything
-  // holds" there, so that a loop header first takes what enters the loop and
-  // then loses what its back edge does not keep.
-  bool settle() {
-    for (int Round = 0; Round < kMaxRounds; ++Round) {
-      bool Changed = false;
-      for (BasicBlock *BB : Order) {
-        FactSet End = transfer(*BB, factsAtStart(*BB), nullptr);
-        auto [It, Inserted] = AtEnd.try_emplace(BB, End);
-        if (Inserted || It->second != End) {
-          It->second = std::move(End);
-          Changed = true;
-        }
-      }
-      if (!Changed)
-        return true;
-    }
-    return false;
-  }
-
-  FactSet factsAtStart(BasicBlock &BB) {
-    FactSet Facts;
-    bool First = true;
-    for (BasicBlock *Pred : predecessors(&BB)) {
-      auto It = AtEnd.find(Pred);
-      if (It == AtEnd.end())
-        continue;
-      Facts = First ? It->second : intersect(Facts, It->second);
-      First = false;
-    }
-    return Facts;
-  }
+  friend ForwardDataflow;
+  static FactSet meet(const FactSet &A, const FactSet &B) { return intersect(A, B); }
 
   // The facts at the block's end, given those at its start; records the
   // covered accesses in `Covered` when given.
@@ -203,8 +170,6 @@ private:
 
   const DataLayout &DL;
   const DenseMap<const Instruction *, TrackedAccess> &Accesses;
-  SmallVector<BasicBlock *, 32> Order;
-  DenseMap<const BasicBlock *, FactSet> AtEnd;
 };
 
 } // namespace
