@@ -184,6 +184,12 @@ TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
   HeapBlock *blocks[3] = {coarse_block(vec, 256), coarse_block(s1, 64), coarse_block(s2, 64)};
   for (HeapBlock *block : blocks) block->state.store(mine(false));
   ASSERT_TRUE(access_needs_no_work(vec + 8, 8, false));  // a field: first
+  // A range of one granule (the range hooks ask it as an access, but
+  // remembering behind: access_quickly_needs_no_work<Remember::kBehind>).
+  uint64_t seen;
+  ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s1 + 8, 8, false, &seen));
+  EXPECT_EQ(t_fast_path.remembered[0].block, blocks[0]);
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[1]);
   ASSERT_TRUE(range_quickly_needs_no_work(s1, 24, false));
   EXPECT_EQ(t_fast_path.remembered[0].block, blocks[0]);
   EXPECT_EQ(t_fast_path.remembered[1].block, blocks[1]);
