@@ -351,8 +351,7 @@ private:
           !fixedSizeLog2(Access.Bytes) || isVtablePointerStore(*Access.Inst) ||
           !mayCheckInline(Access))
         continue;
-      const Value *Object = getUnderlyingObject(Access.Addr);
-      if (isa<AllocaInst>(Object) || isa<GlobalVariable>(Object))
+      if (isLocalOrGlobal(Access.Addr))
         continue;
       const Loop *L = LI ? LI->getLoopFor(Access.Inst->getParent()) : nullptr;
       Candidates[Access.Inst] = GroupCandidate{Access.Addr, Access.Bytes, Access.IsWrite, L};
@@ -396,6 +395,14 @@ private:
     if (!RaceChecks.any() || Guard || F.hasOptNone() || Access.Bytes > 8)
       return false;
     return getLoadStoreAlignment(Access.Inst).value() >= Access.Bytes;
+  }
+
+  // A local's or a global's address: no heap block holds it (a thread
+  // stack the program allocated itself is a heap block, but the granule's
+  // word then names the block and the hook answers).
+  static bool isLocalOrGlobal(const Value *Addr) {
+    const Value *Object = getUnderlyingObject(Addr);
+    return isa<AllocaInst>(Object) || isa<GlobalVariable>(Object);
   }
 
   std::optional<MemOp> memOp(CallBase &Call) {
@@ -597,7 +604,8 @@ private:
       }
       if (wantsRaceCheck(Access))
         IRB.SetInsertPoint(insertRaceFastPath(RaceChecks, &*IRB.GetInsertPoint(), Addr,
-                                              Access.Bytes, Access.IsWrite));
+                                              Access.Bytes, Access.IsWrite,
+                                              isLocalOrGlobal(Access.Addr)));
       IRB.CreateCall(Hook, {Addr, siteConstant(Site)});
       askAgainBefore(HookEnd, Access);
       return;

@@ -49,11 +49,13 @@ struct RaceFastPathChecks {
 // Emits the check before `Before` (which must not be a PHI) for an access
 // of `Bytes` bytes (1, 2, 4 or 8, at an address aligned to `Bytes`) at
 // `Addr`, and returns the instruction before which the hook call goes: in a
-// new block taken only when the check fails.
+// new block taken only when the check fails. `NotHeap`: `Addr` is known to
+// be a local's or a global's, never in a heap block, so the check asks the
+// granule's word alone (when the checks include it).
 llvm::Instruction *insertRaceFastPath(const RaceFastPathChecks &Checks,
                                       llvm::Instruction *Before,
                                       llvm::Value *Addr, unsigned Bytes,
-                                      bool IsWrite);
+                                      bool IsWrite, bool NotHeap = false);
 
 // Emits before `Before` the check of a group of accesses (AccessGroups.h):
 // whether bytes [Base + Offset, Base + Offset + Bytes) lie in a coarse

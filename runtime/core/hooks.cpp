@@ -97,9 +97,11 @@ __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size
   engine_after_fast_path(addr, size, flags, site, seen);
 }
 
+template <race::Remember where = race::Remember::kFirst>
 SNAG_ALWAYS_INLINE void access(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {
   uint64_t seen;
-  if (race::access_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite, &seen))
+  if (race::access_quickly_needs_no_work<where>(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite,
+                                                &seen))
     return;
   access_after_fast_path(addr, size, flags, site, seen);
 }
@@ -120,14 +122,17 @@ SNAG_ALWAYS_INLINE void access_byte(void *addr, uint32_t flags, snag_site_t site
 }
 
 // A range over several granules inside one block its owner touches again
-// is answered here too (race::range_quickly_needs_no_work), and one over
+// is answered here too (its block remembered behind the others:
+// race::remember_block_behind) (race::range_quickly_needs_no_work), and one over
 // granules its owner touches again just after (range_after_fast_path).
 SNAG_ALWAYS_INLINE void range_access(void *addr, size_t size, uint32_t flags, snag_site_t site) {
   if (size > race::kGranule) {
     if (race::range_quickly_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite)) return;
     return range_after_fast_path(addr, size, flags, site);
   }
-  access(addr, size, flags, site);
+  // A small range (memcmp's bytes up to the first difference: often one
+  // granule) remembers its block behind, as a larger one does.
+  access<race::Remember::kBehind>(addr, size, flags, site);
 }
 
 SNAG_ALWAYS_INLINE void atomic_event(EventKind kind, void *addr, uint32_t size, uint32_t op,

@@ -1,12 +1,14 @@
 // The race engine's commonest "nothing to do" answer is checked inline
 // before an access hook (compiler/plugin/RaceFastPath.h), and the hook is
 // called only when the check fails: the thread's epoch word (0: the fast
-// path is off, always the hook), then its remembered coarse blocks (the
-// record's range, fine flag and state), then the granule's direct-mapped
-// state word (its slot's offset, 0: no shadow yet, the hook). A state word
-// passes when it is an Exclusive word of this thread in its epoch with the
-// bytes (and for a write the "wrote" bit), or, asked only when it is not,
-// for a read a Shared-Read word with no lock or the thread's locks.
+// path is off; no owner test passes then, and the Shared-Read test asks it
+// first), then its remembered coarse blocks (the record's range, fine flag
+// and state), then the granule's direct-mapped state word (its slot's
+// offset, 0: no shadow yet, the hook). A local's or a global's access asks
+// the granule's word alone: no heap block holds it. A state word passes
+// when it is an Exclusive word of this thread in its epoch with the bytes
+// (and for a write the "wrote" bit), or, asked only when it is not, for a
+// read a Shared-Read word with no lock or the thread's locks.
 // By default only accesses in loops get the check; SNAG_RACE_INLINE picks
 // the checks and their order.
 // RUN: SNAG_INSTRUMENT=memory check=CHECK,LOOPS
@@ -20,19 +22,18 @@
 
 // CHECK-LABEL: define {{.*}}i64 @sum(
 long sum(const long *b, long n) {
+  // The epoch word is loaded, not tested: remembered block 0 ({start, end,
+  // record} at offset 16) comes next.
   // CHECK: [[ADDR:%snag.addr[0-9]*]] = ptrtoint
   // CHECK-NEXT: [[EPOCH:%snag.epoch[0-9]*]] = load i64, {{.*}}@__snag_fast_path
-  // CHECK-NEXT: [[ON:%.*]] = icmp ne i64 [[EPOCH]], 0
-  // CHECK-NEXT: br i1 [[ON]], label %{{.*}}, label %[[HOOK:snag.hook[0-9]*]]
-  // CHECK: [[HOOK]]:
-  // CHECK-NEXT: call void @__snag_read8(
-  // CHECK-NEXT: br label %[[DONE:[^ ,]*]]
-  // Remembered block 0: {start, end, record} at offset 16.
-  // CHECK: [[START:%snag.start[0-9]*]] = load i64, {{.*}}@__snag_fast_path {{.*}} i64 16)
+  // CHECK-NEXT: [[START:%snag.start[0-9]*]] = load i64, {{.*}}@__snag_fast_path {{.*}} i64 16)
   // CHECK-NEXT: [[END:%snag.end[0-9]*]] = load i64, {{.*}}@__snag_fast_path {{.*}} i64 24)
   // CHECK-NEXT: [[LAST:%.*]] = add i64 [[ADDR]], 8
   // CHECK-NEXT: icmp ule i64 [[LAST]], [[END]]
   // CHECK-NEXT: icmp uge i64 [[ADDR]], [[START]]
+  // CHECK: [[HOOK:snag.hook[0-9]*]]:
+  // CHECK-NEXT: call void @__snag_read8(
+  // CHECK-NEXT: br label %[[DONE:[^ ,]*]]
   // Remembered block 1 at offset 40.
   // CHECK: load i64, {{.*}}@__snag_fast_path {{.*}} i64 40)
   // The record of block 0: fine flag (byte 2), state (acquire, byte 8),
@@ -66,7 +67,9 @@ long sum(const long *b, long n) {
   // Only then, for a read, a Shared-Read word without a lock (3) or with
   // the thread's locks (offset 8).
   // CHECK: [[SHARED]]:
-  // CHECK-NEXT: [[LOCKS:%snag.locks[0-9]*]] = load i32, {{.*}}@__snag_fast_path {{.*}} i64 8)
+  // CHECK-NEXT: [[ON:%.*]] = icmp ne i64 [[EPOCH]], 0
+  // CHECK-NEXT: br i1 [[ON]], label %{{.*}}, label %[[HOOK]]
+  // CHECK: [[LOCKS:%snag.locks[0-9]*]] = load i32, {{.*}}@__snag_fast_path {{.*}} i64 8)
   // CHECK-NEXT: [[LOCKS64:%.*]] = zext i32 [[LOCKS]] to i64
   // CHECK-NEXT: [[LOCKSAT:%.*]] = shl i64 [[LOCKS64]], 32
   // CHECK-NEXT: [[MINE:%.*]] = or i64 [[LOCKSAT]], 3
@@ -134,4 +137,30 @@ int packed(struct Packed *p, long n) {
   int s = 0;
   for (long i = 0; i < n; ++i) s += p[i].x;
   return s;
+}
+
+// A local whose address escapes and a global, read in a loop: no heap
+// block holds either, so the check goes from the epoch word straight to
+// the granule's word (no remembered block's range is loaded).
+void publish(long *p);
+void use(long v);
+long counter;
+// CHECK-LABEL: define {{.*}}void @local_and_global(
+void local_and_global(long n) {
+  long local = 0;
+  publish(&local);
+  // CHECK: [[ADDR:%snag.addr[0-9]*]] = ptrtoint
+  // CHECK-NEXT: load i64, {{.*}}@__snag_fast_path
+  // CHECK-NEXT: lshr i64 [[ADDR]], 39
+  // CHECK-NOT: snag.start
+  // CHECK: call void @__snag_read8(
+  // CHECK-NOT: snag.start
+  // CHECK: load i64, {{.*}}@__snag_fast_path
+  // CHECK-NEXT: br i1 icmp ult (i64 lshr (i64 ptrtoint (i64* @counter to i64), i64 39), i64 256)
+  // CHECK-NOT: snag.start
+  // CHECK: call void @__snag_read8(i8* bitcast (i64* @counter
+  // CHECK-NOT: snag.start
+  // CHECK: {{^}}}
+  for (long i = 0; i < n; ++i)
+    use(local + counter);
 }

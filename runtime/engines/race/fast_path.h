@@ -198,6 +198,21 @@ SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block, uintptr_t size) {
 }
 SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) { remember_block(block, block_size(block)); }
 
+// For a range access's block (memcmp's, memcpy's): remembered last, not
+// first, and left where it is when remembered already, so that the block
+// the thread's field accesses use stays. A sort comparing strings of a
+// vector reads two string buffers per comparison (two blocks), which
+// pushed the vector's block out of the two remembered: the string moves
+// after each comparison, an inline group check and several field checks,
+// all failed and went to the hook (task_graph, race_bench.txt section 77).
+SNAG_ALWAYS_INLINE void remember_block_behind(const HeapBlock *block) {
+  FastPathThread::RememberedBlock *r = t_fast_path.remembered;
+  const uintptr_t start = block->start, end = block_end(block);
+  for (int i = 0; i < FastPathThread::kRemembered; ++i)
+    if (r[i].block == block && r[i].start == start && r[i].end == end) return;
+  r[FastPathThread::kRemembered - 1] = {start, end, const_cast<HeapBlock *>(block)};
+}
+
 // The part of access_needs_no_work that makes no call (so that the access
 // hooks that inline it need no stack frame): the remembered block, then
 // the granule's state word or its coarse block's state. False also when
@@ -205,6 +220,10 @@ SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) { remember_block(
 // Shared-Modify1 word, a split granule): access_needs_no_work asks those.
 // When it loaded the granule's state word and said no, *seen is that word
 // (else 0), for the hooks' split-granule check (split_word_needs_no_work).
+// `Remember`: where a block found through the granule's word is
+// remembered (kBehind for the range hooks' small ranges: remember_block_behind).
+enum class Remember { kFirst, kBehind };
+template <Remember where = Remember::kFirst>
 SNAG_ALWAYS_INLINE bool access_quickly_needs_no_work(uintptr_t addr, uintptr_t size, bool write,
                                                      uint64_t *seen) {
   *seen = 0;
@@ -217,7 +236,10 @@ SNAG_ALWAYS_INLINE bool access_quickly_needs_no_work(uintptr_t addr, uintptr_t s
   if (HeapBlock *block = block_of_word(w)) {
     if (block->fine.load(std::memory_order_relaxed)) return false;
     if (!state_needs_no_work(block->state.load(std::memory_order_acquire), 0xff, write)) return false;
-    remember_block(block);
+    if (where == Remember::kFirst)
+      remember_block(block);
+    else
+      remember_block_behind(block);
     return true;
   }
   // A whole granule's access lies at its start (fast_path_answers): all of
@@ -315,7 +337,7 @@ SNAG_ALWAYS_INLINE bool range_quickly_needs_no_work(uintptr_t addr, uintptr_t si
   const Kind k = kind_of(w);
   if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return false;
   if (!state_needs_no_work(w, 0xff, write)) return false;
-  remember_block(block);
+  remember_block_behind(block);
   return true;
 }
 

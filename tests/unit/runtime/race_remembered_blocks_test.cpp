@@ -173,6 +173,42 @@ TEST_F(RememberedBlocks, TwoBlocksAreRememberedTheOldestIsForgotten) {
   for (HeapBlock *block : blocks) free_block(block);
 }
 
+// A range access (memcmp's, memcpy's) answered by a block remembers it in
+// the last slot, and leaves the order alone when the block is remembered
+// already: the block the thread's field accesses found first stays. A sort
+// comparing the strings of a vector reads two string buffers (two blocks)
+// per comparison; remembered first, they pushed the vector's block out
+// before the string moves that follow each comparison.
+TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
+  const uintptr_t vec = kRegion + 0xc00000, s1 = kRegion + 0xd00000, s2 = kRegion + 0xe00000;
+  HeapBlock *blocks[3] = {coarse_block(vec, 256), coarse_block(s1, 64), coarse_block(s2, 64)};
+  for (HeapBlock *block : blocks) block->state.store(mine(false));
+  ASSERT_TRUE(access_needs_no_work(vec + 8, 8, false));  // a field: first
+  // A range of one granule (the range hooks ask it as an access, but
+  // remembering behind: access_quickly_needs_no_work<Remember::kBehind>).
+  uint64_t seen;
+  ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s1 + 8, 8, false, &seen));
+  EXPECT_EQ(t_fast_path.remembered[0].block, blocks[0]);
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[1]);
+  ASSERT_TRUE(range_quickly_needs_no_work(s1, 24, false));
+  EXPECT_EQ(t_fast_path.remembered[0].block, blocks[0]);
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[1]);
+  ASSERT_TRUE(range_quickly_needs_no_work(s2, 24, false));
+  EXPECT_EQ(t_fast_path.remembered[0].block, blocks[0]);
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[2]);
+  EXPECT_TRUE(cached_block_needs_no_work(vec + 32, 8, false));
+  // Remembered already (in either slot): nothing moves.
+  ASSERT_TRUE(range_quickly_needs_no_work(s2 + 8, 16, false));
+  ASSERT_TRUE(range_quickly_needs_no_work(vec + 64, 32, false));
+  EXPECT_EQ(t_fast_path.remembered[0].block, blocks[0]);
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[2]);
+  // A field access still brings its block first.
+  ASSERT_TRUE(access_needs_no_work(s1 + 8, 8, false));
+  EXPECT_EQ(t_fast_path.remembered[0].block, blocks[1]);
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[0]);
+  for (HeapBlock *block : blocks) free_block(block);
+}
+
 // A block of 1 MiB or more has no state words for its granules; remembered,
 // its accesses skip the page lookup as well.
 TEST_F(RememberedBlocks, ALargeBlockIsRememberedFromItsPage) {
