@@ -73,12 +73,10 @@ void remember_packed_loop_range(HeapBlock *block, PackedHistories &packed, uint6
 void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_t hi, bool write) {
   const Kind k = kind_of(word);
   if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return;
-  // The slot this thread's access of this kind and epoch would be in,
-  // unpacked. A packed record (a block of 65 B to 1 KiB) is read slot by
-  // slot: most questions find the range covered already (every question of
-  // an epoch after its first: pipeline asks ~2 million, each item's loops
-  // four rounds over), and unpacking all three slots took about as many
-  // instructions as the rest.
+  // A packed record (a block of 65 B to 1 KiB) is read and widened slot
+  // by slot where it is kept (remember_packed_loop_range); a wide one
+  // through the slot this thread's access of this kind and epoch would
+  // be in, unpacked.
   if (PackedHistories *packed = packed_histories(block)) {
     remember_packed_loop_range(block, *packed, word, lo, hi, write);
     return;
