@@ -31,6 +31,35 @@ bool mine_this_epoch(const PackedHistory &h) {
   return h.stack && slot_thread(h) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
 }
 
+// remember_loop_range for a block whose record keeps its histories packed
+// (a block of 65 B to 1 KiB): the slot's offset and size read and widened
+// in place. Unpacking all three slots and packing one back took ~230
+// instructions a question, and pipeline asks 720,000, three in four of
+// them widening the range (race_bench.txt section 76).
+void remember_packed_loop_range(HeapBlock *block, PackedHistories &packed, uint64_t word, uintptr_t lo,
+                                uintptr_t hi, bool write) {
+  PackedHistory &slot = write                          ? packed.write
+                        : mine_this_epoch(packed.read) ? packed.read
+                                                       : packed.other_read;
+  if (!mine_this_epoch(slot)) return;  // this epoch's access was of the other kind
+  const uintptr_t end_of_block = block_end(block);
+  uintptr_t from = (lo < block->start ? block->start : lo) - block->start;
+  uintptr_t to = (hi > end_of_block ? end_of_block : hi) - block->start;
+  const uint32_t offset = packed_offset(slot), size = packed_size(slot);
+  if (from >= offset && to <= uintptr_t(offset) + size) return;  // covered already
+  if (from > offset) from = offset;
+  if (to < uintptr_t(offset) + size) to = uintptr_t(offset) + size;
+  // (Inside a block of at most kPackedVariableBytes: offset and size fit.)
+  // Histories change only while their variable is claimed (race_access.cpp).
+  if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
+  const PackedHistory now_there = slot;
+  if (mine_this_epoch(now_there))  // not replaced by another thread's read meanwhile
+    slot = pack_entry(now_there.stack, now_there.lockset_high & ((1u << kLocksetIdBits) - 1),
+                      slot_thread(now_there), now_there.clock, static_cast<uint32_t>(from),
+                      static_cast<uint32_t>(to - from));
+  block->state.store(word, std::memory_order_release);
+}
+
 // A loop about to run over [lo, hi) inside coarse block `block`, whose state
 // `word` says the calling thread owns it in its current epoch: the thread's
 // remembered access of this kind and epoch grows to cover the loop's range.
@@ -44,23 +73,19 @@ bool mine_this_epoch(const PackedHistory &h) {
 void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_t hi, bool write) {
   const Kind k = kind_of(word);
   if (k != Kind::kExclusive0 && k != Kind::kExclusive1 && k != Kind::kExclusive2) return;
-  // The slot this thread's access of this kind and epoch would be in,
-  // unpacked. A packed record (a block of 65 B to 1 KiB) is read slot by
-  // slot: most questions find the range covered already (every question of
-  // an epoch after its first: pipeline asks ~2 million, each item's loops
-  // four rounds over), and unpacking all three slots took about as many
-  // instructions as the rest.
-  const PackedHistories *packed = packed_histories(block);
-  const Histories unpacked = packed ? Histories{} : block_histories(block);
-  const bool read_is_mine = packed ? mine_this_epoch(packed->read) : mine_this_epoch(unpacked.read);
-  History Histories::*const which = write          ? &Histories::write
-                                    : read_is_mine ? &Histories::read
-                                                   : &Histories::other_read;
-  History slot = unpacked.*which;
-  if (packed) {
-    const PackedHistory &p = write ? packed->write : read_is_mine ? packed->read : packed->other_read;
-    slot = p.stack ? unpack_history(p, write) : History{};
+  // A packed record (a block of 65 B to 1 KiB) is read and widened slot
+  // by slot where it is kept (remember_packed_loop_range); a wide one
+  // through the slot this thread's access of this kind and epoch would
+  // be in, unpacked.
+  if (PackedHistories *packed = packed_histories(block)) {
+    remember_packed_loop_range(block, *packed, word, lo, hi, write);
+    return;
   }
+  const Histories unpacked = block_histories(block);
+  History Histories::*const which = write                        ? &Histories::write
+                                    : mine_this_epoch(unpacked.read) ? &Histories::read
+                                                                     : &Histories::other_read;
+  const History slot = unpacked.*which;
   if (!mine_this_epoch(slot)) return;  // this epoch's access was of the other kind
   const uintptr_t end_of_block = block_end(block);
   if (lo < block->start) lo = block->start;

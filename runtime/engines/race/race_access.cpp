@@ -224,15 +224,7 @@ StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) { return cache
 
 SNAG_ALWAYS_INLINE uint32_t RaceEngine::access_stack(ThreadState &t, RaceThread &rt, snag_site_t site) {
   const StackId context = cached_context(t, rt);
-  // Two ways per set, the newer first: with one, two pairs a loop used in
-  // turn that met in one entry missed every time (pipeline: 1 in 12).
-  const uint64_t key = (site ^ (uint64_t(context) << 32)) * 0x9e3779b97f4a7c15ull;
-  RaceThread::SiteStack *set = &rt.site_stacks[(key >> (64 - RaceThread::kSiteStackBits)) & ~uint64_t(1)];
-  if (set[0].site == site && set[0].context == context) return set[0].stack;
-  if (set[1].site == site && set[1].context == context) return set[1].stack;
-  set[1] = set[0];
-  set[0] = {site, context, intern_access_stack(site, context)};
-  return set[0].stack;
+  return rt.site_stacks.get(site, context, intern_access_stack);
 }
 
 // The depot id of the stack a block allocated at `site` is born with, as

@@ -19,6 +19,7 @@
 #include "core/findings.h"
 #include "engines/race/heap_blocks.h"
 #include "engines/race/lockset.h"
+#include "engines/race/site_stacks.h"
 #include "engines/race/sync_vars.h"
 #include "engines/race/vector_clock.h"
 
@@ -91,16 +92,8 @@ struct RaceThread {
   uintptr_t context_frame = 0;
   snag_site_t context_call = 0;
   // The ids of the (site, context) pairs this thread remembered accesses
-  // at last (History::stack, access_stacks.h), so that a history entry is
-  // mostly written without the shared table: two-way sets (race_access.cpp,
-  // access_stack), 2 KiB.
-  struct SiteStack {
-    snag_site_t site;
-    StackId context;
-    uint32_t stack;
-  };
-  static constexpr uint32_t kSiteStackBits = 7;
-  SiteStack site_stacks[1u << kSiteStackBits] = {};
+  // at last (site_stacks.h; race_access.cpp, access_stack).
+  SiteStackCache site_stacks;
   // The allocation stacks this thread captured last, by allocation site and
   // calling context (race_access.cpp, allocation_stack), so that most
   // allocations need no capture and no hash.

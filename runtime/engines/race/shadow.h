@@ -142,6 +142,15 @@ inline PackedHistory pack_history(const History &h) {
   uint32_t offset = h.offset < kPackedVariableBytes ? h.offset : kPackedVariableBytes - 1;
   return pack_entry(h.stack, h.lockset, h.thread, h.clock, offset, size);
 }
+// A packed entry's offset and size, as unpack_history gives them.
+SNAG_ALWAYS_INLINE uint32_t packed_offset(const PackedHistory &p) {
+  constexpr uint32_t kLow = (1u << kPackedLowBits) - 1, kHigh = (1u << kPackedHighBits) - 1;
+  return ((p.where >> 20) & kLow) | ((p.lockset_high >> kLocksetIdBits) & kHigh) << kPackedLowBits;
+}
+SNAG_ALWAYS_INLINE uint32_t packed_size(const PackedHistory &p) {
+  constexpr uint32_t kLow = (1u << kPackedLowBits) - 1;
+  return (((p.where >> 26) & kLow) | (p.lockset_high >> (kLocksetIdBits + kPackedHighBits)) << kPackedLowBits) + 1;
+}
 inline History unpack_history(const PackedHistory &p, bool write) {
   constexpr uint32_t kLow = (1u << kPackedLowBits) - 1, kHigh = (1u << kPackedHighBits) - 1;
   History h{};
