@@ -21,9 +21,22 @@ maps, and RSS does not count). Each is classed by its non-zero words:
   all-zero           a page of zeros the process owns (reset in place)
 
 and prints KB per class, per application mapping kind, and the count of
-each kind of the words that are not block words. Root (or ptrace rights
-over the child) is needed to read /proc/PID/mem, pagemap's frame numbers
-and /proc/kpageflags. SNAG_OPTIONS defaults to engine=race.
+each kind of the words that are not block words.
+
+It also estimates what a quarter-density record index (section 73's b,
+section 78's plan: 4 bytes per 16 bytes of heap naming a block's record,
+in place of the block's Indirect words) would leave at that moment:
+  index pages        one 4 KB page of entries per 16 KB of application
+                     memory that has block words
+  words kept         shadow pages with any word but a block word (frees
+                     still writing their words into the granules), or
+                     with a word that is neither a block's nor a free's
+                     (frees named in the index too, and pages of freed
+                     memory then get index pages)
+  freed records      one packed record (88 B) per run of freed words: an
+                     upper bound (a free's stamp can be shared, section 78)
+Root (or ptrace rights over the child) is needed to read /proc/PID/mem,
+pagemap's frame numbers and /proc/kpageflags. SNAG_OPTIONS defaults to engine=race.
 
 Why: every 8-byte granule has a 64-bit word, so a page of small heap
 blocks costs a page of words however coarse the blocks stay; this tells
@@ -117,6 +130,10 @@ def main():
             return record_type[record] == BLOCK_TYPE
 
         by_class = collections.Counter()
+        index_pages = set()   # application address >> 14 of pages with block words
+        index_pages_freed = set()  # ... or freed words
+        kept_live = kept_with_frees = 0
+        freed_runs = 0
         by_mapping = collections.Counter()
         word_kinds = collections.Counter()
         seen = set()
@@ -137,6 +154,20 @@ def main():
                 seen.add(shadow)
                 words = [w for w in struct.unpack("<512Q", os.pread(mem, 4096, shadow)) if w]
                 own = [w for w in words if not block_word(w)]
+                if len(own) < len(words):
+                    index_pages.add(page >> 14)
+                    index_pages_freed.add(page >> 14)
+                if any(w & 0xF == FREED_WORD_LOW for w in own):
+                    index_pages_freed.add(page >> 14)
+                if own:
+                    kept_live += 4
+                    if not all(w & 0xF == FREED_WORD_LOW for w in own):
+                        kept_with_frees += 4
+                    run = False
+                    for w in struct.unpack("<512Q", os.pread(mem, 4096, shadow)):
+                        freed = w & 0xF == FREED_WORD_LOW and not block_word(w)
+                        freed_runs += freed and not run
+                        run = freed
                 for w in own:
                     word_kinds[w & 0xF] += 1
                 if not words:
@@ -160,6 +191,17 @@ def main():
         print(f"  {kb:8d} KB  under {kind} memory: {cls}")
     print("  words that are not block words, by low 4 bits (kind | wrote bit << 3): " +
           ", ".join(f"{k:#x}: {n}" for k, n in sorted(word_kinds.items())))
+    words = sum(by_class.values())
+    index_kb = 4 * len(index_pages)
+    index_freed_kb = 4 * len(index_pages_freed)
+    freed_kb = freed_runs * 88 // 1024
+    live = kept_live + index_kb
+    with_frees = kept_with_frees + index_freed_kb + freed_kb
+    print(f"  with a record index: words kept {kept_live} KB and index pages {index_kb} KB (frees writing words); "
+          f"words kept {kept_with_frees} KB, index pages {index_freed_kb} KB and at most {freed_kb} KB of "
+          f"freed records (frees in the index)")
+    print(f"  state words (+ index): {words} KB now -> {live} KB ({live - words:+d} KB), or {with_frees} KB "
+          f"({with_frees - words:+d} KB) with frees in the index")
 
 
 if __name__ == "__main__":

@@ -74,14 +74,14 @@ char *map_thin_slab() {
 // that one thread's compare-and-swap on its record's state and another's
 // on the next record contended for the line (short_lived_locks, two threads
 // churning blocks: +5-7% CPU with records handed out singly).
-constexpr size_t kThinGroup = 4;
 static_assert(kThinGroup * kThinHeapBlockBytes % 64 == 0 && kThinSpillsOffset % (kThinGroup * kThinHeapBlockBytes) == 0,
               "groups fill whole lines and the records area");
 
 // A record of `slab`; for the thin slab, taken from the slab's fresh part,
 // the other records of its group go to `rest` (the caller's cache list), or
-// to the free records when there is none.
-void *take_record(RecordSlab slab, BlockCache::List *rest = nullptr) {
+// to the free records when there is none, and the group is `thread`'s
+// (heap_blocks.h, thin_group_thread).
+void *take_record(RecordSlab slab, BlockCache::List *rest = nullptr, Tid thread = kNoThread) {
   SpinLockGuard guard(g_record_lock);
   RecordSlabs &slabs = g_slabs[slab];
   if (HeapBlock *record = slabs.free_records) {
@@ -100,6 +100,7 @@ void *take_record(RecordSlab slab, BlockCache::List *rest = nullptr) {
   void *record = slabs.next;
   slabs.next += record_bytes(slab);
   if (slab == kThinSlab) {
+    *thin_group_thread(static_cast<HeapBlock *>(record)) = thread + 1;
     // The group's others, last first: the cache hands them out in order.
     for (size_t i = kThinGroup - 1; i > 0; --i) {
       auto *other = reinterpret_cast<HeapBlock *>(static_cast<char *>(record) + i * kThinHeapBlockBytes);
@@ -282,13 +283,13 @@ HeapBlock *new_heap_block_slowly(BlockCache &cache, uintptr_t start, uintptr_t s
     --list.count;
     memory = cached;
   } else {
-    memory = take_record(slab, &list);
+    memory = take_record(slab, &list, thread);
   }
   HeapBlock *b = make_record(memory, size, form);
   b->start = start;
   if (form == RecordForm::kThin) {
     b->stack_or_shape = shape;
-    *thin_record_thread(b) = thread;
+    set_thin_record_thread(b, thread);
   } else {
     b->stack_or_shape = stack;
     b->thread_or_clock = thread;

@@ -138,16 +138,29 @@ SNAG_ALWAYS_INLINE void *record_histories(const HeapBlock *block) {
 // A thin slab (heap_blocks.cpp): a kThinSlabSpan-aligned span holding
 // kThinRecords records, then one spill (PackedHistories) per record, then
 // one refinement index per record, then one allocating thread per record,
-// so that a record finds each from its own address. The spills cost memory
-// only where records spilled (a page of spills serves 85 records), the
-// refinement indices a page per 1,024 records, the threads a page per 1,024
-// records in use.
+// then one per group of kThinGroup records, so that a record finds each
+// from its own address. The spills cost memory only where records spilled
+// (a page of spills serves 85 records), the refinement indices a page per
+// 1,024 records that went fine.
+//
+// A record's allocating thread is its group's (the thread that took the
+// group from the slab: all four go to its cache, take_record) unless it
+// was allocated by another thread, which its own entry then names: one
+// page of group threads per 4,096 records, where a thread per record wrote
+// a page per 1,024 (thread_local_heavy: 64 KB of each full slab, ~0.38 MB
+// of its ~94,000 nodes' records). Own entries are written only when a
+// record freed by one thread is reused by another (a producer's blocks freed
+// by a consumer), and cleared when the group's thread has it again. Both
+// hold the thread plus one (0: none; an entry of 0 defers to the group).
 constexpr size_t kThinSlabSpan = size_t(2) << 20;
 constexpr size_t kThinRecords = 16384;
+constexpr size_t kThinGroup = 4;
 constexpr size_t kThinSpillsOffset = kThinRecords * kThinHeapBlockBytes;
 constexpr size_t kThinRefinementsOffset = kThinSpillsOffset + kThinRecords * sizeof(PackedHistories);
 constexpr size_t kThinThreadsOffset = kThinRefinementsOffset + kThinRecords * sizeof(uint32_t);
-static_assert(kThinThreadsOffset + kThinRecords * sizeof(Tid) <= kThinSlabSpan, "side arrays fit");
+constexpr size_t kThinGroupThreadsOffset = kThinThreadsOffset + kThinRecords * sizeof(Tid);
+static_assert(kThinGroupThreadsOffset + kThinRecords / kThinGroup * sizeof(Tid) <= kThinSlabSpan,
+              "side arrays fit");
 SNAG_ALWAYS_INLINE size_t thin_record_index(const HeapBlock *block) {
   const uintptr_t address = reinterpret_cast<uintptr_t>(block);
   return (address & (kThinSlabSpan - 1)) / kThinHeapBlockBytes;
@@ -160,16 +173,37 @@ SNAG_ALWAYS_INLINE PackedHistories *thin_record_spill(const HeapBlock *block) {
   auto *spills = reinterpret_cast<PackedHistories *>(thin_slab_of(block) + kThinSpillsOffset);
   return spills + thin_record_index(block);
 }
-// Where a record of a thin slab keeps its allocating thread.
+// A record of a thin slab's own allocating-thread entry (thread + 1; 0:
+// its group's thread), and its group's (thread + 1; 0: none yet).
 SNAG_ALWAYS_INLINE Tid *thin_record_thread(const HeapBlock *block) {
   return reinterpret_cast<Tid *>(thin_slab_of(block) + kThinThreadsOffset) + thin_record_index(block);
+}
+SNAG_ALWAYS_INLINE Tid *thin_group_thread(const HeapBlock *block) {
+  return reinterpret_cast<Tid *>(thin_slab_of(block) + kThinGroupThreadsOffset) +
+         thin_record_index(block) / kThinGroup;
+}
+// Notes `thread` as the allocating thread of a record of a thin slab: no
+// store when it is the group's and the record's own entry is clear (a load
+// of a page no record of it ever needed reads the zero page, which costs
+// no memory). (kNoThread, which no allocating thread is, reads back as the
+// group's.)
+SNAG_ALWAYS_INLINE void set_thin_record_thread(const HeapBlock *block, Tid thread) {
+  Tid *own = thin_record_thread(block);
+  const Tid mine = thread + 1;
+  if (SNAG_LIKELY(*thin_group_thread(block) == mine)) {
+    if (SNAG_UNLIKELY(*own != 0)) *own = 0;
+  } else {
+    *own = mine;
+  }
 }
 // The stack and thread that allocated `block` (a chunk: its block's).
 SNAG_ALWAYS_INLINE StackId block_allocation_stack(const HeapBlock *block) {
   return of_thin_slab(record_form(block)) ? thin_shape(block->stack_or_shape).alloc_stack : block->stack_or_shape;
 }
 SNAG_ALWAYS_INLINE Tid block_allocation_thread(const HeapBlock *block) {
-  return of_thin_slab(record_form(block)) ? *thin_record_thread(block) : block->thread_or_clock;
+  if (!of_thin_slab(record_form(block))) return block->thread_or_clock;
+  const Tid own = *thin_record_thread(block);
+  return (own ? own : *thin_group_thread(block)) - 1;
 }
 // A packed or wide record's tail (after its histories).
 SNAG_ALWAYS_INLINE RecordTail *record_tail(const HeapBlock *block, RecordForm form) {
@@ -481,7 +515,7 @@ SNAG_ALWAYS_INLINE HeapBlock *new_heap_block(BlockCache &cache, uintptr_t start,
   b->start = start;
   b->stack_or_shape = shape;
   b->thread_or_clock = 0;
-  *thin_record_thread(b) = thread;
+  set_thin_record_thread(b, thread);
   return b;
 }
 // Switches a block (or chunk) to per-granule states (once; later calls, and

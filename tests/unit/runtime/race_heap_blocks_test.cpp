@@ -88,6 +88,50 @@ TEST(HeapBlocks, ThreadsTakeFreshThinRecordsInWholeLines) {
   release_block_cache(b);
 }
 
+// A thin record's allocating thread is its group's (the thread that took
+// the group from the slab) and costs the record's own entry nothing: a
+// thread's own small blocks leave the per-record array untouched (one
+// entry per group is written instead, a quarter of the memory). Another
+// thread reusing the record writes its own entry, and the group's thread
+// reusing it again clears it.
+TEST(HeapBlocks, AThinRecordOfItsGroupsThreadWritesNoEntryOfItsOwn) {
+  BlockCache mine, other;
+  std::vector<HeapBlock *> taken;
+  HeapBlock *fresh = nullptr;
+  for (int i = 0; i < 200000 && !fresh; ++i) {
+    HeapBlock *b = new_heap_block(mine, kPages + 0xb0000, 16, 0, /*thread=*/21);
+    taken.push_back(b);
+    if (mine.lists[kThinSlab].count == 3) fresh = b;  // the first of a group this thread took
+  }
+  ASSERT_NE(fresh, nullptr) << "no group of fresh records";
+  HeapBlock *group[kThinGroup] = {fresh};
+  for (size_t i = 1; i < kThinGroup; ++i) taken.push_back(group[i] = new_heap_block(mine, kPages + 0xb0000, 16, 0, 21));
+  for (HeapBlock *b : group) {
+    ASSERT_EQ(thin_group_thread(b), thin_group_thread(fresh)) << "one group";
+    EXPECT_EQ(block_allocation_thread(b), 21u);
+    EXPECT_EQ(*thin_record_thread(b), 0u) << "no entry of its own written";
+  }
+  // Another thread reuses one: its own entry names it.
+  delete_heap_block(other, group[2]);
+  HeapBlock *reused = new_heap_block(other, kPages + 0xb1000, 24, 0, /*thread=*/0);
+  ASSERT_EQ(reused, group[2]);
+  EXPECT_EQ(block_allocation_thread(reused), 0u) << "thread 0 is a thread";
+  EXPECT_EQ(block_allocation_thread(group[1]), 21u) << "its neighbours keep the group's";
+  // The group's thread again: the entry is cleared, the thread its own.
+  delete_heap_block(mine, reused);
+  HeapBlock *back = new_heap_block(mine, kPages + 0xb2000, 24, 0, 21);
+  ASSERT_EQ(back, group[2]);
+  EXPECT_EQ(block_allocation_thread(back), 21u);
+  EXPECT_EQ(*thin_record_thread(back), 0u);
+  // A block of a packed record keeps its thread in the record.
+  HeapBlock *packed = new_heap_block(mine, kPages + 0xb3000, 200, 0, 22);
+  EXPECT_EQ(block_allocation_thread(packed), 22u);
+  delete_heap_block(mine, packed);
+  for (HeapBlock *b : taken) delete_heap_block(mine, b);
+  release_block_cache(mine);
+  release_block_cache(other);
+}
+
 TEST(HeapBlocks, FoundThroughTheShadowWhileCoarse) {
   BlockCache cache;
   // One block spanning whole pages, one inside a page.
