@@ -139,12 +139,16 @@ uint32_t *make_index(uint32_t slots) {
 // Under g_insert_lock: the index replaced by one of `slots` slots. The old
 // index stays mapped for readers still probing it, but its pages go back
 // to the kernel: they read as zeros from then on (empty slots, a mask of
-// 0), which every reader takes for a miss.
+// 0), which every reader takes for a miss, and a miss looks again under
+// g_insert_lock, in the new index. They go back before the new one is
+// built, so that the two are never in memory at once (lock_pairs' peak held
+// both, 0.25-0.75 MB, at every sweep and growth: race_bench.txt section 79);
+// meanwhile lookups wait for the lock.
 void remake_index(uint32_t *old, uint32_t slots) {
-  g_index.store(make_index(slots), std::memory_order_release);
   if (old)
     raw_syscall(SYS_madvise, reinterpret_cast<long>(old), static_cast<long>(index_bytes(old[0] + 1)),
                 MADV_DONTNEED);
+  g_index.store(make_index(slots), std::memory_order_release);
 }
 
 // Slots for `pairs` with room to add as many again before it fills.
