@@ -105,23 +105,27 @@ void put(uint32_t *index, uint64_t hash, uint32_t pair) {
 
 size_t index_bytes(uint32_t slots) { return sizeof(uint32_t) * (kHeaderSlots + size_t(slots)); }
 
-// The pairs not retired, in the order they were added (under g_insert_lock):
-// sweeps and rebuilt indexes go over these, not over every pair ever made.
-uint32_t *g_live;
-uint32_t g_live_capacity;
+// Pairs not retired, by page of keys (under g_insert_lock): sweeps and
+// rebuilt indexes go over the keys of the pages that still hold one, not
+// over every pair made. (A list of the pairs kept, 4 bytes each, took
+// 0.1-0.2 MB of lock_pairs' peak: race_bench.txt section 79.)
+constexpr uint32_t kKeysPerPage = 4096 / sizeof(uint64_t);
+constexpr uint32_t kKeyPages = kMaxLockPairs / kKeysPerPage + 1;
+uint16_t g_kept_in_page[kKeyPages];
 uint32_t g_occupied;  // slots of the index in use, retired pairs' included
 
-// Under g_insert_lock.
-void note_live(uint32_t pair) {
-  if (g_kept == g_live_capacity) {
-    const uint32_t capacity = g_live_capacity ? 2 * g_live_capacity : 4096;
-    auto *grown = static_cast<uint32_t *>(map_pages_unvisited(sizeof(uint32_t) * size_t(capacity)));
-    copy_bytes(grown, g_live, sizeof(uint32_t) * size_t(g_kept));
-    if (g_live) unmap_pages(g_live, sizeof(uint32_t) * size_t(g_live_capacity));
-    g_live = grown;
-    g_live_capacity = capacity;
+// Calls visit(pair, key) for every pair not retired, in the order they were
+// added (key: its stored key, nonzero). Under g_insert_lock.
+template <typename Visit>
+void for_each_kept(Visit &&visit) {
+  const uint32_t pages = (g_pairs + kKeysPerPage - 1) / kKeysPerPage;
+  for (uint32_t page = 0; page < pages; ++page) {
+    if (!g_kept_in_page[page]) continue;
+    const uint32_t first = page * kKeysPerPage;
+    const uint32_t end = first + kKeysPerPage < g_pairs ? first + kKeysPerPage : g_pairs;
+    for (uint32_t pair = first; pair < end; ++pair)
+      if (const uint64_t key = stored_key(pair)) visit(pair, key);
   }
-  g_live[g_kept++] = pair;
 }
 
 // Under g_insert_lock: an index of `slots` slots holding every pair not
@@ -130,8 +134,7 @@ uint32_t *make_index(uint32_t slots) {
   // Unvisited by the finder: slots look like ids.
   auto *index = static_cast<uint32_t *>(map_pages_unvisited(index_bytes(slots)));
   index[0] = slots - 1;
-  for (uint32_t i = 0; i < g_kept; ++i)
-    put(index, hash_of(stored_key(g_live[i]) & ~kCondemned), g_live[i]);
+  for_each_kept([index](uint32_t pair, uint64_t key) { put(index, hash_of(key & ~kCondemned), pair); });
   g_occupied = g_kept;
   return index;
 }
@@ -139,12 +142,16 @@ uint32_t *make_index(uint32_t slots) {
 // Under g_insert_lock: the index replaced by one of `slots` slots. The old
 // index stays mapped for readers still probing it, but its pages go back
 // to the kernel: they read as zeros from then on (empty slots, a mask of
-// 0), which every reader takes for a miss.
+// 0), which every reader takes for a miss, and a miss looks again under
+// g_insert_lock, in the new index. They go back before the new one is
+// built, so that the two are never in memory at once (lock_pairs' peak held
+// both, 0.25-0.75 MB, at every sweep and growth: race_bench.txt section 79);
+// meanwhile lookups wait for the lock.
 void remake_index(uint32_t *old, uint32_t slots) {
-  g_index.store(make_index(slots), std::memory_order_release);
   if (old)
     raw_syscall(SYS_madvise, reinterpret_cast<long>(old), static_cast<long>(index_bytes(old[0] + 1)),
                 MADV_DONTNEED);
+  g_index.store(make_index(slots), std::memory_order_release);
 }
 
 // Slots for `pairs` with room to add as many again before it fills.
@@ -154,22 +161,10 @@ uint32_t slots_for(uint32_t pairs) {
   return slots;
 }
 
-constexpr uint32_t kKeysPerPage = 4096 / sizeof(uint64_t);
-
-// Under g_insert_lock: gives back the page of keys that holds `pair` if
-// every key on it is retired (it reads as zeros from then on).
-void give_back_if_all_retired(uint32_t pair) {
-  const uint32_t first = pair - pair % kKeysPerPage;
-  if (first + kKeysPerPage > g_pairs) return;  // pairs still to come
-  uint64_t *page = key_slot(first);
-  for (uint32_t i = 0; i < kKeysPerPage; ++i)
-    if (__atomic_load_n(&page[i], __ATOMIC_RELAXED) != 0) return;
-  raw_syscall(SYS_madvise, reinterpret_cast<long>(page), 4096, MADV_DONTNEED);
-}
-
 // Under g_insert_lock: condemns the pairs the finder found nothing naming,
 // retires those condemned at the last sweep and not taken back since,
-// gives back the pages of keys all retired, and rebuilds the index.
+// gives back the pages of keys all retired (they read as zeros from then
+// on), and rebuilds the index.
 void sweep() {
   const uint32_t pairs = g_pairs;
   const size_t mark_bytes = (size_t(pairs) / 64 + 1) * sizeof(uint64_t);
@@ -184,12 +179,9 @@ void sweep() {
     g_pairs_at_sweep = pairs;  // tried again once as many more are added
     return;
   }
-  uint32_t kept = 0, found = 0;
-  uint32_t retired_last = kNoLockPair;  // its page is looked at once its retirements are done
-  for (uint32_t i = 0; i < g_kept; ++i) {
-    const uint32_t pair = g_live[i];
+  uint32_t found = 0;
+  for_each_kept([&](uint32_t pair, uint64_t key) {
     uint64_t *slot = key_slot(pair);
-    uint64_t key = __atomic_load_n(slot, __ATOMIC_RELAXED);
     if (named[pair / 64] >> (pair % 64) & 1) {
       ++found;
       if (key & kCondemned) take_back(pair, key);
@@ -197,22 +189,19 @@ void sweep() {
       // Only sweeps condemn, under the lock: a lookup can only take it back.
       __atomic_store_n(slot, key | kCondemned, __ATOMIC_RELAXED);
     } else if (__atomic_compare_exchange_n(slot, &key, 0, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-      // g_live ascends, so a page's retirements come one after the other.
-      if (retired_last != kNoLockPair && retired_last / kKeysPerPage != pair / kKeysPerPage)
-        give_back_if_all_retired(retired_last);
-      retired_last = pair;
-      continue;
+      --g_kept;
+      const uint32_t page = pair / kKeysPerPage;
+      // A page's last key retired, and no pair still to come on it.
+      if (--g_kept_in_page[page] == 0 && (page + 1) * kKeysPerPage <= g_pairs)
+        raw_syscall(SYS_madvise, reinterpret_cast<long>(key_slot(page * kKeysPerPage)), 4096, MADV_DONTNEED);
     }
     // else a lookup took it back just now
-    g_live[kept++] = pair;
-  }
-  if (retired_last != kNoLockPair) give_back_if_all_retired(retired_last);
+  });
   raw_syscall(SYS_munmap, mapped, static_cast<long>(mark_bytes));
-  g_kept = kept;
   // The index rebuilt without the retired pairs, at the size the pairs kept
   // need: left to fill with retired pairs' slots, it was rebuilt at twice
-  // that size (lock_pairs' peak +0.9 MB with the list above).
-  remake_index(g_index.load(std::memory_order_relaxed), slots_for(kept + 1));
+  // that size (lock_pairs' peak +0.9 MB).
+  remake_index(g_index.load(std::memory_order_relaxed), slots_for(g_kept + 1));
   g_pairs_at_sweep = pairs;
   g_named_at_sweep = found;
   g_read_at_sweep = read;
@@ -252,7 +241,8 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other) {
   put(index, hash, pair);  // publishes the key
   ++g_pairs;
   ++g_occupied;
-  note_live(pair);
+  ++g_kept;
+  ++g_kept_in_page[pair / kKeysPerPage];
   return pair;
 }
 

@@ -13,6 +13,7 @@ namespace snag::race {
 
 namespace {
 
+// A set of three or more locks.
 struct Entry {
   Entry *next;  // hash chain
   uint64_t hash;
@@ -24,10 +25,22 @@ struct Entry {
 constexpr int kBucketBits = 14;
 constexpr uint32_t kBuckets = 1u << kBucketBits;
 constexpr uint32_t kChunk = 1 << 12;
-constexpr uint32_t kChunks = kFirstLockPair / kChunk;  // one-lock and larger sets' ids
+constexpr uint32_t kChunks = kFirstLockPair / kChunk;  // larger sets' ids (one-lock sets' chunks unused)
 static_assert(kFirstLockPair + kMaxLockPairs <= uint64_t(1) << kLocksetIdBits, "ids fit lockset.h's bits");
 
-std::atomic<Entry *> g_buckets[kBuckets];  // one-lock sets
+// One-lock sets, 12 bytes each: by id, the lock's address and the next id
+// in its bucket's chain (0 ends it). A program takes one per lock it ever
+// held alone or with one other (lock_pairs: 10,000 accounts' mutexes); an
+// entry of the general table with its by-id pointer took 40 (race_bench.txt
+// section 79). Written before the id is published in its bucket (release),
+// never changed, never freed.
+struct OneLockChunk {
+  uintptr_t lock[kChunk];
+  uint32_t next[kChunk];
+};
+constexpr uint32_t kOneLockChunks = kFirstLargerLockset / kChunk;
+std::atomic<OneLockChunk *> g_one_lock_chunks[kOneLockChunks];
+std::atomic<LocksetId> g_buckets[kBuckets];  // one-lock sets: the first id of each chain
 // Sets of three or more locks (two-lock sets, which a program may make by
 // the hundred thousand, have lock_pairs.h's table): each step of a chain is
 // a cache miss. Pages of the table are made only as sets are hashed to them.
@@ -67,9 +80,7 @@ uint32_t set_bucket(uint64_t hash) { return static_cast<uint32_t>(hash >> (64 - 
 // Sets of three or more locks are hashed. (Without hash_of's finalizer, the sets
 // {m[i], m[i+1]} of an array of 40-byte mutexes took 2,048 buckets, 50 sets
 // to a bucket and a cache miss for each at every lock.)
-std::atomic<Entry *> &bucket_of(const uintptr_t *locks, uint32_t count, uint64_t hash) {
-  return count == 1 ? g_buckets[lockset_bucket_of_lock(locks[0])] : g_set_buckets[set_bucket(hash)];
-}
+std::atomic<Entry *> &bucket_of(uint64_t hash) { return g_set_buckets[set_bucket(hash)]; }
 
 bool same(const Entry *e, uint64_t hash, const uintptr_t *locks, uint32_t count) {
   if (e->hash != hash || e->count != count) return false;
@@ -110,16 +121,17 @@ namespace {
 
 // Entries are never freed (an id names its set for the life of the
 // process), so they are carved one after the other from runs of pages, at
-// their exact size: a one-lock set's entry is 32 bytes. From the runtime's
+// their exact size (a set of three locks in 48 bytes). From the runtime's
 // allocator (a 16-byte header, and the entry's declared lock counted twice)
-// it took 64, 256 KiB for lock_hash_map's 4,096 bucket mutexes.
+// a one-lock set's took 64, 256 KiB for lock_hash_map's 4,096 bucket mutexes,
+// before one-lock sets had arrays of their own (above).
 constexpr size_t kEntryRun = size_t(1) << 16;
 char *g_carve_next;  // under g_insert_lock
 char *g_carve_end;
 
 constexpr size_t entry_bytes(uint32_t count) { return offsetof(Entry, locks) + sizeof(uintptr_t) * count; }
-static_assert(offsetof(Entry, locks) % alignof(Entry) == 0 && entry_bytes(1) == 32,
-              "entries carved back to back stay aligned; a one-lock set's is 32 bytes");
+static_assert(offsetof(Entry, locks) % alignof(Entry) == 0 && entry_bytes(3) == 48,
+              "entries carved back to back stay aligned");
 
 // Called under g_insert_lock.
 Entry *carve_entry(uint32_t count) {
@@ -143,20 +155,60 @@ Entry *entry_for(LocksetId id) {
 
 namespace {
 
-// The id of the set `locks` (sorted, unique, one or more than two) in the
-// table of entries.
+OneLockChunk *one_lock_chunk(LocksetId id) {
+  return g_one_lock_chunks[id / kChunk].load(std::memory_order_acquire);
+}
+
+// The lock of one-lock set `id`; 0 for an id not given out.
+uintptr_t lock_of(LocksetId id) {
+  const OneLockChunk *chunk = one_lock_chunk(id);
+  return chunk ? __atomic_load_n(&chunk->lock[id % kChunk], __ATOMIC_RELAXED) : 0;
+}
+
+LocksetId find_one_lock(uint32_t bucket, uintptr_t lock) {
+  for (LocksetId id = g_buckets[bucket].load(std::memory_order_acquire); id;) {
+    const OneLockChunk *chunk = one_lock_chunk(id);
+    if (chunk->lock[id % kChunk] == lock) return id;
+    id = chunk->next[id % kChunk];
+  }
+  return kEmptyLockset;
+}
+
+// The id of the set {lock}.
+LocksetId intern_one_lock(uintptr_t lock) {
+  const uint32_t bucket = lockset_bucket_of_lock(lock);
+  if (LocksetId id = find_one_lock(bucket, lock)) return id;
+  SpinLockGuard guard(g_insert_lock);
+  if (LocksetId id = find_one_lock(bucket, lock)) return id;
+  const LocksetId id = g_next_one_lock;
+  if (id == kFirstLargerLockset) return kEmptyLockset;  // full: treat as unprotected
+  ++g_next_one_lock;
+  OneLockChunk *chunk = g_one_lock_chunks[id / kChunk].load(std::memory_order_relaxed);
+  if (!chunk) {
+    // Lock addresses and small ids, not pair ids: not searched (lockset_references.h).
+    chunk = static_cast<OneLockChunk *>(map_pages_unvisited(sizeof(OneLockChunk)));
+    g_one_lock_chunks[id / kChunk].store(chunk, std::memory_order_release);
+  }
+  chunk->lock[id % kChunk] = lock;
+  chunk->next[id % kChunk] = g_buckets[bucket].load(std::memory_order_relaxed);
+  g_buckets[bucket].store(id, std::memory_order_release);
+  return id;
+}
+
+// The id of the set `locks` (sorted, unique, more than two) in the table of
+// entries.
 LocksetId intern_entry(const uintptr_t *locks, uint32_t count) {
+  if (count == 1) return intern_one_lock(locks[0]);
   uint64_t hash = hash_of(locks, count);
-  std::atomic<Entry *> &bucket = bucket_of(locks, count, hash);
+  std::atomic<Entry *> &bucket = bucket_of(hash);
   for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
     if (same(e, hash, locks, count)) return e->id;
   SpinLockGuard guard(g_insert_lock);
   for (Entry *e = bucket.load(std::memory_order_acquire); e; e = e->next)
     if (same(e, hash, locks, count)) return e->id;
-  LocksetId &next = count == 1 ? g_next_one_lock : g_next_larger;
-  LocksetId id = next;
-  if (id == (count == 1 ? kFirstLargerLockset : kFirstLockPair)) return kEmptyLockset;  // full: treat as unprotected
-  ++next;
+  LocksetId id = g_next_larger;
+  if (id == kFirstLockPair) return kEmptyLockset;  // full: treat as unprotected
+  ++g_next_larger;
   auto *e = carve_entry(count);
   e->hash = hash;
   e->id = id;
@@ -197,10 +249,14 @@ uint32_t lockset_members(LocksetId id, uintptr_t locks[kMaxLocksInSet]) {
     uint32_t low, high;
     lock_pair_members(id - kFirstLockPair, &low, &high);
     if (low == 0) return 0;  // retired (lock_pairs.h): nothing should name it
-    const uintptr_t x = entry_for(low)->locks[0], y = entry_for(high)->locks[0];
+    const uintptr_t x = lock_of(low), y = lock_of(high);
     locks[0] = x < y ? x : y;
     locks[1] = x < y ? y : x;
     return 2;
+  }
+  if (lockset_is_one_lock(id)) {
+    locks[0] = lock_of(id);
+    return locks[0] ? 1 : 0;
   }
   const Entry *e = entry_for(id);
   if (!e) return 0;

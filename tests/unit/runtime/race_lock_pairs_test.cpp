@@ -11,8 +11,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <stdio.h>
+
 #include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace snag::race {
@@ -74,6 +77,75 @@ TEST(LockPairs, AnOutgrownIndexGivesItsPagesBack) {
   std::vector<unsigned char> resident(pages);
   ASSERT_EQ(mincore(const_cast<void *>(old), pages * page, resident.data()), 0);
   for (size_t i = 0; i < pages; ++i) EXPECT_EQ(resident[i] & 1, 0) << "page " << i << " of " << pages;
+}
+
+// The process's peak and current resident memory in KiB (0, 0 if unknown).
+// The current from the page tables (smaps_rollup), which is exact; status's
+// counters may lag by a few hundred KiB. The peak has no other source.
+std::pair<size_t, size_t> peak_and_resident_kb() {
+  size_t peak = 0, now = 0;
+  char line[256];
+  if (FILE *f = fopen("/proc/self/status", "r")) {
+    while (fgets(line, sizeof line, f)) sscanf(line, "VmHWM: %zu", &peak);
+    fclose(f);
+  }
+  if (FILE *f = fopen("/proc/self/smaps_rollup", "r")) {
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "Rss: %zu", &now) == 1) break;
+    fclose(f);
+  }
+  return {peak, now};
+}
+
+// An outgrown index's pages go back before the new index is built: the two
+// are never in memory at once (race_bench.txt section 79: lock_pairs' peak
+// held both at each sweep and growth). Measured as the process's peak
+// resident memory over one growth, from a peak reset to what it holds.
+TEST(LockPairs, TheOutgrownIndexIsGivenBackBeforeTheNewOneIsBuilt) {
+  uint32_t next = kBase + 1500000;
+  while (lock_pair_index_slots() < (1u << 20)) {
+    ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair) << lock_pairs_kept() << " kept";
+    ++next;
+  }
+  const void *old = lock_pair_index_memory();
+  const size_t old_kb = sizeof(uint32_t) * size_t(lock_pair_index_slots()) / 1024;
+  FILE *clear = fopen("/proc/self/clear_refs", "w");
+  if (!clear) GTEST_SKIP() << "no /proc/self/clear_refs to reset the peak";
+  const bool reset = fputs("5", clear) >= 0;
+  fclose(clear);
+  if (!reset || peak_and_resident_kb().first == 0) GTEST_SKIP() << "the peak cannot be reset";
+  while (lock_pair_index_memory() == old) {
+    ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair) << lock_pairs_kept() << " kept";
+    ++next;
+  }
+  const auto [peak, now] = peak_and_resident_kb();
+  EXPECT_LT(peak, now + old_kb / 2) << "the outgrown index took " << old_kb << " KiB";
+}
+
+// A pair kept costs its key (8 bytes) and its share of the index, nothing
+// more: a list of the pairs kept took 4 bytes more each (race_bench.txt
+// section 79). Measured as the process's resident memory over the pairs
+// added between two growths of the index (whose pages the growth touched).
+TEST(LockPairs, APairAddedTakesItsKeyAndNoMore) {
+  uint32_t next = kBase + 4000000;
+  while (lock_pair_index_slots() < (1u << 18)) {
+    ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair);
+    ++next;
+  }
+  // 65,536 pairs fit without a growth at least once in two tries: a growth
+  // leaves room for 3/8 of 2^18 slots or more.
+  constexpr uint32_t kPairs = 1u << 16;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const void *index = lock_pair_index_memory();
+    const size_t start_kb = peak_and_resident_kb().second;
+    if (start_kb == 0) GTEST_SKIP() << "no VmRSS";
+    for (uint32_t i = 0; i < kPairs; ++i, ++next) ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair);
+    if (lock_pair_index_memory() != index) continue;  // it grew: the new index's pages counted
+    const size_t grew = (peak_and_resident_kb().second - start_kb) * 1024;
+    EXPECT_LT(grew, size_t(10) * kPairs) << grew / kPairs << " bytes a pair";
+    return;
+  }
+  FAIL() << "the index grew at every try";
 }
 
 // Two threads adding the same pairs in opposite orders, while the index
