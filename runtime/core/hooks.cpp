@@ -122,8 +122,8 @@ SNAG_ALWAYS_INLINE void access_byte(void *addr, uint32_t flags, snag_site_t site
 }
 
 // A range over several granules inside one block its owner touches again
-// is answered here too (its block remembered behind the others:
-// race::remember_block_behind) (race::range_quickly_needs_no_work), and one over
+// is answered here too (race::range_quickly_needs_no_work, which remembers
+// the block behind the others: race::remember_block_behind), and one over
 // granules its owner touches again just after (range_after_fast_path).
 SNAG_ALWAYS_INLINE void range_access(void *addr, size_t size, uint32_t flags, snag_site_t site) {
   if (size > race::kGranule) {

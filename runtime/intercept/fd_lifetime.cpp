@@ -180,16 +180,17 @@ SNAG_INTERCEPTOR int dup(int original) {
   return copy;
 }
 
-// dup2 and dup3 close `copy` first when it was open: a write of it.
+// dup2 and dup3 put the original's file at a number the program chose: a use
+// of that number whether it was open or not (fd_model.h).
 SNAG_INTERCEPTOR int dup2(int original, int copy) {
   int rc = real_dup2()(original, copy);
-  if (rc >= 0 && copy != original) fd::duplicated(original, rc);
+  if (rc >= 0 && copy != original) fd::duplicated_onto(original, rc);
   return rc;
 }
 
 SNAG_INTERCEPTOR int dup3(int original, int copy, int flags) {
   int rc = real_dup3()(original, copy, flags);
-  if (rc >= 0) fd::duplicated(original, rc);
+  if (rc >= 0) fd::duplicated_onto(original, rc);
   return rc;
 }
 

@@ -76,11 +76,16 @@ void created_pair(const int fds[2]) {
 void duplicated(int original, int copy) {
   if (!tracked(original)) return;
   used(original);
+  fresh(copy, sync_address(original));
+}
+
+void duplicated_onto(int original, int copy) {
+  if (!tracked(original)) return;
+  used(original);
+  // A read of the number, as ThreadSanitizer does: programs dup /dev/null
+  // or a closed pipe over a descriptor other threads still use, on purpose.
+  used(copy);
   if (tracked(copy) && g_open[copy].load(std::memory_order_relaxed)) {
-    // dup2/dup3 over an open descriptor only reads it, as ThreadSanitizer
-    // does: programs dup /dev/null or a closed pipe over a descriptor other
-    // threads still use, on purpose. A close racing with it is still seen.
-    used(copy);
     g_sync[copy].store(sync_address(original), std::memory_order_release);
     return;
   }

@@ -25,10 +25,15 @@ void created(int fd);
 void created_socket(int fd);
 // The two ends of a pipe or socket pair, which synchronize with each other.
 void created_pair(const int fds[2]);
-// `copy` (dup, dup2, dup3) refers to the same open file as `original`: a
-// use of the original, then a new descriptor sharing its synchronization
-// address (or, when dup2/dup3 replaced an open descriptor, a use of it).
+// `copy`, the number the kernel chose (dup), refers to the same open file
+// as `original`: a use of the original, then a new descriptor sharing its
+// synchronization address.
 void duplicated(int original, int copy);
+// `copy`, a number the program chose (dup2, dup3), now refers to the same
+// open file as `original`. The number is used whether it was open or not: a
+// close of it unordered with the dup2 races either way round (run after, it
+// would close the new file).
+void duplicated_onto(int original, int copy);
 
 // A use of the descriptor (read, write, connect, epoll_ctl, ...).
 void used(int fd);
