@@ -31,6 +31,22 @@ bool mine_this_epoch(const PackedHistory &h) {
   return h.stack && slot_thread(h) == my_slot() && h.clock == clock_of(t_fast_path.epoch_word);
 }
 
+// The remembered access [offset, offset + size) of `block` widened to cover
+// the loop's range [lo, hi) clipped to the block, as offsets in *from and
+// *to; false when it covers that range already. The width stays within
+// History::size's limit (a packed block is far smaller than it).
+bool widen_to_cover(const HeapBlock *block, uintptr_t lo, uintptr_t hi, uintptr_t offset, uintptr_t size,
+                    uintptr_t *from, uintptr_t *to) {
+  const uintptr_t end_of_block = block_end(block);
+  *from = (lo < block->start ? block->start : lo) - block->start;
+  *to = (hi > end_of_block ? end_of_block : hi) - block->start;
+  if (*from >= offset && *to <= offset + size) return false;
+  if (*from > offset) *from = offset;
+  if (*to < offset + size) *to = offset + size;
+  if (*to - *from > 0xffff) *to = *from + 0xffff;
+  return true;
+}
+
 // remember_loop_range for a block whose record keeps its histories packed
 // (a block of 65 B to 1 KiB): the slot's offset and size read and widened
 // in place. Unpacking all three slots and packing one back took ~230
@@ -42,13 +58,8 @@ void remember_packed_loop_range(HeapBlock *block, PackedHistories &packed, uint6
                         : mine_this_epoch(packed.read) ? packed.read
                                                        : packed.other_read;
   if (!mine_this_epoch(slot)) return;  // this epoch's access was of the other kind
-  const uintptr_t end_of_block = block_end(block);
-  uintptr_t from = (lo < block->start ? block->start : lo) - block->start;
-  uintptr_t to = (hi > end_of_block ? end_of_block : hi) - block->start;
-  const uint32_t offset = packed_offset(slot), size = packed_size(slot);
-  if (from >= offset && to <= uintptr_t(offset) + size) return;  // covered already
-  if (from > offset) from = offset;
-  if (to < uintptr_t(offset) + size) to = uintptr_t(offset) + size;
+  uintptr_t from, to;
+  if (!widen_to_cover(block, lo, hi, packed_offset(slot), packed_size(slot), &from, &to)) return;
   // (Inside a block of at most kPackedVariableBytes: offset and size fit.)
   // Histories change only while their variable is claimed (race_access.cpp).
   if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
@@ -87,14 +98,8 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
                                                                      : &Histories::other_read;
   const History slot = unpacked.*which;
   if (!mine_this_epoch(slot)) return;  // this epoch's access was of the other kind
-  const uintptr_t end_of_block = block_end(block);
-  if (lo < block->start) lo = block->start;
-  if (hi > end_of_block) hi = end_of_block;
-  uintptr_t from = lo - block->start, to = hi - block->start;
-  if (from >= slot.offset && to <= uintptr_t(slot.offset) + slot.size) return;  // covered already
-  if (from > slot.offset) from = slot.offset;
-  if (to < uintptr_t(slot.offset) + slot.size) to = uintptr_t(slot.offset) + slot.size;
-  if (to - from > 0xffff) to = from + 0xffff;  // History::size's limit
+  uintptr_t from, to;
+  if (!widen_to_cover(block, lo, hi, slot.offset, slot.size, &from, &to)) return;
   // Histories change only while their variable is claimed (race_access.cpp).
   if (!block->state.compare_exchange_strong(word, kBusyWord)) return;
   History now_there = block_histories(block).*which;
