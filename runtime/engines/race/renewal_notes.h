@@ -1,5 +1,5 @@
-// A thread's notes of the granule renewals it made last (race_access.cpp,
-// RaceEngine::renew_inline): for an access (address, size, kind) at a site
+// A thread's notes of the renewals of its own granules it made last
+// (race_access.cpp, RaceEngine::renew_inline): for an access (address, size, kind) at a site
 // in a calling context under a lockset, the granule's histories (by their
 // pool index, as the page's history index held it) and the packed history
 // slot the renewal wrote, but for its clock.
