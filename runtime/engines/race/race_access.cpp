@@ -437,47 +437,17 @@ SNAG_ALWAYS_INLINE bool RaceEngine::renew_inline(ThreadState &t, uintptr_t addr,
     const uint32_t offset = static_cast<uint32_t>(addr & (kGranule - 1));
     uint64_t nw;
     if (!still_exclusive(rt, seen, ((1u << size) - 1) << offset, write, &nw) || nw == seen) return false;
-    PackedHistories *histories;
-    PackedHistory entry;
-    if (tid_of(seen) == wrap_tid(rt.slot)) {
-      // The owner again in a new epoch: the history's place, the stack id
-      // and the packed slot as the thread's note of this access at this
-      // site has them (renewal_notes.h), else looked up and noted.
-      const snag_site_t at = site ? site : 1;
-      const LocksetId held = write ? rt.lockset_write : rt.lockset_all;
-      const uint64_t key = RenewalNotes::key_of(addr, size, write);
-      RuntimeScope scope(&t);
-      const StackId context = cached_context(t, rt);
-      RenewalNotes::Note &note = rt.renewal_notes.note_for(key, at);
-      if (!RenewalNotes::answers(note, key, at, context, held, rt.now, &histories, &entry)) {
-        ShadowPage *page = find_shadow_page(addr);
-        const std::atomic<uint32_t> *index = page ? page->history.load(std::memory_order_acquire) : nullptr;
-        if (SNAG_UNLIKELY(!index)) return false;
-        const std::atomic<uint32_t> *granule = &index[cell_index(addr)];
-        const uint32_t pool = granule->load(std::memory_order_acquire);
-        if (SNAG_UNLIKELY(!pool)) return false;
-        histories = history_at(pool);
-        entry = pack_entry(rt.site_stacks.get(at, context, intern_access_stack), held, rt.slot, rt.now, offset,
-                           static_cast<uint32_t>(size));
-        RenewalNotes::remember(note, key, at, context, held, granule, pool, entry);
-      }
-      if (!cell->compare_exchange_strong(seen, kBusyWord)) return false;
-      history_slot(*histories, write, rt.slot) = entry;
-      cell->store(nw, std::memory_order_release);
-      return true;
-    }
-    // A hand-off: not noted (its granule is seldom the same one twice, as a
-    // ring buffer's slots in spsc_long, and a note that misses costs more
-    // than the lookups it replaces). The word's and the slot's lines were
-    // written last by another core (access_exclusive_again).
+    // After a hand-off the word's and the slot's lines were written last by
+    // another core (access_exclusive_again).
     prefetch_for_write(cell);
     ShadowPage *page = find_shadow_page(addr);
-    histories = page ? find_history(page, addr) : nullptr;
+    PackedHistories *histories = page ? find_history(page, addr) : nullptr;
     if (SNAG_UNLIKELY(!histories)) return false;
     prefetch_for_write(write ? &histories->write : &histories->read);
     RuntimeScope scope(&t);
-    entry = pack_entry(engine.access_stack(t, rt, site ? site : 1), write ? rt.lockset_write : rt.lockset_all,
-                       rt.slot, rt.now, offset, static_cast<uint32_t>(size));
+    const PackedHistory entry = pack_entry(engine.access_stack(t, rt, site ? site : 1),
+                                           write ? rt.lockset_write : rt.lockset_all, rt.slot, rt.now,
+                                           offset, static_cast<uint32_t>(size));
     if (!cell->compare_exchange_strong(seen, kBusyWord)) return false;
     history_slot(*histories, write, rt.slot) = entry;
     cell->store(nw, std::memory_order_release);

@@ -19,7 +19,6 @@
 #include "core/findings.h"
 #include "engines/race/heap_blocks.h"
 #include "engines/race/lockset.h"
-#include "engines/race/renewal_notes.h"
 #include "engines/race/site_stacks.h"
 #include "engines/race/sync_vars.h"
 #include "engines/race/vector_clock.h"
@@ -95,9 +94,6 @@ struct RaceThread {
   // The ids of the (site, context) pairs this thread remembered accesses
   // at last (site_stacks.h; race_access.cpp, access_stack).
   SiteStackCache site_stacks;
-  // The granule renewals this thread made last, with what they looked up
-  // (renewal_notes.h; race_access.cpp, renew_inline).
-  RenewalNotes renewal_notes;
   // The allocation stacks this thread captured last, by allocation site and
   // calling context (race_access.cpp, allocation_stack), so that most
   // allocations need no capture and no hash.
