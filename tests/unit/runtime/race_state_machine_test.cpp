@@ -1386,6 +1386,69 @@ TEST_F(RaceRenewal, ALockOrderedHandOffIsRenewedBesideThePreviousOwnersRead) {
   EXPECT_EQ(races_reported(), before + 1);
 }
 
+// The owner renewing one granule from two sites in turn, each in a new
+// epoch (a unique_lock's _M_owns: written by unlock, then by the next
+// constructor), and once more under a lock: each renewal remembers its own
+// site, locks and epoch. A guard for any cache of what a renewal looks up
+// or packs (race_bench.txt section 81 tried per-thread notes by access,
+// site, context and lockset).
+TEST_F(RaceRenewal, RenewalsFromTwoSitesInTurnEachRememberTheirOwnSiteAndLocks) {
+  EXPECT_EQ(hooked(*main_, base_, 1, true, 431), Route::kEngine) << "Virgin: the first access";
+  for (int round = 0; round < 3; ++round) {
+    for (snag_site_t site : {432, 433}) {
+      lock(*main_, m1_);
+      unlock(*main_, m1_);
+      EXPECT_EQ(hooked(*main_, base_, 1, true, site), Route::kRenewed);
+      const Histories hs = granule_histories(base_);
+      EXPECT_EQ(site_of(hs.write), site) << "round " << round;
+      EXPECT_EQ(hs.write.clock, now(*main_)) << "round " << round;
+      EXPECT_EQ(hs.write.lockset, kEmptyLockset) << "round " << round;
+      EXPECT_EQ(hs.write.offset, 0u);
+      EXPECT_EQ(hs.write.size, 1u);
+    }
+  }
+  lock(*main_, m1_);  // a new epoch, then the same access and site under m2
+  unlock(*main_, m1_);
+  lock(*main_, m2_);
+  EXPECT_EQ(hooked(*main_, base_, 1, true, 433), Route::kRenewed);
+  Histories hs = granule_histories(base_);
+  EXPECT_EQ(site_of(hs.write), 433u);
+  EXPECT_NE(hs.write.lockset, kEmptyLockset) << "the lock held now";
+  EXPECT_EQ(hs.write.lockset, held(*main_, true));
+  unlock(*main_, m2_);
+  EXPECT_EQ(hooked(*main_, base_, 1, true, 433), Route::kRenewed);
+  hs = granule_histories(base_);
+  EXPECT_EQ(hs.write.lockset, kEmptyLockset) << "and none once it is released";
+  EXPECT_EQ(hs.write.clock, now(*main_));
+}
+
+// A granule whose memory was freed (its histories given back) and used
+// again gets other histories of the pool: a renewal after an earlier one
+// of the same access and site writes into the granule's new histories,
+// not into the old ones, which another granule took meanwhile (the other
+// guard for a cache of the histories' place: section 81).
+TEST_F(RaceRenewal, ARenewalAfterTheGranulesHistoriesMovedWritesItsNewOnes) {
+  const uintptr_t other = base_ + 8;
+  EXPECT_EQ(hooked(*main_, base_, 8, true, 441), Route::kEngine);
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  EXPECT_EQ(hooked(*main_, base_, 8, true, 442), Route::kRenewed) << "noted";
+  PackedHistories *const before = find_history(find_shadow_page(base_), base_);
+  ASSERT_NE(before, nullptr);
+  shadow_clear(base_, base_ + 8);  // freed: the histories go back to the pool
+  EXPECT_EQ(hooked(*main_, other, 8, true, 443), Route::kEngine) << "takes the histories given back";
+  EXPECT_EQ(find_history(find_shadow_page(other), other), before);
+  EXPECT_EQ(hooked(*main_, base_, 8, true, 441), Route::kEngine) << "used again: new histories";
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  EXPECT_EQ(hooked(*main_, base_, 8, true, 442), Route::kRenewed);
+  const Histories mine = granule_histories(base_), theirs = granule_histories(other);
+  EXPECT_EQ(site_of(mine.write), 442u);
+  EXPECT_EQ(mine.write.clock, now(*main_));
+  EXPECT_EQ(site_of(theirs.write), 443u) << "the other granule's histories keep its own write";
+  EXPECT_LT(theirs.write.clock, now(*main_));
+}
+
 // What the renewal must leave to the engine: another thread's access not
 // ordered after the owner's (a race), and the owner's new epoch over bytes
 // of the granule it did not touch before (the granule splits).
