@@ -646,6 +646,34 @@ TEST_F(RaceStateMachine, AFreeGivesBackTheRecordsItsGranulesOwn) {
   EXPECT_NE(kind_of(shadow_cell(base_ + kGranule)->load()), Kind::kIndirect);
 }
 
+// A small coarse block's free clears its record's state with a plain store
+// when the state owns no record (heap_blocks.h, delete_heap_block), and
+// still gives back one that does.
+TEST_F(RaceStateMachine, AFreedCoarseBlockClearsItsStateAndGivesBackItsRecord) {
+  Event e{EventKind::kFree};
+  e.addr = base_;
+  e.value = 32;
+  e.site = 171;
+  alloc(*main_, base_, 32);
+  HeapBlock *owned = find_heap_block(base_);
+  ASSERT_NE(owned, nullptr);
+  owned->state.store(pointer_word(Kind::kSharedModify2, threadset_of(main_)));
+  uint64_t before = state_records_retired();
+  engine().on_event(*main_, e);
+  EXPECT_EQ(state_records_retired(), before + 1);
+  EXPECT_EQ(owned->state.load(), 0u);
+  alloc(*main_, base_, 32);
+  HeapBlock *plain = find_heap_block(base_);
+  ASSERT_NE(plain, nullptr);
+  write(*main_, 172);
+  EXPECT_EQ(kind_of(plain->state.load()), Kind::kExclusive0);
+  before = state_records_retired();
+  engine().on_event(*main_, e);
+  EXPECT_EQ(state_records_retired(), before);
+  EXPECT_EQ(plain->state.load(), 0u) << "a dead record's state reads Virgin";
+  EXPECT_EQ(find_heap_block(base_), nullptr);
+}
+
 TEST_F(RaceStateMachine, AFreeOfSeveralPagesGivesBackTheRecordsToo) {
   // Blocks over a page take another path (shadow_clear).
   alignas(4096) static char pages[3 * 4096];
