@@ -1054,6 +1054,25 @@ TEST_F(RaceShortcuts, ARangeOverASplitGranuleIsAnsweredOnlyForItsOwnersEpoch) {
   EXPECT_EQ(split_byte_write(0), 211u);
 }
 
+// range_owned_again answers a split granule's byte whose word equals the
+// first byte's as that one; a byte whose word differs is asked itself.
+TEST_F(RaceShortcuts, ARangeOverASplitGranuleAsksEachByteThatDiffersFromTheFirst) {
+  split_by_main(221, 222);  // bytes 0-3 and 4-7 of base_
+  ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
+  write_at(*main_, base_ + 8, 223);
+  ASSERT_TRUE(range_owned_again(base_, 16, true));
+  auto *split = static_cast<SplitGranule *>(pointer_of(word()));
+  const uint64_t kept = split->state[6].load();
+  split->state[6].store(0);  // no one's
+  EXPECT_FALSE(range_owned_again(base_, 16, true));
+  EXPECT_FALSE(range_owned_again(base_ + 5, 8, false));
+  EXPECT_TRUE(range_owned_again(base_ + 7, 8, false)) << "byte 6 not in the range";
+  split->state[6].store(split->state[0].load());  // the first byte's word
+  EXPECT_TRUE(range_owned_again(base_, 16, true));
+  split->state[6].store(kept);
+  EXPECT_TRUE(range_owned_again(base_, 16, true));
+}
+
 // A range over several granules inside one coarse block is answered by the
 // range hooks' inlined check (fast_path.h: range_quickly_needs_no_work)
 // only when the block's Exclusive owner touches it again in this epoch
