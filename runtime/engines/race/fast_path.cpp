@@ -275,9 +275,16 @@ bool range_owned_again(uintptr_t addr, uintptr_t size, bool write) {
     // The bytes [lo, hi) of this granule the access touches.
     const uintptr_t lo = addr > g ? addr - g : 0, hi = end < g + kGranule ? end - g : kGranule;
     if (is_split_word(w)) {
+      // A byte whose word equals the first byte's is answered as that one
+      // was (split_granule_needs_no_work's shortcut): a copied stack
+      // string's bytes mostly hold one word.
       const auto *split = static_cast<const SplitGranule *>(pointer_of(w));
-      for (uintptr_t b = lo; b < hi; ++b)
-        if (!owner_again(split->state[b].load(std::memory_order_acquire), 0xff, write)) return false;
+      const uint64_t passed = split->state[lo].load(std::memory_order_acquire);
+      if (!owner_again(passed, 0xff, write)) return false;
+      for (uintptr_t b = lo + 1; b < hi; ++b) {
+        const uint64_t byte = split->state[b].load(std::memory_order_acquire);
+        if (byte != passed && !owner_again(byte, 0xff, write)) return false;
+      }
       continue;
     }
     if (!owner_again(w, ((1u << (hi - lo)) - 1) << lo, write)) return false;

@@ -442,6 +442,41 @@ TEST(HeapBlocks, SmallBlocksGetThinRecordsThatSpillWhatDoesNotFit) {
 // made and used alike share, its allocating thread sits in its slab's side
 // array. Each block still reads back its own allocation, clock and
 // histories, before and after a spill, and again once the record is reused.
+// A shape's words (thin_shapes.h: what it is hashed and cached as, built
+// from its fields so that a shape made in registers is not stored and read
+// back) are its bytes as they lie in memory, the form the table compares.
+TEST(ThinShapes, AShapesWordsAreItsBytes) {
+  const ThinShape s{0x11223344, 0x55667788, 0x99aabbcc, 0x000ddeef, 0x0123, 0x0fed};
+  uint64_t bytes[3] = {};
+  __builtin_memcpy(bytes, &s, sizeof s);
+  const ThinShapeWords w = thin_shape_words(s);
+  EXPECT_EQ(w.stacks, bytes[0]);
+  EXPECT_EQ(w.write_and_thread, bytes[1]);
+  EXPECT_EQ(w.places, bytes[2]);
+}
+
+// More shapes than the per-thread cache holds, asked again in other orders:
+// each keeps its one id, and the id names that shape.
+TEST(ThinShapes, ManyShapesKeepTheirIdsThroughTheThreadsCache) {
+  constexpr uint32_t kShapes = 700;
+  auto shape = [](uint32_t i) {
+    return ThinShape{900000 + i % 7, i % 3 ? 910000 + i : 0, 920000 + i / 7, i % 5, static_cast<uint16_t>(i & 0xfff),
+                     static_cast<uint16_t>((i * 7) & 0xfff)};
+  };
+  std::vector<uint32_t> ids(kShapes);
+  for (uint32_t i = 0; i < kShapes; ++i) {
+    ids[i] = intern_thin_shape(shape(i));
+    ASSERT_NE(ids[i], 0u);
+    for (uint32_t j = 0; j < i; j += 37) ASSERT_NE(ids[i], ids[j]) << i << " " << j;
+  }
+  for (uint32_t round = 0; round < 3; ++round)
+    for (uint32_t k = 0; k < kShapes; ++k) {
+      const uint32_t i = round == 0 ? kShapes - 1 - k : (k * 101 + round) % kShapes;
+      ASSERT_EQ(intern_thin_shape(shape(i)), ids[i]) << "shape " << i << " round " << round;
+      ASSERT_TRUE(same_shape(thin_shape(ids[i]), shape(i)));
+    }
+}
+
 TEST(HeapBlocks, ThinRecordsAre32BytesAndBlocksUsedAlikeShareOneShape) {
   BlockCache cache;
   constexpr int kBlocks = 64;

@@ -646,6 +646,34 @@ TEST_F(RaceStateMachine, AFreeGivesBackTheRecordsItsGranulesOwn) {
   EXPECT_NE(kind_of(shadow_cell(base_ + kGranule)->load()), Kind::kIndirect);
 }
 
+// A small coarse block's free clears its record's state with a plain store
+// when the state owns no record (heap_blocks.h, delete_heap_block), and
+// still gives back one that does.
+TEST_F(RaceStateMachine, AFreedCoarseBlockClearsItsStateAndGivesBackItsRecord) {
+  Event e{EventKind::kFree};
+  e.addr = base_;
+  e.value = 32;
+  e.site = 171;
+  alloc(*main_, base_, 32);
+  HeapBlock *owned = find_heap_block(base_);
+  ASSERT_NE(owned, nullptr);
+  owned->state.store(pointer_word(Kind::kSharedModify2, threadset_of(main_)));
+  uint64_t before = state_records_retired();
+  engine().on_event(*main_, e);
+  EXPECT_EQ(state_records_retired(), before + 1);
+  EXPECT_EQ(owned->state.load(), 0u);
+  alloc(*main_, base_, 32);
+  HeapBlock *plain = find_heap_block(base_);
+  ASSERT_NE(plain, nullptr);
+  write(*main_, 172);
+  EXPECT_EQ(kind_of(plain->state.load()), Kind::kExclusive0);
+  before = state_records_retired();
+  engine().on_event(*main_, e);
+  EXPECT_EQ(state_records_retired(), before);
+  EXPECT_EQ(plain->state.load(), 0u) << "a dead record's state reads Virgin";
+  EXPECT_EQ(find_heap_block(base_), nullptr);
+}
+
 TEST_F(RaceStateMachine, AFreeOfSeveralPagesGivesBackTheRecordsToo) {
   // Blocks over a page take another path (shadow_clear).
   alignas(4096) static char pages[3 * 4096];
@@ -1024,6 +1052,25 @@ TEST_F(RaceShortcuts, ARangeOverASplitGranuleIsAnsweredOnlyForItsOwnersEpoch) {
   RaceEngine::on_access(*a, base_, 16, kAccessRange, 214);  // unordered with main's writes
   EXPECT_GE(races_reported(), before + 1);
   EXPECT_EQ(split_byte_write(0), 211u);
+}
+
+// range_owned_again answers a split granule's byte whose word equals the
+// first byte's as that one; a byte whose word differs is asked itself.
+TEST_F(RaceShortcuts, ARangeOverASplitGranuleAsksEachByteThatDiffersFromTheFirst) {
+  split_by_main(221, 222);  // bytes 0-3 and 4-7 of base_
+  ASSERT_EQ(indirect_type(word()), IndirectType::kSplit);
+  write_at(*main_, base_ + 8, 223);
+  ASSERT_TRUE(range_owned_again(base_, 16, true));
+  auto *split = static_cast<SplitGranule *>(pointer_of(word()));
+  const uint64_t kept = split->state[6].load();
+  split->state[6].store(0);  // no one's
+  EXPECT_FALSE(range_owned_again(base_, 16, true));
+  EXPECT_FALSE(range_owned_again(base_ + 5, 8, false));
+  EXPECT_TRUE(range_owned_again(base_ + 7, 8, false)) << "byte 6 not in the range";
+  split->state[6].store(split->state[0].load());  // the first byte's word
+  EXPECT_TRUE(range_owned_again(base_, 16, true));
+  split->state[6].store(kept);
+  EXPECT_TRUE(range_owned_again(base_, 16, true));
 }
 
 // A range over several granules inside one coarse block is answered by the
