@@ -15,19 +15,35 @@ namespace {
 // Pair i's key (the smaller id, then the larger in the high half), in
 // chunks made as pairs are added. A key changes only to be condemned (its
 // top bit set by a sweep that found nothing naming the pair), taken back
-// (the bit cleared, by a lookup or the next sweep) or retired (0, by the
-// sweep after that, unless a lookup took it back first: both by compare
-// and exchange). One-lock ids are below 2^22, so the bit is free.
+// (the bit cleared, by a lookup or the next sweep) or retired (kRetired, by
+// the sweep after that, unless a lookup took it back first: both by compare
+// and exchange). One-lock ids are below 2^22, so the bits are free.
+// A retired index is given out again (race_bench.txt section 83: kept pairs
+// spread over every page of keys ever made, a few survivors pinning each,
+// 137 pages for 33,670 pairs in lock_pairs), but only after the sweep
+// that follows its retirement found nothing naming it either: three sweeps
+// in a row, and one whole interval after its key stopped matching anything.
+// Until then (and for good, while that sweep finds it named: a thread that
+// held it in a local across two sweeps wrote it back) it names no locks.
+// A retired key's low 32 bits link it into its list (below): the index
+// after it plus one, 0 at the end.
 constexpr uint32_t kKeyChunkBits = 16;
 constexpr uint32_t kKeysPerChunk = 1u << kKeyChunkBits;
 constexpr uint32_t kKeyChunks = (kMaxLockPairs >> kKeyChunkBits) + 1;
 constexpr uint64_t kCondemned = uint64_t(1) << 63;
+constexpr uint64_t kRetired = uint64_t(1) << 62;
 std::atomic<uint64_t *> g_keys[kKeyChunks];
-uint32_t g_pairs;  // ever added, under g_insert_lock
+uint32_t g_pairs;  // indexes ever given out (the highest plus one), under g_insert_lock
+uint32_t g_added;  // pairs ever added, under g_insert_lock
 uint32_t g_kept;   // not retired, under g_insert_lock
+// Retired indexes, linked through their keys (index + 1, 0: none), under
+// g_insert_lock: `cooling` those the last sweep retired (or found named
+// although retired), `free` those the sweep after found nowhere, given out
+// again first.
+uint32_t g_cooling_head, g_free_head;
 SpinLock g_insert_lock;
 LockPairFinder g_finder;
-uint32_t g_pairs_at_sweep, g_named_at_sweep;  // under g_insert_lock
+uint32_t g_added_at_sweep, g_named_at_sweep;  // under g_insert_lock
 size_t g_read_at_sweep;
 std::atomic<uint32_t> g_sweeps;
 
@@ -114,8 +130,8 @@ constexpr uint32_t kKeyPages = kMaxLockPairs / kKeysPerPage + 1;
 uint16_t g_kept_in_page[kKeyPages];
 uint32_t g_occupied;  // slots of the index in use, retired pairs' included
 
-// Calls visit(pair, key) for every pair not retired, in the order they were
-// added (key: its stored key, nonzero). Under g_insert_lock.
+// Calls visit(pair, key) for every pair not retired, by index (key: its
+// stored key, nonzero). Under g_insert_lock.
 template <typename Visit>
 void for_each_kept(Visit &&visit) {
   const uint32_t pages = (g_pairs + kKeysPerPage - 1) / kKeysPerPage;
@@ -123,8 +139,10 @@ void for_each_kept(Visit &&visit) {
     if (!g_kept_in_page[page]) continue;
     const uint32_t first = page * kKeysPerPage;
     const uint32_t end = first + kKeysPerPage < g_pairs ? first + kKeysPerPage : g_pairs;
-    for (uint32_t pair = first; pair < end; ++pair)
-      if (const uint64_t key = stored_key(pair)) visit(pair, key);
+    for (uint32_t pair = first; pair < end; ++pair) {
+      const uint64_t key = stored_key(pair);
+      if (key && !(key & kRetired)) visit(pair, key);
+    }
   }
 }
 
@@ -154,10 +172,13 @@ void remake_index(uint32_t *old, uint32_t slots) {
   g_index.store(make_index(slots), std::memory_order_release);
 }
 
-// Slots for `pairs` with room to add as many again before it fills.
+// Slots for `pairs` with room to add half as many again, or a sweep's
+// interval, before it fills. (As many again kept lock_pairs' index at 64Ki
+// slots, 256 KiB, for 24,000 pairs: race_bench.txt section 83.)
 uint32_t slots_for(uint32_t pairs) {
+  const uint64_t room = pairs / 2 > kMinPairsBetweenSweeps ? pairs / 2 : kMinPairsBetweenSweeps;
   uint32_t slots = kFirstSlots;
-  while (uint64_t(pairs) * 2 * 4 > uint64_t(slots) * 3) slots *= 2;
+  while ((uint64_t(pairs) + room) * 4 > uint64_t(slots) * 3) slots *= 2;
   return slots;
 }
 
@@ -176,8 +197,18 @@ void sweep() {
   const size_t read = g_finder(pairs, named);
   if (read == kLockPairSearchFailed) {
     raw_syscall(SYS_munmap, mapped, static_cast<long>(mark_bytes));
-    g_pairs_at_sweep = pairs;  // tried again once as many more are added
+    g_added_at_sweep = g_added;  // tried again once as many more are added
     return;
+  }
+  // The last sweep's retired indexes: free now unless found named (then
+  // they stay retired, and are looked for again at the next sweep).
+  uint32_t cooling = 0;
+  for (uint32_t link = g_cooling_head; link;) {
+    const uint32_t pair = link - 1;
+    link = static_cast<uint32_t>(stored_key(pair));
+    uint32_t &head = named[pair / 64] >> (pair % 64) & 1 ? cooling : g_free_head;
+    __atomic_store_n(key_slot(pair), kRetired | head, __ATOMIC_RELAXED);
+    head = pair + 1;
   }
   uint32_t found = 0;
   for_each_kept([&](uint32_t pair, uint64_t key) {
@@ -188,12 +219,11 @@ void sweep() {
     } else if (!(key & kCondemned)) {
       // Only sweeps condemn, under the lock: a lookup can only take it back.
       __atomic_store_n(slot, key | kCondemned, __ATOMIC_RELAXED);
-    } else if (__atomic_compare_exchange_n(slot, &key, 0, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    } else if (__atomic_compare_exchange_n(slot, &key, kRetired | cooling, false, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED)) {
       --g_kept;
-      const uint32_t page = pair / kKeysPerPage;
-      // A page's last key retired, and no pair still to come on it.
-      if (--g_kept_in_page[page] == 0 && (page + 1) * kKeysPerPage <= g_pairs)
-        raw_syscall(SYS_madvise, reinterpret_cast<long>(key_slot(page * kKeysPerPage)), 4096, MADV_DONTNEED);
+      --g_kept_in_page[pair / kKeysPerPage];
+      cooling = pair + 1;
     }
     // else a lookup took it back just now
   });
@@ -202,7 +232,8 @@ void sweep() {
   // need: left to fill with retired pairs' slots, it was rebuilt at twice
   // that size (lock_pairs' peak +0.9 MB).
   remake_index(g_index.load(std::memory_order_relaxed), slots_for(g_kept + 1));
-  g_pairs_at_sweep = pairs;
+  g_cooling_head = cooling;
+  g_added_at_sweep = g_added;
   g_named_at_sweep = found;
   g_read_at_sweep = read;
   g_sweeps.fetch_add(1, std::memory_order_relaxed);
@@ -218,8 +249,8 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other) {
   uint32_t *index = g_index.load(std::memory_order_relaxed);
   pair = find(index, key, hash);
   if (pair != kNoLockPair) return pair;
-  if (g_pairs == kMaxLockPairs) return kNoLockPair;
-  const uint32_t added = g_pairs - g_pairs_at_sweep;
+  if (g_pairs == kMaxLockPairs && !g_free_head) return kNoLockPair;
+  const uint32_t added = g_added - g_added_at_sweep;
   if (g_finder && added >= kMinPairsBetweenSweeps && added >= g_named_at_sweep &&
       added >= g_read_at_sweep / kSweepBytesPerPair) {
     sweep();
@@ -231,7 +262,12 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other) {
     remake_index(index, slots_for(g_kept + 1));
     index = g_index.load(std::memory_order_relaxed);
   }
-  pair = g_pairs;
+  if (g_free_head) {
+    pair = g_free_head - 1;
+    g_free_head = static_cast<uint32_t>(stored_key(pair));
+  } else {
+    pair = g_pairs++;
+  }
   uint64_t *chunk = g_keys[pair >> kKeyChunkBits].load(std::memory_order_relaxed);
   if (!chunk) {
     chunk = static_cast<uint64_t *>(map_pages_unvisited(sizeof(uint64_t) * kKeysPerChunk));
@@ -239,7 +275,7 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other) {
   }
   __atomic_store_n(&chunk[pair & (kKeysPerChunk - 1)], key, __ATOMIC_RELAXED);
   put(index, hash, pair);  // publishes the key
-  ++g_pairs;
+  ++g_added;
   ++g_occupied;
   ++g_kept;
   ++g_kept_in_page[pair / kKeysPerPage];
@@ -247,7 +283,8 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other) {
 }
 
 void lock_pair_members(uint32_t index, uint32_t *low, uint32_t *high) {
-  const uint64_t key = stored_key(index) & ~kCondemned;
+  uint64_t key = stored_key(index) & ~kCondemned;
+  if (key & kRetired) key = 0;
   *low = static_cast<uint32_t>(key);
   *high = static_cast<uint32_t>(key >> 32);
 }
@@ -262,6 +299,11 @@ uint32_t lock_pair_sweeps() { return g_sweeps.load(std::memory_order_relaxed); }
 uint32_t lock_pairs_kept() {
   SpinLockGuard guard(g_insert_lock);
   return g_kept;
+}
+
+uint32_t lock_pair_indexes_given() {
+  SpinLockGuard guard(g_insert_lock);
+  return g_pairs;
 }
 
 const void *lock_pair_index_memory() { return g_index.load(std::memory_order_acquire); }

@@ -43,15 +43,18 @@ void set_lock_pair_finder(LockPairFinder finder);
 // kSweepBytesPerPair bytes it read: a search of the runtime's memory costs
 // each pair added a few cache lines' reads at most. A pair no finder found
 // at two sweeps in a row, and not looked up between them, is retired: its
-// key is cleared (its page given back once all of its keys are) and the
-// index no longer finds it; the same two locks held together again make a
-// new index. Indexes are never given out twice: an index a thread still
-// held in a local would name nothing, never another pair.
-constexpr uint32_t kMinPairsBetweenSweeps = 1u << 14;
-constexpr size_t kSweepBytesPerPair = 256;
+// key is marked retired and the index no longer finds it; the same two locks held together again make a
+// new index. A retired index names no locks (an index a thread still held
+// in a local names nothing) until the sweep after its retirement found
+// nothing naming it either; then it may be given out again, so that the
+// kept pairs' keys stay on a few pages (race_bench.txt section 83).
+constexpr uint32_t kMinPairsBetweenSweeps = 1u << 13;
+constexpr size_t kSweepBytesPerPair = 512;
 // For tests: sweeps so far, and the pairs the index holds (not retired).
 uint32_t lock_pair_sweeps();
 uint32_t lock_pairs_kept();
+// For tests: indexes ever given out (the highest plus one).
+uint32_t lock_pair_indexes_given();
 
 // The index now and its slots (for its tests: it grows to keep at most
 // three in four used, and no more, and gives the outgrown one's pages back).

@@ -184,19 +184,32 @@ namespace {
 // on every page holding a mutex too.
 // 8 bytes (16 before section 55): a compact word stands for one atomic, and
 // an array of 8-byte atomics (many_atomics, a thread pool's flags) has one
-// per 8 bytes. Heads are 4 KiB per page that holds a variable or a word.
-constexpr uintptr_t kSpan = 8;
-constexpr uint32_t kSpansPerPage = kPageSize / kSpan;
+// per 8 bytes. Heads are 4 KiB per page that holds a word or an atomic's
+// variable.
+// A page whose first variable is a lock's (an array of objects with a mutex
+// each: lock_pairs' 10,000 accounts, a hash map's buckets) takes narrow
+// heads instead, one per 32 bytes (1 KiB a page, race_bench.txt section 83):
+// a 40-byte mutex starts in a span of its own, so a lookup still walks past
+// no other lock. Heads never change width (a thread keeps a page's heads
+// without a lock, RecentChains), so a narrow page never holds a compact
+// word: an atomic released there takes the variable path, as one that
+// several threads release at does.
+constexpr uint8_t kWideShift = 3;    // a head per 8 bytes; compact words allowed
+constexpr uint8_t kNarrowShift = 5;  // a head per 32 bytes; variables only
+constexpr uint32_t kSpansPerPage = kPageSize >> kWideShift;
 }  // namespace
 
 struct SyncChains {
   SpinLock lock;
+  // kWideShift or kNarrowShift: a head stands for (1 << span_shift) bytes.
+  uint8_t span_shift;
   // Bumped (under `lock`) at each removal. A reader that walked a chain
   // without the lock and found nothing checks it: a variable removed from
   // this page and used again elsewhere could have led it off the chain.
   std::atomic<uint32_t> removals;
-  // Per span: 0, the first variable of its chain, or (bit 0 set) a compact
-  // word (below).
+  // Per span: 0, the first variable of its chain, or (bit 0 set, wide
+  // heads only) a compact word (below). Narrow heads are the first
+  // kPageSize >> kNarrowShift of these: their memory ends there.
   std::atomic<uintptr_t> head[kSpansPerPage];
 };
 
@@ -664,29 +677,45 @@ SyncVar *remember(RecentVar &recent, SyncVar *v) {
   return v;
 }
 
-// The chain heads of `page`, made on its first variable.
+// The chain heads of `page`, made on its first variable (`narrow`: a lock's,
+// above), carved at their size from runs that are never unmapped.
 SpinLock g_chains_lock;
-SyncChains *g_chains_next;
-SyncChains *g_chains_end;
+char *g_chains_next;
+char *g_chains_end;
+std::atomic<size_t> g_chains_bytes;
 
-SyncChains *chains_of(ShadowPage *page) {
+size_t chains_size(uint8_t span_shift) {
+  return sizeof(SyncChains) - sizeof(SyncChains::head) + sizeof(std::atomic<uintptr_t>) * (kPageSize >> span_shift);
+}
+
+SyncChains *chains_of(ShadowPage *page, bool narrow) {
   if (SyncChains *chains = page->sync_chains.load(std::memory_order_acquire)) return chains;
   SpinLockGuard guard(g_chains_lock);
   SyncChains *chains = page->sync_chains.load(std::memory_order_acquire);
   if (chains) return chains;
-  if (g_chains_next == g_chains_end) {
-    constexpr size_t kPerRun = 32;  // 65 KiB
+  const uint8_t shift = narrow ? kNarrowShift : kWideShift;
+  const size_t size = chains_size(shift);
+  if (size_t(g_chains_end - g_chains_next) < size) {
+    // 32 wide heads' worth and the rest of the last page (narrow ones fit
+    // there): a run of 16 pages held 15 wide and left most of a page that
+    // is resident (many_atomics' 3,900 pages of atomics: +0.5 MB).
+    const size_t run_bytes = (32 * chains_size(kWideShift) + kPageSize - 1) & ~(kPageSize - 1);
     // Pointers: not searched for lockset ids (lockset_references.h).
-    g_chains_next = static_cast<SyncChains *>(map_pages_unvisited(sizeof(SyncChains) * kPerRun));
-    g_chains_end = g_chains_next + kPerRun;
+    g_chains_next = static_cast<char *>(map_pages_unvisited(run_bytes));
+    g_chains_end = g_chains_next + run_bytes;
   }
-  chains = new (g_chains_next++) SyncChains();
+  // Not constructed (that would zero a narrow one's absent heads, the next
+  // one's memory): fresh pages are zeros, a free lock and empty heads.
+  chains = reinterpret_cast<SyncChains *>(g_chains_next);
+  chains->span_shift = shift;
+  g_chains_next += size;
+  g_chains_bytes.fetch_add(size, std::memory_order_relaxed);
   page->sync_chains.store(chains, std::memory_order_release);
   return chains;
 }
 
 std::atomic<uintptr_t> &chain_head(SyncChains *chains, uintptr_t addr) {
-  return chains->head[(addr & (kPageSize - 1)) / kSpan];
+  return chains->head[(addr & (kPageSize - 1)) >> chains->span_shift];
 }
 
 // The pages whose chain heads this thread found last, direct-mapped by page.
@@ -752,7 +781,8 @@ SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word
       unmark_empty_bucket(index);
       return nullptr;
     }
-    chains = chains_of(shadow_page(addr));
+    // A lock about to be acquired (`made`) gives a new page narrow heads.
+    chains = chains_of(shadow_page(addr), made != nullptr);
   }
   std::atomic<uintptr_t> &head = chain_head(chains, addr);
   const uint32_t removals = chains->removals.load(std::memory_order_acquire);
@@ -944,10 +974,11 @@ void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, A
   if (recent.addr != addr || !recent.var || recent.var->forgotten.load(std::memory_order_acquire) ||
       recent.var->addr != addr) {
     SyncChains *chains = find_chains(addr);
-    if (!chains) chains = chains_of(shadow_page(addr));
+    if (!chains) chains = chains_of(shadow_page(addr), false);
     std::atomic<uintptr_t> &head = chain_head(chains, addr);
     uintptr_t h = head.load(std::memory_order_acquire);
-    for (;;) {
+    // Narrow heads hold no words: the variable path.
+    for (; chains->span_shift == kWideShift;) {
       if (h && !word_names(h, addr)) break;  // variables here, or another address's word
       const uint32_t old = word_snapshot(h);
       // Rule 5: a read-modify-write continues another thread's sequence,
@@ -1064,6 +1095,8 @@ size_t sync_chain_length(uintptr_t addr) {
   return length;
 }
 
+size_t sync_chains_bytes() { return g_chains_bytes.load(std::memory_order_relaxed); }
+
 size_t sync_vars_carved() {
   SpinLockGuard guard(g_carve_lock);
   return g_carved;
@@ -1074,23 +1107,24 @@ void sync_forget_range(uintptr_t begin, uintptr_t end) {
     if (page->sync_objects.load(std::memory_order_relaxed) == 0) return;
     SyncChains *chains = page->sync_chains.load(std::memory_order_acquire);
     if (!chains) return;
-    const uintptr_t first = (begin > page_start ? begin : page_start) & ~(kSpan - 1);
+    const uintptr_t span_bytes = uintptr_t(1) << chains->span_shift;
+    const uintptr_t first = (begin > page_start ? begin : page_start) & ~(span_bytes - 1);
     const uintptr_t last = end < page_start + kPageSize ? end : page_start + kPageSize;
     // A freed block on a page holding variables elsewhere (a node beside
     // nodes with atomics) takes no lock.
     bool any = false;
-    for (uintptr_t span = first; span < last && !any; span += kSpan)
+    for (uintptr_t span = first; span < last && !any; span += span_bytes)
       any = chain_head(chains, span).load(std::memory_order_relaxed) != 0;
     if (!any) return;
     SpinLockGuard guard(chains->lock);
-    for (uintptr_t span = first; span < last; span += kSpan) {
+    for (uintptr_t span = first; span < last; span += span_bytes) {
       // Each variable is written (unlinked, forgotten) and most were last
       // touched long ago: fetching those a few spans ahead overlaps their
       // misses (an array of atomic flags freed: 70% of this walk waited on
       // them one at a time).
-      constexpr uintptr_t kAhead = 4 * kSpan;
-      if (span + kAhead < last) {
-        if (SyncVar *ahead = first_var(chain_head(chains, span + kAhead).load(std::memory_order_relaxed))) {
+      const uintptr_t ahead_bytes = 4 * span_bytes;
+      if (span + ahead_bytes < last) {
+        if (SyncVar *ahead = first_var(chain_head(chains, span + ahead_bytes).load(std::memory_order_relaxed))) {
           prefetch_for_write(ahead);
         }
       }

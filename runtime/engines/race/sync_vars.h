@@ -248,6 +248,11 @@ void sync_forget_range(uintptr_t begin, uintptr_t end);
 // 8-byte span (exposed for its tests).
 size_t sync_chain_length(uintptr_t addr);
 
+// How many bytes of chain heads were ever carved: 4 KiB and a little per
+// page whose first synchronization object was not a lock, 1 KiB and a little
+// per page whose first was (tests).
+size_t sync_chains_bytes();
+
 // How many variables were ever carved (their memory is never unmapped).
 size_t sync_vars_carved();
 

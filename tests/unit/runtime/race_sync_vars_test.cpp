@@ -708,7 +708,6 @@ TEST(SyncVars, Rule1AnAtomicReleasedByOneThreadKeepsAWordNotAVariable) {
   EXPECT_EQ(other.clock.get(2), 1u);
   sync_forget_range(a, a + 8);
   sync_thread_done(t.snapshot);
-  sync_thread_done(other.snapshot);
 }
 
 // Rule 2: the releaser's own acquire there takes nothing (a relaxed load
@@ -920,6 +919,49 @@ TEST(SyncVars, AWordReleasedAgainAfterTheReleasersClockGrewBecomesAVariable) {
   sync_forget_range(a, a + 8);
   sync_thread_done(t.snapshot);
   EXPECT_EQ(sync_snapshots_alive(), alive);
+}
+
+// A page whose first variable is a lock's takes narrow chain heads, 1 KiB
+// (an array of objects with a mutex each: lock_pairs' 10,000 accounts took
+// 4 KiB of heads per 4 KiB page of accounts, race_bench.txt section 83); each
+// lock is still alone in its chain, an atomic released on such a page
+// takes a variable (no compact word there) and still publishes its clock,
+// and freeing the page forgets them all. A page an atomic came to first
+// keeps wide heads and its compact words.
+TEST(SyncVars, APageOfLocksTakesNarrowHeads) {
+  constexpr uintptr_t kArray = 0x7f2266567000;
+  constexpr uintptr_t kPages = 16, kStride = 48;  // std::mutex and a balance
+  constexpr uintptr_t kLocks = kPages * 4096 / kStride;
+  AcquireCache seen;
+  const size_t bytes = sync_chains_bytes();
+  for (uintptr_t i = 0; i < kLocks; ++i) ASSERT_NE(sync_var(kArray + kStride * i, true, &seen), nullptr);
+  EXPECT_LE(sync_chains_bytes() - bytes, kPages * 1100);
+  for (uintptr_t i = 0; i < kLocks; ++i) {
+    ASSERT_EQ(sync_chain_length(kArray + kStride * i), 1u) << i;
+    ASSERT_EQ(sync_var(kArray + kStride * i, false)->addr, kArray + kStride * i);
+  }
+  // An atomic beside the locks: a variable, which acquires still find.
+  const uintptr_t flag = kArray + 40;
+  Releaser t(1, 5);
+  t.release(flag);
+  EXPECT_FALSE(sync_has_compact_word(flag));
+  ASSERT_NE(sync_var(flag, false), nullptr);
+  EXPECT_EQ(sync_var(flag, false)->addr, flag);
+  Releaser other(2);
+  other.acquire(flag, other.clock, true);
+  EXPECT_EQ(other.clock.get(1), 5u);
+  EXPECT_EQ(sync_chain_length(flag), 2u);  // the flag and the lock at 48 share a 32-byte span
+  sync_forget_range(kArray, kArray + kPages * 4096);
+  for (uintptr_t i = 0; i < kLocks; ++i) ASSERT_EQ(sync_var(kArray + kStride * i, false), nullptr) << i;
+  EXPECT_EQ(sync_var(flag, false), nullptr);
+  // A page an atomic came to first: wide heads, a word.
+  const uintptr_t atomic_page = kArray + kPages * 4096 + 4096;
+  const size_t wide_bytes = sync_chains_bytes();
+  t.release(atomic_page);
+  EXPECT_TRUE(sync_has_compact_word(atomic_page));
+  EXPECT_GE(sync_chains_bytes() - wide_bytes, 4096u);
+  sync_forget_range(atomic_page, atomic_page + 8);
+  sync_thread_done(t.snapshot);
 }
 
 }  // namespace
