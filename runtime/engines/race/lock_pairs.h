@@ -43,11 +43,14 @@ void set_lock_pair_finder(LockPairFinder finder);
 // kSweepBytesPerPair bytes it read: a search of the runtime's memory costs
 // each pair added a few cache lines' reads at most. A pair no finder found
 // at two sweeps in a row, and not looked up between them, is retired: its
-// key is marked retired and the index no longer finds it; the same two locks held together again make a
-// new index. A retired index names no locks (an index a thread still held
-// in a local names nothing) until the sweep after its retirement found
-// nothing naming it either; then it may be given out again, so that the
-// kept pairs' keys stay on a few pages (race_bench.txt section 83).
+// key is marked retired and the index no longer finds it; the same two
+// locks held together again make a new index. A retired index names no
+// locks (an index a thread still held in a local names nothing) until the
+// sweep after its retirement found nothing naming it either; then it may be
+// given out again, so that the kept pairs' keys stay on a few pages
+// (race_bench.txt section 83). That grace is three sweeps, not a proof: a
+// thread stalled across all three holding the index only in a local would
+// read another pair's locks for that one access.
 constexpr uint32_t kMinPairsBetweenSweeps = 1u << 13;
 constexpr size_t kSweepBytesPerPair = 512;
 // For tests: sweeps so far, and the pairs the index holds (not retired).
