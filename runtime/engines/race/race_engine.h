@@ -20,6 +20,7 @@
 #include "engines/race/heap_blocks.h"
 #include "engines/race/lockset.h"
 #include "engines/race/site_stacks.h"
+#include "engines/race/stack_records.h"
 #include "engines/race/sync_vars.h"
 #include "engines/race/vector_clock.h"
 
@@ -50,6 +51,10 @@ struct RaceThread {
   // taken that lock, sees the epoch before the tick only. It starts below
   // the thread's first epoch, where the slot's earlier users' epochs end.
   Clock published = 0;
+  // The word this thread lowers to its stack pointer at every entry into
+  // the engine: its stack's record (stack_records.h), so that the next
+  // thread on the stack clears only what lies above.
+  std::atomic<uintptr_t> *stack_low = &g_untracked_stack_low;
   VectorClock fence_release;  // B_t at the last release fence
   VectorClock fence_acquire;  // clocks seen by relaxed loads since then
   AcquireCache acquired;      // what atomics took into those two clocks already
@@ -276,7 +281,7 @@ class RaceEngine final : public Engine {
   bool free_small_block(ThreadState &t, RaceThread &rt, const Event &e, std::atomic<uint64_t> *cell,
                         HeapBlock *block);
   void free_block_slowly(ThreadState &t, RaceThread &rt, const Event &e);
-  void forget_thread_stack();
+  void forget_thread_stack(ThreadState &t, RaceThread &rt);
 
   // race_potential.cpp (potential=1)
   void check_potential(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
