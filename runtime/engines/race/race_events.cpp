@@ -57,18 +57,11 @@ void start_in_slot(RaceThread &rt, ClockSlot slot) {
 
 }  // namespace
 
-RaceThread &RaceEngine::thread_data(ThreadState &t) {
-  auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
-  if (SNAG_UNLIKELY(!rt)) {
-    // A thread whose creation the runtime did not see starts unordered.
-    rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
-    start_in_slot(*rt, take_clock_slot(nullptr, t.tid));
-    t.engine_data[kRaceSlot] = rt;
-  }
-  // Every state word, history and variable the engine makes comes through
-  // here first (accesses, events, atomics): the stack pointer now lies below
-  // any of this thread's stack it may make them for (stack_records.h).
-  note_stack_depth(rt->stack_low);
+// A thread whose creation the runtime did not see starts unordered.
+RaceThread &RaceEngine::adopt_thread(ThreadState &t) {
+  auto *rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
+  start_in_slot(*rt, take_clock_slot(nullptr, t.tid));
+  t.engine_data[kRaceSlot] = rt;
   return *rt;
 }
 
@@ -373,8 +366,10 @@ void RaceEngine::forget_thread_stack(ThreadState &t, RaceThread &rt) {
   if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
     auto begin = reinterpret_cast<uintptr_t>(addr);
     if (t.stack_from_library) {
-      const StackClaim claim = claim_stack(begin, size, current_stack_pointer());
-      rt.stack_low = claim.low;
+      const uintptr_t sp = current_stack_pointer();
+      const StackClaim claim = claim_stack(begin, size, sp);
+      rt.stack_low = sp;
+      rt.stack_record = claim.low;
       forget_stack_range(claim.dirty_from, begin + size);
     } else {
       forget_stack_records(begin, begin + size);

@@ -37,8 +37,8 @@
 
 namespace snag::race {
 
-// The word a thread lowers to its stack pointer (note_stack_depth) for a
-// stack without a record: 0, so that it is never lowered.
+// The record word of a thread whose stack has no record (its own copy is
+// 0, so that it is never lowered).
 extern std::atomic<uintptr_t> g_untracked_stack_low;
 
 // What a new thread on the glibc stack [base, base + size), now at stack
@@ -66,11 +66,17 @@ SNAG_ALWAYS_INLINE uintptr_t current_stack_pointer() {
 #endif
 }
 
-// Lowers `low` to the calling thread's stack pointer (a few instructions on
-// every entry into the engine).
-SNAG_ALWAYS_INLINE void note_stack_depth(std::atomic<uintptr_t> *low) {
+// Lowers `seen` (the thread's own copy, on a line it writes anyway) and its
+// stack's record `low` to the calling thread's stack pointer: a load and a
+// compare on every entry into the engine, a store only when the thread went
+// deeper than before. The record is not read there: records of threads
+// alive at once share cache lines.
+SNAG_ALWAYS_INLINE void note_stack_depth(uintptr_t &seen, std::atomic<uintptr_t> *low) {
   const uintptr_t sp = current_stack_pointer();
-  if (SNAG_UNLIKELY(sp < low->load(std::memory_order_relaxed))) low->store(sp, std::memory_order_relaxed);
+  if (SNAG_UNLIKELY(sp < seen)) {
+    seen = sp;
+    low->store(sp, std::memory_order_relaxed);
+  }
 }
 
 // Forgets every record (unit tests).

@@ -39,19 +39,22 @@ TEST_F(StackRecords, AStackSeenAgainIsClearedFromAPageBelowTheDeepestPointItsThr
   EXPECT_EQ(third.dirty_from, kTop - 2 * kPage);
 }
 
-TEST_F(StackRecords, NoteStackDepthLowersTheRecordToTheCallersStackPointer) {
+TEST_F(StackRecords, NoteStackDepthLowersTheThreadsCopyAndTheRecordToTheCallersStackPointer) {
   int here = 0;
   const auto sp = reinterpret_cast<uintptr_t>(&here);
+  uintptr_t seen = sp + 65536;
   std::atomic<uintptr_t> low{sp + 65536};
-  note_stack_depth(&low);
+  note_stack_depth(seen, &low);
   EXPECT_LT(low.load(), sp + 65536);
   EXPECT_GT(low.load(), sp - 65536);
-  const uintptr_t noted = low.load();
-  low.store(16);
-  note_stack_depth(&low);  // never raised
-  EXPECT_EQ(low.load(), 16u);
-  EXPECT_NE(noted, 0u);
-  note_stack_depth(&g_untracked_stack_low);
+  EXPECT_EQ(seen, low.load());
+  seen = 16;
+  low.store(32);
+  note_stack_depth(seen, &low);  // never raised
+  EXPECT_EQ(seen, 16u);
+  EXPECT_EQ(low.load(), 32u);
+  uintptr_t untracked = 0;
+  note_stack_depth(untracked, &g_untracked_stack_low);
   EXPECT_EQ(g_untracked_stack_low.load(), 0u);  // a stack without a record is never lowered
 }
 
