@@ -36,6 +36,10 @@ struct ThreadState {
   std::atomic<uint8_t> end_marks{0};
   bool is_detached() const { return end_marks.load(std::memory_order_relaxed) & kDetachedForGood; }
   int kernel_tid = 0;  // gettid(), set when the thread starts
+  // The thread runs on a stack the thread library allocated (default
+  // attributes, not a stack the program or an engine gave): the race
+  // engine may know how much of it earlier threads used (stack_records.h).
+  bool stack_from_library = false;
   ThreadState *next_ending = nullptr;  // in the reaper's list
   char name[32] = {};  // from pthread_setname_np
   ShadowStack shadow;

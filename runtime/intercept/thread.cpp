@@ -106,6 +106,17 @@ void *thread_start(void *p) {
   return result;
 }
 
+// Whether `attr` carries a stack of the program's (pthread_attr_setstack or
+// setstackaddr). glibc keeps the stack's top, null unless one was given,
+// and pthread_attr_getstack answers that top minus the size.
+bool attr_gives_stack(const pthread_attr_t *attr) {
+  if (!attr) return false;
+  void *lowest = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(attr, &lowest, &size) != 0) return true;  // cannot tell: as given
+  return reinterpret_cast<uintptr_t>(lowest) + size != 0;
+}
+
 // Attributes with a stack the lender lends to thread `tid`; false: none.
 bool lend_stack(Tid tid, pthread_attr_t *attr) {
   void *stack;
@@ -216,6 +227,7 @@ SNAG_INTERCEPTOR int pthread_create(pthread_t *thread, const pthread_attr_t *att
   // A stack lent by an engine, for a thread with default attributes.
   pthread_attr_t lent;
   bool lending = !attr && g_thread_stack_lender && lend_stack(child->tid, &lent);
+  child->stack_from_library = !lending && !attr_gives_stack(attr);  // before the child can start
   void *base = nullptr;
   size_t size = 0;
   if (lending) pthread_attr_getstack(&lent, &base, &size);

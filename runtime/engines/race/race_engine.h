@@ -20,6 +20,7 @@
 #include "engines/race/heap_blocks.h"
 #include "engines/race/lockset.h"
 #include "engines/race/site_stacks.h"
+#include "engines/race/stack_records.h"
 #include "engines/race/sync_vars.h"
 #include "engines/race/vector_clock.h"
 
@@ -50,6 +51,11 @@ struct RaceThread {
   // taken that lock, sees the epoch before the tick only. It starts below
   // the thread's first epoch, where the slot's earlier users' epochs end.
   Clock published = 0;
+  // The lowest stack pointer this thread had on entering the engine, and
+  // its stack's record of it (stack_records.h), so that the next thread on
+  // the stack clears only what lies above. 0: no record, never lowered.
+  uintptr_t stack_low = 0;
+  std::atomic<uintptr_t> *stack_record = &g_untracked_stack_low;
   VectorClock fence_release;  // B_t at the last release fence
   VectorClock fence_acquire;  // clocks seen by relaxed loads since then
   AcquireCache acquired;      // what atomics took into those two clocks already
@@ -250,7 +256,16 @@ class RaceEngine final : public Engine {
   History history_of(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);
 
   // race_events.cpp
-  RaceThread &thread_data(ThreadState &t);
+  // Every state word, history and variable the engine makes comes through
+  // here first (accesses, events, atomics): the stack pointer now lies below
+  // any of this thread's stack it may make them for (stack_records.h).
+  SNAG_ALWAYS_INLINE RaceThread &thread_data(ThreadState &t) {
+    auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
+    if (SNAG_UNLIKELY(!rt)) rt = &adopt_thread(t);
+    note_stack_depth(rt->stack_low, rt->stack_record);
+    return *rt;
+  }
+  RaceThread &adopt_thread(ThreadState &t);
   static void touch_lock_memory(ThreadState &t, const Event &e, bool write);
   void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
   void release_lock(RaceThread &rt, uintptr_t lock);
@@ -276,7 +291,7 @@ class RaceEngine final : public Engine {
   bool free_small_block(ThreadState &t, RaceThread &rt, const Event &e, std::atomic<uint64_t> *cell,
                         HeapBlock *block);
   void free_block_slowly(ThreadState &t, RaceThread &rt, const Event &e);
-  void forget_thread_stack();
+  void forget_thread_stack(ThreadState &t, RaceThread &rt);
 
   // race_potential.cpp (potential=1)
   void check_potential(ThreadState &t, RaceThread &rt, const Variable &v, const Access &a);

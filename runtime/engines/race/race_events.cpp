@@ -57,14 +57,11 @@ void start_in_slot(RaceThread &rt, ClockSlot slot) {
 
 }  // namespace
 
-RaceThread &RaceEngine::thread_data(ThreadState &t) {
-  auto *rt = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
-  if (SNAG_UNLIKELY(!rt)) {
-    // A thread whose creation the runtime did not see starts unordered.
-    rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
-    start_in_slot(*rt, take_clock_slot(nullptr, t.tid));
-    t.engine_data[kRaceSlot] = rt;
-  }
+// A thread whose creation the runtime did not see starts unordered.
+RaceThread &RaceEngine::adopt_thread(ThreadState &t) {
+  auto *rt = new (internal_alloc(sizeof(RaceThread))) RaceThread();
+  start_in_slot(*rt, take_clock_slot(nullptr, t.tid));
+  t.engine_data[kRaceSlot] = rt;
   return *rt;
 }
 
@@ -357,15 +354,27 @@ void forget_stack_range(uintptr_t begin, uintptr_t end) {
 }
 
 // A new thread may run on a stack that an ended thread used: its shadow must
-// start fresh, or the old thread's accesses would look like races.
-void RaceEngine::forget_thread_stack() {
+// start fresh, or the old thread's accesses would look like races. Only the
+// part the earlier threads on a library stack used, when the stack's record
+// says how deep they went (stack_records.h); a stack the program gave, or
+// one without a record, whole.
+void RaceEngine::forget_thread_stack(ThreadState &t, RaceThread &rt) {
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
   void *addr = nullptr;
   size_t size = 0;
   if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
     auto begin = reinterpret_cast<uintptr_t>(addr);
-    forget_stack_range(begin, begin + size);
+    if (t.stack_from_library) {
+      const uintptr_t sp = current_stack_pointer();
+      const StackClaim claim = claim_stack(begin, size, sp);
+      rt.stack_low = sp;
+      rt.stack_record = claim.low;
+      forget_stack_range(claim.dirty_from, begin + size);
+    } else {
+      forget_stack_records(begin, begin + size);
+      forget_stack_range(begin, begin + size);
+    }
   }
   pthread_attr_destroy(&attr);
 }
@@ -426,7 +435,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       break;
     }
     case EventKind::kThreadStart:
-      forget_thread_stack();
+      forget_thread_stack(t, rt);
       break;
     case EventKind::kThreadExit:
       // What the thread keeps until it is joined is its clock; its cache of
@@ -530,6 +539,7 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       // this by the kernel, so its state starts over.
       sync_forget_range(e.addr, e.addr + e.value);
       shadow_clear(e.addr, e.addr + e.value);
+      forget_stack_records(e.addr, e.addr + e.value);  // a stack glibc unmapped may have been there
       if ((e.flags & kFreshWritten) && !t.ignore_writes)
         on_access(t, e.addr, e.value, kAccessWrite | (e.value > kGranule ? uint32_t(kAccessRange) : 0u),
                   e.site);
