@@ -2,14 +2,13 @@
 #include "engines/race/stack_records.h"
 
 #include "core/spinlock.h"
+#include "engines/race/shadow.h"
 
 namespace snag::race {
 
 std::atomic<uintptr_t> g_untracked_stack_low{0};
 
 namespace {
-
-constexpr uintptr_t kPage = 4096;
 
 // One stack glibc handed out: its usable range and the lowest stack pointer
 // of the threads that ran on it since the last claim. size 0: unused.
@@ -60,8 +59,8 @@ StackClaim claim_stack(uintptr_t base, uintptr_t size, uintptr_t sp) {
     // Known: the threads before this one went no lower than r.low. One page
     // below its page, for the engine's own frames' ragged edge.
     const uintptr_t low = r.low.load(std::memory_order_relaxed);
-    const uintptr_t below = (low & ~(kPage - 1)) - kPage;
-    const uintptr_t from = low < base + kPage || below < base ? base : below;
+    const uintptr_t below = (low & ~(kPageSize - 1)) - kPageSize;
+    const uintptr_t from = low < base + kPageSize || below < base ? base : below;
     r.low.store(sp, std::memory_order_relaxed);
     return {from < base + size ? from : base, &r.low};
   }

@@ -978,7 +978,7 @@ void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, A
     std::atomic<uintptr_t> &head = chain_head(chains, addr);
     uintptr_t h = head.load(std::memory_order_acquire);
     // Narrow heads hold no words: the variable path.
-    for (; chains->span_shift == kWideShift;) {
+    while (chains->span_shift == kWideShift) {
       if (h && !word_names(h, addr)) break;  // variables here, or another address's word
       const uint32_t old = word_snapshot(h);
       // Rule 5: a read-modify-write continues another thread's sequence,
