@@ -444,7 +444,6 @@ SNAG_ALWAYS_INLINE bool RaceEngine::renew_inline(ThreadState &t, uintptr_t addr,
     PackedHistories *histories = page ? find_history(page, addr) : nullptr;
     if (SNAG_UNLIKELY(!histories)) return false;
     prefetch_for_write(write ? &histories->write : &histories->read);
-    prefetch_next_histories(page, addr);
     RuntimeScope scope(&t);
     const PackedHistory entry = pack_entry(engine.access_stack(t, rt, site ? site : 1),
                                            write ? rt.lockset_write : rt.lockset_all, rt.slot, rt.now,

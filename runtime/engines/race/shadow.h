@@ -24,7 +24,6 @@
 #include <atomic>
 #include <stdint.h>
 
-#include "core/prefetch.h"
 #include "core/stack.h"
 #include "core/thread_state.h"
 #include "engines/race/lockset.h"
@@ -282,26 +281,6 @@ SNAG_ALWAYS_INLINE PackedHistories *find_history(const ShadowPage *page, uintptr
   if (!index) return nullptr;
   uint32_t i = index[cell_index(addr)].load(std::memory_order_acquire);
   return i ? history_at(i) : nullptr;
-}
-
-// Starts moving here the histories of the two granules after `addr`'s on its
-// page (those that have any), ahead of their renewal: a thread taking over
-// data under a lock renews granule after granule (lock_hash_map's bucket:
-// its vector's three pointers, then every other granule of the pairs it
-// scans), and each renewal waited for its own histories, written last by
-// another core, from a pool where neighbours are not neighbours (race_bench
-// section 88). Their index entries share the line just read for `addr`'s.
-// A hint only: nothing is read from the histories here.
-SNAG_ALWAYS_INLINE void prefetch_next_histories(const ShadowPage *page, uintptr_t addr) {
-  const std::atomic<uint32_t> *index = page->history.load(std::memory_order_relaxed);
-  const uint32_t cell = cell_index(addr);
-  for (uint32_t next = cell + 1; next <= cell + 2 && next < kCellsPerPage; ++next) {
-    const uint32_t i = index[next].load(std::memory_order_relaxed);
-    if (!i) continue;
-    const char *h = reinterpret_cast<const char *>(history_at(i));
-    prefetch_for_write(h);
-    prefetch_for_write(h + sizeof(PackedHistories) - 1);
-  }
 }
 
 // Sets the state words of the granules in [begin, end) to Virgin.

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <stdio.h>
-#include <sys/mman.h>
 
 #include "engines/race/heap_blocks.h"
 #include "engines/race/state.h"
@@ -184,31 +183,6 @@ TEST(Shadow, ClearedHistoriesGoBackToThePoolAndAreReusedEmpty) {
   PackedHistories *again = shadow_history(shadow_page(base + 3 * kPageSize), base + 3 * kPageSize);
   EXPECT_EQ(again, h);
   EXPECT_EQ(again->read.stack, 0u);
-}
-
-// The renewal's hint for the next two granules' histories (race_access.cpp,
-// renew_inline) reads their index entries: never past the page's last
-// granule, whose entry ends the page's index array.
-TEST(Shadow, PrefetchingTheNextGranulesHistoriesStaysOnThePage) {
-  const uintptr_t base = kRegion + 0x6000000;
-  PackedHistories *h = shadow_history(shadow_page(base), base);
-  const uint32_t valid = shadow_page(base)->history.load()[0].load();
-  ASSERT_NE(valid, 0u);
-  // An index array that ends where an inaccessible page begins.
-  char *mapping = static_cast<char *>(
-      mmap(nullptr, 2 * kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  ASSERT_NE(mapping, MAP_FAILED);
-  ASSERT_EQ(mprotect(mapping + kPageSize, kPageSize, PROT_NONE), 0);
-  auto *index = reinterpret_cast<std::atomic<uint32_t> *>(mapping + kPageSize) - kCellsPerPage;
-  for (uint32_t c = 0; c < kCellsPerPage; ++c) index[c].store(c % 2 ? valid : 0);
-  ShadowPage page{};
-  page.history.store(index);
-  const uintptr_t app = 0x7000000;  // any page: only its offsets count here
-  for (uintptr_t a : {app, app + kPageSize - 3 * kGranule, app + kPageSize - 2 * kGranule + 5,
-                      app + kPageSize - kGranule, app + kPageSize - 1})
-    prefetch_next_histories(&page, a);  // faults if it reads past index[511]
-  EXPECT_EQ(h->write.stack, 0u) << "a hint: nothing written";
-  munmap(mapping, 2 * kPageSize);
 }
 
 }  // namespace
