@@ -432,11 +432,15 @@ SNAG_ALWAYS_INLINE void RaceEngine::touch_lock_in_use(ThreadState &t, const Even
 
 // A synchronization object's own memory read by its use, as the
 // interceptors' touch_object reads it for engines without a sync_hook
-// (intercept/lock_events.h): straight to on_access, without the access
-// hooks' chain (which would also stop at the runtime scope the sync hook
-// holds).
+// (intercept/lock_events.h), on the access hooks' path without their
+// chain (which would also stop at the runtime scope the sync hook holds):
+// the inlined fast path, then the renewal (a signal's read comes after
+// its release's tick: its owner's renewal in a new epoch), then on_access.
 SNAG_ALWAYS_INLINE void RaceEngine::read_object(ThreadState &t, uintptr_t addr, snag_site_t site) {
-  if (!t.ignore_reads) on_access(t, addr, 1, 0, site);
+  uint64_t seen;
+  if (t.ignore_reads || access_quickly_needs_no_work(addr, 1, false, &seen)) return;
+  if (seen && !is_split_word(seen)) return renew_or_hook(t, addr, 1, 0, site, seen);
+  on_access(t, addr, 1, 0, site);
 }
 
 // The same work as on_event for the events of locks and condition variables
