@@ -72,6 +72,15 @@ class Engine {
   // from the malloc family comes here without its size (kFreeSizeNotGiven,
   // core/event.h).
   EventHook heap_hook = nullptr;
+  // Likewise for the lock and condition-variable interceptors' events
+  // (kLockBefore, kLockAcquired, kLockFailed, kUnlock, kCondWait,
+  // kCondWoken, kCondSignal, kCondBroadcast): a queue's every hand-off
+  // makes five or six of them. The engine's verdict there is never to skip
+  // the real call (only a leading scheduler takes locks over, and it has
+  // no sync_hook). An engine with one also reads a condition variable's
+  // own memory itself where the interceptors' touch_object would
+  // (kCondWait: its first granule, before; signals: its second, after).
+  EventHook sync_hook = nullptr;
 
   virtual const char *name() const = 0;
 

@@ -144,6 +144,7 @@ ApiHook g_api_begin_hook = nullptr;
 ApiHook g_api_end_hook = nullptr;
 EventHook g_atomic_hook = nullptr;
 EventHook g_heap_hook = nullptr;
+EventHook g_sync_hook = nullptr;
 SNAG_INTERFACE int __snag_api_calls_wanted = 0;
 // 1 (every hook, as if nothing were covered) until the race engine runs alone.
 SNAG_INTERFACE int __snag_every_access = 1;
@@ -173,6 +174,7 @@ void update_engine_hooks() {
   g_api_end_hook = api == 0 ? nullptr : direct ? api_engine->api_end_hook : emit_api_end;
   g_atomic_hook = g_engine_count == 1 ? g_engines[0]->atomic_hook : nullptr;
   g_heap_hook = g_engine_count == 1 ? g_engines[0]->heap_hook : nullptr;
+  g_sync_hook = g_engine_count == 1 ? g_engines[0]->sync_hook : nullptr;
   // The race engine learns nothing from an access an earlier one covers
   // (compiler/plugin/RedundantAccesses.h); explore schedules at it and the
   // others watch each one.

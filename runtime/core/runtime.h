@@ -31,6 +31,9 @@ extern EventHook g_atomic_hook;
 // What the heap interceptors call instead of emit for kAlloc and kFree: the
 // engine's heap_hook when it is the only engine of the run, else null.
 extern EventHook g_heap_hook;
+// What the lock and condition-variable interceptors call instead of emit:
+// the engine's sync_hook when it is the only engine of the run, else null.
+extern EventHook g_sync_hook;
 // True once the runtime has started and until the process exits.
 extern bool g_started;
 
@@ -57,6 +60,17 @@ void update_engine_hooks();
 // Delivers an event from thread `t` to every engine; returns the leading
 // engine's verdict.
 Verdict emit(ThreadState *t, const Event &e);
+
+// emit for the lock and condition-variable interceptors: straight to the
+// one engine's sync_hook when it has one (no runtime scope, loop or
+// virtual call here: the hook enters its own scope), which never skips.
+SNAG_ALWAYS_INLINE Verdict emit_sync(ThreadState *t, const Event &e) {
+  if (EventHook hook = g_sync_hook) {
+    hook(*t, e);
+    return {};
+  }
+  return emit(t, e);
+}
 
 // Thread `ended` was joined or is gone, and its event was emitted: every
 // engine forgets it (Engine::forget_thread), then its record is retired.

@@ -27,16 +27,16 @@ template <typename Real>
 int observed_wait(pthread_cond_t *c, pthread_mutex_t *m, bool timed, Real real) {
   ThreadState *t = observing_thread();
   if (!t) return real();
-  touch_object(c, ObjectUse::kEntering);
+  if (!g_sync_hook) touch_object(c, ObjectUse::kEntering);  // else the hook reads it
   Event e = make_event(EventKind::kCondWait);
   e.addr = reinterpret_cast<uintptr_t>(c);
   e.addr2 = reinterpret_cast<uintptr_t>(m);
   e.flags = timed ? uint32_t(kLockTimed) : 0u;
-  Verdict v = emit(t, e);
+  Verdict v = emit_sync(t, e);
   int rc = v.skip_real ? static_cast<int>(v.result) : real();
   e.kind = EventKind::kCondWoken;
   e.value = rc == ETIMEDOUT;
-  emit(t, e);
+  emit_sync(t, e);
   return rc;
 }
 
@@ -78,8 +78,8 @@ SNAG_INTERCEPTOR int pthread_cond_signal(pthread_cond_t *c) {
   if (t) {
     Event e = make_event(EventKind::kCondSignal);
     e.addr = reinterpret_cast<uintptr_t>(c);
-    Verdict v = emit(t, e);
-    touch_object(c, ObjectUse::kLeaving);
+    Verdict v = emit_sync(t, e);
+    if (!g_sync_hook) touch_object(c, ObjectUse::kLeaving);  // else the hook read it
     if (v.skip_real) return static_cast<int>(v.result);
   }
   return real_pthread_cond_signal()(c);
@@ -90,8 +90,8 @@ SNAG_INTERCEPTOR int pthread_cond_broadcast(pthread_cond_t *c) {
   if (t) {
     Event e = make_event(EventKind::kCondBroadcast);
     e.addr = reinterpret_cast<uintptr_t>(c);
-    Verdict v = emit(t, e);
-    touch_object(c, ObjectUse::kLeaving);
+    Verdict v = emit_sync(t, e);
+    if (!g_sync_hook) touch_object(c, ObjectUse::kLeaving);  // else the hook read it
     if (v.skip_real) return static_cast<int>(v.result);
   }
   return real_pthread_cond_broadcast()(c);

@@ -14,11 +14,11 @@ int observed_acquire(void *lock, uint32_t flags, Real real) {
   Event e = make_event(EventKind::kLockBefore);
   e.addr = reinterpret_cast<uintptr_t>(lock);
   e.flags = flags;
-  Verdict v = emit(t, e);
+  Verdict v = emit_sync(t, e);
   int rc = v.skip_real ? static_cast<int>(v.result) : real();
   e.kind = rc == 0 ? EventKind::kLockAcquired : EventKind::kLockFailed;
   e.value = static_cast<uint64_t>(rc);
-  emit(t, e);
+  emit_sync(t, e);
   return rc;
 }
 
@@ -31,7 +31,7 @@ int observed_release(void *lock, uint32_t flags, Real real) {
   Event e = make_event(EventKind::kUnlock);
   e.addr = reinterpret_cast<uintptr_t>(lock);
   e.flags = flags;
-  Verdict v = emit(t, e);
+  Verdict v = emit_sync(t, e);
   return v.skip_real ? static_cast<int>(v.result) : real();
 }
 

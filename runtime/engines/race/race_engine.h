@@ -63,6 +63,12 @@ struct RaceThread {
   // AtomicThread; 0: none yet).
   uint32_t atomic_snapshot = 0;
   bool fenced_release = false;
+  // The variable of the lock this thread is about to take, found by
+  // kLockBefore's prefetch (null: none), for the kLockAcquired that follows.
+  struct LockBefore {
+    uintptr_t addr;
+    SyncVar *var;
+  } lock_before = {0, nullptr};
   HeldLock held[kMaxLocksInSet];
   uint32_t held_count = 0;
   LocksetId lockset_all = kEmptyLockset;    // every lock held
@@ -286,6 +292,14 @@ class RaceEngine final : public Engine {
   // The heap interceptors' direct path (Engine::heap_hook): what on_event
   // does with kAlloc and kFree, without the dispatch.
   static void on_heap_hook(ThreadState &t, const Event &e);
+  // The lock and condition-variable interceptors' direct path
+  // (Engine::sync_hook): what on_event does with their events, without the
+  // dispatch.
+  static void on_sync_hook(ThreadState &t, const Event &e);
+  // touch_lock_memory's read of a lock in use, after the fast path's
+  // inlined question that on_access would ask first.
+  static void touch_lock_in_use(ThreadState &t, const Event &e);
+  static void read_object(ThreadState &t, uintptr_t addr, snag_site_t site);
   void on_alloc(ThreadState &t, RaceThread &rt, const Event &e);
   void on_free(ThreadState &t, RaceThread &rt, const Event &e);
   bool free_small_block(ThreadState &t, RaceThread &rt, const Event &e, std::atomic<uint64_t> *cell,

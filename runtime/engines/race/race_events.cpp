@@ -38,6 +38,7 @@ RaceEngine::RaceEngine() {
   access_hook = &RaceEngine::on_access;
   atomic_hook = &RaceEngine::on_atomic_hook;
   heap_hook = &RaceEngine::on_heap_hook;
+  sync_hook = &RaceEngine::on_sync_hook;
   report_object_level_ = options().flag("report_object_level");
   report_each_address_ = options().flag("report_each_address");
   potential_ = options().flag("potential");
@@ -127,7 +128,12 @@ void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bo
   // A writer is ordered after earlier readers too; a reader only after writers.
   // The variable is made here, not at the first release, so that the held
   // lock keeps it for its release and its lockset.
-  SyncVar *sync = sync_var(lock, true, &rt.acquired);
+  // The variable kLockBefore found (the sync hook's), while it still is
+  // this lock's: what sync_var's cache of recent variables would check.
+  SyncVar *sync = rt.lock_before.var;
+  if (!sync || rt.lock_before.addr != lock || sync->forgotten.load(std::memory_order_acquire) || sync->addr != lock)
+    sync = sync_var(lock, true, &rt.acquired);
+  rt.lock_before.var = nullptr;
   const uint32_t version = sync_acquire_lock(sync, rt.clock, write_mode, rt.acquired);
   for (uint32_t i = 0; i < rt.held_count; ++i)
     if (rt.held[i].addr == lock) {
@@ -413,6 +419,82 @@ bool is_ignorable_sync(EventKind kind) {
 void RaceEngine::touch_lock_memory(ThreadState &t, const Event &e, bool write) {
   if (!e.addr || (write ? t.ignore_writes : t.ignore_reads)) return;
   on_access(t, e.addr, 1, write ? uint32_t{kAccessWrite} : uint32_t{0}, e.site);
+}
+
+// A lock's own memory read by its use (kLockBefore, kUnlock): the byte is
+// usually one the fast path answers (a mutex several threads take is
+// Shared-Read; its owner's own in this epoch at the unlock), which
+// on_access, reached through touch_lock_memory, asks only after its call.
+SNAG_ALWAYS_INLINE void RaceEngine::touch_lock_in_use(ThreadState &t, const Event &e) {
+  if (e.addr && !t.ignore_reads && access_quickly_needs_no_work(e.addr, 1, false)) return;
+  touch_lock_memory(t, e, false);
+}
+
+// A synchronization object's own memory read by its use, as the
+// interceptors' touch_object reads it for engines without a sync_hook
+// (intercept/lock_events.h), on the access hooks' path without their
+// chain (which would also stop at the runtime scope the sync hook holds):
+// the inlined fast path, then the renewal (a signal's read comes after
+// its release's tick: its owner's renewal in a new epoch), then on_access.
+SNAG_ALWAYS_INLINE void RaceEngine::read_object(ThreadState &t, uintptr_t addr, snag_site_t site) {
+  uint64_t seen;
+  if (t.ignore_reads || access_quickly_needs_no_work(addr, 1, false, &seen)) return;
+  if (seen && !is_split_word(seen)) return renew_or_hook(t, addr, 1, 0, site, seen);
+  on_access(t, addr, 1, 0, site);
+}
+
+// The same work as on_event for the events of locks and condition variables
+// (the commonest synchronization: a queue's push or pop makes five or six),
+// without the core's dispatch (emit's scope, its loop over the engines, the
+// virtual call) and on_event's switch over every kind. Any other kind that
+// comes this way goes to on_event.
+void RaceEngine::on_sync_hook(ThreadState &t, const Event &e) {
+  RuntimeScope scope(&t);
+  RaceEngine &race = *g_race;
+  RaceThread &rt = race.thread_data(t);
+  rt.published = rt.now;
+  const bool ignored = t.ignore_sync > 0;  // hides all but kLockBefore and kLockFailed here
+  switch (e.kind) {
+    case EventKind::kLockBefore:
+      // The variable acquire_lock will want, fetched now (its line moves
+      // while the real lock is taken) and kept for it.
+      rt.lock_before = {e.addr, sync_var_prefetch(e.addr)};
+      touch_lock_in_use(t, e);
+      break;
+    case EventKind::kLockFailed:
+      break;
+    case EventKind::kLockAcquired:
+      if (!ignored) race.acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);
+      break;
+    case EventKind::kUnlock:
+      if (ignored) break;
+      touch_lock_in_use(t, e);
+      race.release_lock(rt, e.addr);
+      tick(rt, rt.slot);
+      break;
+    case EventKind::kCondWait:  // the mutex is released inside the wait
+      read_object(t, e.addr, e.site);
+      if (ignored) break;
+      race.release_lock(rt, e.addr2);
+      tick(rt, rt.slot);
+      break;
+    case EventKind::kCondWoken:
+      if (ignored) break;
+      sync_acquire(e.addr, rt.clock);
+      if (SNAG_UNLIKELY(race.potential_)) race.lockless_acquire(rt, e.addr);
+      race.acquire_lock(t, rt, e.addr2, true, e.site);
+      break;
+    case EventKind::kCondSignal:
+    case EventKind::kCondBroadcast:
+      if (!ignored) race.release(rt, rt.slot, e.addr);
+      // After the release: a signaller still in the call is not ordered
+      // before what the woken thread does next (intercept/cond.cpp).
+      read_object(t, e.addr + 8, e.site);
+      break;
+    default:
+      race.RaceEngine::on_event(t, e);
+      break;
+  }
 }
 
 Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {

@@ -862,15 +862,16 @@ SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word
 
 SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) { return lookup(addr, create, made, nullptr); }
 
-void sync_var_prefetch(uintptr_t addr) {
+SyncVar *sync_var_prefetch(uintptr_t addr) {
   const RecentVar &recent = recent_slot(addr);
   SyncVar *v = recent.addr == addr ? recent.var : nullptr;
   if (!v && bucket_may_hold(filter_index(addr))) {
     // Most chains hold one variable: the head is the one, without reading it.
     if (SyncChains *chains = find_chains(addr)) v = first_var(chain_head(chains, addr).load(std::memory_order_acquire));
   }
-  if (!v) return;
+  if (!v) return nullptr;
   prefetch_for_write(v);
+  return v;
 }
 
 LocksetId sync_lockset_alone(SyncVar *v) {

@@ -154,7 +154,10 @@ SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made = nullptr);
 // (if it is known), without waiting for it: a lock's variable is asked for
 // before the real lock is taken, so that its transfer overlaps the lock's
 // own, and the acquire that follows finds it in cache.
-void sync_var_prefetch(uintptr_t addr);
+// Returns the variable it fetches (null: none known), which may be another
+// address's (the first of its chain): the caller checks `addr` and
+// `forgotten` before using it, as sync_var's cache of recent variables does.
+SyncVar *sync_var_prefetch(uintptr_t addr);
 
 // The lockset {addr} (the variable's `alone`, interned the first time).
 LocksetId sync_lockset_alone(SyncVar *v);

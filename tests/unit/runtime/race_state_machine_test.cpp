@@ -1734,5 +1734,98 @@ TEST_F(RaceFrees, TheHeapHookAllocatesAndFreesAsOnEventDoes) {
   EXPECT_EQ(main_->in_runtime, 0);
 }
 
+// The lock and condition-variable interceptors' direct path
+// (Engine::sync_hook, taken when the race engine runs alone) orders and
+// keeps locksets as on_event does: a lock's release orders the next
+// holder, a signal orders the woken waiter, a wait gives its mutex back
+// and the wake takes it again; nothing more is ordered than that.
+class RaceSyncHook : public RaceShortcuts {
+ protected:
+  // Memory of their own: the heap tests above take fixed slots of g_memory
+  // that a late test's slot would meet.
+  void SetUp() override {
+    RaceShortcuts::SetUp();
+    alignas(64) static char memory[64 * 8];
+    static int next = 0;
+    base_ = reinterpret_cast<uintptr_t>(&memory[64 * next++]);
+  }
+  void sync(ThreadState &t, EventKind kind, uintptr_t addr, uintptr_t addr2 = 0, uint32_t flags = kLockMutex) {
+    become(t);
+    Event e{kind};
+    e.addr = addr;
+    e.addr2 = addr2;
+    e.flags = flags;
+    engine().sync_hook(t, e);
+    EXPECT_EQ(t.in_runtime, 0) << "the hook leaves its runtime scope";
+  }
+  void lock_by_hook(ThreadState &t, uintptr_t m) {
+    sync(t, EventKind::kLockBefore, m);
+    sync(t, EventKind::kLockAcquired, m);
+  }
+  void write_as(ThreadState &t, snag_site_t site) {
+    become(t);
+    write(t, site);
+  }
+  static uint32_t held(const ThreadState &t) {
+    return static_cast<const RaceThread *>(t.engine_data[kRaceSlot])->held_count;
+  }
+};
+
+TEST_F(RaceSyncHook, ALockHandOffThroughTheHookIsOrderedAndHeld) {
+  ASSERT_NE(engine().sync_hook, nullptr);
+  const uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  lock_by_hook(*main_, m1_);
+  EXPECT_EQ(held(*main_), 1u);
+  write_as(*main_, 371);
+  sync(*main_, EventKind::kUnlock, m1_);
+  EXPECT_EQ(held(*main_), 0u);
+  lock_by_hook(*a, m1_);
+  write_as(*a, 372);  // ordered after main's write by m1
+  sync(*a, EventKind::kUnlock, m1_);
+  EXPECT_EQ(races_reported(), before);
+  write_as(*main_, 373);  // main took nothing of a's since: a race
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+TEST_F(RaceSyncHook, ASignalThroughTheHookOrdersTheWokenWaiter) {
+  ASSERT_NE(engine().sync_hook, nullptr);
+  const uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  const uintptr_t cond = m2_;
+  lock_by_hook(*main_, m1_);
+  sync(*main_, EventKind::kCondWait, cond, m1_, 0);
+  EXPECT_EQ(held(*main_), 0u) << "the wait gave the mutex back";
+  write_as(*a, 374);  // a holds no lock: only the signal orders it
+  sync(*a, EventKind::kCondSignal, cond, 0, 0);
+  sync(*main_, EventKind::kCondWoken, cond, m1_, 0);
+  EXPECT_EQ(held(*main_), 1u) << "the wake took the mutex again";
+  write_as(*main_, 375);
+  sync(*main_, EventKind::kUnlock, m1_);
+  EXPECT_EQ(races_reported(), before);
+  write_as(*a, 376);  // nothing orders main's write before this one
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+// The hook reads a condition variable's own memory where the interceptors'
+// touch_object would: a signal's read of its second granule comes after the
+// release, so the woken thread's destroy (a write of both granules) is not
+// ordered after it.
+TEST_F(RaceSyncHook, ASignalsReadOfItsConditionVariableRacesWithTheWokenThreadsDestroy) {
+  ASSERT_NE(engine().sync_hook, nullptr);
+  const uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  const uintptr_t cond = base_;  // 16 bytes of the test's own memory
+  lock_by_hook(*main_, m1_);
+  sync(*main_, EventKind::kCondWait, cond, m1_, 0);  // reads cond's first granule
+  sync(*a, EventKind::kCondSignal, cond, 0, 0);      // reads its second, after the release
+  sync(*main_, EventKind::kCondWoken, cond, m1_, 0);
+  sync(*main_, EventKind::kUnlock, m1_);
+  EXPECT_EQ(races_reported(), before);
+  become(*main_);
+  RaceEngine::on_access(*main_, cond, 16, kAccessWrite, 377);  // the destroy
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
 }  // namespace
 }  // namespace snag::race
