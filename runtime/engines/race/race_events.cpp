@@ -412,6 +412,10 @@ bool is_ignorable_sync(EventKind kind) {
 
 void RaceEngine::touch_lock_memory(ThreadState &t, const Event &e, bool write) {
   if (!e.addr || (write ? t.ignore_writes : t.ignore_reads)) return;
+  // A mutex's lock and unlock read it: while nothing else touched its first
+  // granule, the last read alone is kept (touch_lock_quietly).
+  if (!write && !(e.flags & kLockRw) && g_race->touch_lock_quietly(t, g_race->thread_data(t), e.addr, e.site))
+    return;
   on_access(t, e.addr, 1, write ? uint32_t{kAccessWrite} : uint32_t{0}, e.site);
 }
 
