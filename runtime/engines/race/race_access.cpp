@@ -549,9 +549,15 @@ bool RaceEngine::touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t ad
   if (potential_) return false;
   std::atomic<uint64_t> *cell = find_cell(addr);
   if (!cell && !(cell = shadow_cell(addr))) return false;  // above 47 bits
-  ShadowPage *page = shadow_page(addr);
   uint64_t w = cell->load(std::memory_order_acquire);
-  if (HeapBlock *block = block_of_granule(w, addr)) {
+  // A granule with a state of its own, or a coarse block's (a small object
+  // holding a mutex: short_lived_locks), goes to on_access: asked first,
+  // before any other lookup, since most such touches come back that way.
+  HeapBlock *block = block_of_word(w);
+  if (w != 0 && (!block || !chunk_of(block, addr)->fine.load(std::memory_order_acquire))) return false;
+  ShadowPage *page = shadow_page(addr);
+  if (!block) block = page->block.load(std::memory_order_acquire);
+  if (block) {
     block = chunk_of(block, addr);
     if (!block->fine.load(std::memory_order_acquire)) return false;
     // The block went fine: this granule starts fresh (as in access_slow).
