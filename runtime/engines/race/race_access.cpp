@@ -534,6 +534,60 @@ bool RaceEngine::access_plain_granule(ThreadState &t, RaceThread &rt, const Acce
   return access_variable(t, rt, v, a) == Outcome::kDone;
 }
 
+// A lock or unlock hook's one-byte read of a mutex's first byte (not a
+// reader-writer lock's: several holders at once), kept as the granule's one
+// lock touch while nothing else touched the granule (shadow.h,
+// kLockTouchTag): its state word stays Virgin and the touch replaces the
+// last. What the last touch leaves out is ordered before it: a touch before
+// a lock is followed by that lock's acquire, which comes after every earlier
+// holder's unlock and its touch; so an access that happens after the last
+// touch happens after all of them, and one that does not races with it. The
+// granule's first other access (shadow_history) turns the touch into its
+// histories. False when the granule has histories or a state, or belongs to
+// a coarse block: the caller takes on_access.
+bool RaceEngine::touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t addr, snag_site_t site) {
+  if (potential_) return false;
+  std::atomic<uint64_t> *cell = find_cell(addr);
+  if (!cell && !(cell = shadow_cell(addr))) return false;  // above 47 bits
+  uint64_t w = cell->load(std::memory_order_acquire);
+  // A granule with a state of its own, or a coarse block's (a small object
+  // holding a mutex: short_lived_locks), goes to on_access: asked first,
+  // before any other lookup, since most such touches come back that way.
+  HeapBlock *block = block_of_word(w);
+  if (w != 0 && (!block || !chunk_of(block, addr)->fine.load(std::memory_order_acquire))) return false;
+  ShadowPage *page = shadow_page(addr);
+  if (!block) block = page->block.load(std::memory_order_acquire);
+  if (block) {
+    block = chunk_of(block, addr);
+    if (!block->fine.load(std::memory_order_acquire)) return false;
+    // The block went fine: this granule starts fresh (as in access_slow).
+    HeapBlock *expected = block;
+    page->block.compare_exchange_strong(expected, nullptr);
+    if (block_of_word(w)) cell->compare_exchange_strong(w, 0);
+    w = cell->load(std::memory_order_acquire);
+  }
+  if (w != 0) return false;
+  std::atomic<uint32_t> &slot = history_index_entry(page, addr);
+  uint32_t i = slot.load(std::memory_order_acquire);
+  if (i && !(i & kLockTouchTag)) return false;
+  const PackedHistory entry =
+      pack_entry(access_stack(t, rt, site ? site : 1), rt.lockset_all, rt.slot, rt.now, addr & (kGranule - 1), 1);
+  if (!cell->compare_exchange_strong(w, kBusyWord)) return false;
+  i = slot.load(std::memory_order_acquire);
+  if (!i) {
+    const uint32_t fresh = take_lock_touch();
+    if (!slot.compare_exchange_strong(i, fresh, std::memory_order_acq_rel)) give_back_lock_touch(fresh);
+    else i = fresh;
+  }
+  if (!(i & kLockTouchTag)) {  // another access made the granule's histories first
+    cell->store(0, std::memory_order_release);
+    return false;
+  }
+  *lock_touch_at(i & ~kLockTouchTag) = entry;
+  cell->store(0, std::memory_order_release);
+  return true;
+}
+
 void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
   if (access_plain_granule(t, rt, a)) return;
   uintptr_t end = a.addr + a.size;
@@ -607,9 +661,17 @@ void RaceEngine::access_slow(ThreadState &t, RaceThread &rt, const Access &a) {
       // nowhere: the range is cleared next, and giving each such granule
       // histories of its own only to give them back raised the peak
       // (lock_hash_map's 256 KiB bucket array: 32,768 granules at exit).
+      // A mutex's granule that kept its last lock touch alone is checked
+      // against it the same way, as the touch's Exclusive0 (shadow.h): made
+      // into histories here, 10,000 mutexes freed at once took as many
+      // histories at the end of lock_pairs, its new peak.
       ShadowPage *page = shadow_page(g);
       PackedHistories unused{}, *histories;
-      if (a.freeing && w == 0 && !find_history(page, g)) {
+      if (a.freeing && w == 0 && !has_history_or_touch(page, g)) {
+        histories = &unused;
+      } else if (const PackedHistory *touch = a.freeing && w == 0 ? find_lock_touch(page, g) : nullptr) {
+        unused.read = *touch;
+        if (unused.read.stack) cell->compare_exchange_strong(w, lock_touch_state(unused.read));
         histories = &unused;
       } else {
         histories = shadow_history(page, g);

@@ -92,7 +92,7 @@ uint32_t take_histories() {
     return i;
   }
   uint32_t i = g_next_history++;
-  if (i == 0) fatal("race: more than 4 billion granules with histories");
+  if (i & kLockTouchTag) fatal("race: more than 2 billion granules with histories");
   PackedHistories *&chunk = g_history_chunks[i >> kHistoryChunkBits];
   if (!chunk) chunk = static_cast<PackedHistories *>(map_pages(sizeof(PackedHistories) << kHistoryChunkBits));
   return i;
@@ -100,15 +100,65 @@ uint32_t take_histories() {
 
 // Gives `count` histories back to the pool (zeroed first: a thread still
 // holding one finds nothing remembered).
+// Lock touches (shadow.h, kLockTouchTag) given back go the same way: `indices`
+// may hold both kinds.
 void give_back_histories(const uint32_t *indices, uint32_t count) {
   if (!count) return;
-  for (uint32_t k = 0; k < count; ++k) fill_bytes(history_at(indices[k]), 0, sizeof(PackedHistories));
-  SpinLockGuard guard(g_history_lock);
+  uint32_t histories = 0;
   for (uint32_t k = 0; k < count; ++k) {
-    free_link(history_at(indices[k])) = g_free_histories;
-    g_free_histories = indices[k];
+    if (indices[k] & kLockTouchTag) continue;
+    fill_bytes(history_at(indices[k]), 0, sizeof(PackedHistories));
+    ++histories;
   }
+  if (histories) {
+    SpinLockGuard guard(g_history_lock);
+    for (uint32_t k = 0; k < count; ++k) {
+      if (indices[k] & kLockTouchTag) continue;
+      free_link(history_at(indices[k])) = g_free_histories;
+      g_free_histories = indices[k];
+    }
+  }
+  if (histories < count)
+    for (uint32_t k = 0; k < count; ++k)
+      if (indices[k] & kLockTouchTag) give_back_lock_touch(indices[k]);
 }
+
+// The lock touches' pool (shadow.h): as the history pool's, 16 bytes an
+// entry, chunks of 65,536 (1 MiB) mapped as needed (visited by the pair
+// finder: an entry holds a lockset id) and never unmapped.
+constexpr uint32_t kLockTouchChunkBits = 16;
+PackedHistory *g_lock_touch_chunks[(kLockTouchTag >> kLockTouchChunkBits)];
+SpinLock g_lock_touch_lock;
+uint32_t g_free_lock_touches;      // first free index, 0: none
+uint32_t g_next_lock_touch = 1;    // never given out yet (0 means "none")
+
+// The histories of the granule whose index entry `slot` held the lock touch
+// `tagged`, made from it (shadow.h, kLockTouchTag), under the granule's
+// claim (kBusyWord, as the state machine's settle takes it); its index, or
+// 0 when the entry changed meanwhile (the caller looks again).
+uint32_t histories_from_lock_touch(std::atomic<uint32_t> &slot, uintptr_t addr, uint32_t tagged) {
+  std::atomic<uint64_t> *cell = shadow_cell(addr);
+  uint64_t w = cell->load(std::memory_order_acquire);
+  if (w == kBusyWord) {
+    raw_syscall(SYS_sched_yield);  // a lock touch is being written (a few stores)
+    return 0;
+  }
+  if (!cell->compare_exchange_strong(w, kBusyWord)) return 0;
+  if (slot.load(std::memory_order_acquire) != tagged) {
+    cell->store(w, std::memory_order_release);
+    return 0;
+  }
+  const PackedHistory touch = *lock_touch_at(tagged & ~kLockTouchTag);
+  const uint32_t fresh = take_histories();
+  history_at(fresh)->read = touch;
+  uint64_t nw = w;
+  if (w == 0 && touch.stack) nw = lock_touch_state(touch);
+  slot.store(fresh, std::memory_order_release);
+  cell->store(nw, std::memory_order_release);
+  give_back_lock_touch(tagged);
+  return fresh;
+}
+
 SpinLock g_slot_lock;
 int g_slots_reserved = 0;
 
@@ -302,13 +352,58 @@ PackedHistories *shadow_history(ShadowPage *page, uintptr_t addr) {
     }
   }
   std::atomic<uint32_t> &slot = index[cell_index(addr)];
-  uint32_t i = slot.load(std::memory_order_acquire);
-  if (SNAG_UNLIKELY(!i)) {
+  for (;;) {
+    uint32_t i = slot.load(std::memory_order_acquire);
+    if (SNAG_UNLIKELY(i & kLockTouchTag)) {
+      if ((i = histories_from_lock_touch(slot, addr, i))) return history_at(i);
+      continue;
+    }
+    if (SNAG_LIKELY(i)) return history_at(i);
     uint32_t fresh = take_histories();
-    if (slot.compare_exchange_strong(i, fresh, std::memory_order_acq_rel)) i = fresh;
-    else give_back_histories(&fresh, 1);  // another thread made the granule's first
+    if (slot.compare_exchange_strong(i, fresh, std::memory_order_acq_rel)) return history_at(fresh);
+    give_back_histories(&fresh, 1);  // another thread made the granule's first (or a lock touch)
   }
-  return history_at(i);
+}
+
+std::atomic<uint32_t> &history_index_entry(ShadowPage *page, uintptr_t addr) {
+  std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+  if (SNAG_UNLIKELY(!index)) {
+    SpinLockGuard guard(g_grow_lock);
+    index = page->history.load(std::memory_order_acquire);
+    if (!index) {
+      index = static_cast<std::atomic<uint32_t> *>(g_headers.take(sizeof(uint32_t) * kCellsPerPage));
+      page->history.store(index, std::memory_order_release);
+    }
+  }
+  return index[cell_index(addr)];
+}
+
+PackedHistory *lock_touch_at(uint32_t index) {
+  return g_lock_touch_chunks[index >> kLockTouchChunkBits] + (index & ((1u << kLockTouchChunkBits) - 1));
+}
+
+uint32_t take_lock_touch() {
+  SpinLockGuard guard(g_lock_touch_lock);
+  if (uint32_t i = g_free_lock_touches) {
+    PackedHistory *e = lock_touch_at(i);
+    g_free_lock_touches = e->stack;  // the free list's link
+    e->stack = 0;
+    return i | kLockTouchTag;
+  }
+  uint32_t i = g_next_lock_touch++;
+  if (i & kLockTouchTag) fatal("race: more than 2 billion lock touches");
+  PackedHistory *&chunk = g_lock_touch_chunks[i >> kLockTouchChunkBits];
+  if (!chunk) chunk = static_cast<PackedHistory *>(map_pages(sizeof(PackedHistory) << kLockTouchChunkBits));
+  return i | kLockTouchTag;
+}
+
+void give_back_lock_touch(uint32_t tagged) {
+  const uint32_t i = tagged & ~kLockTouchTag;
+  PackedHistory *e = lock_touch_at(i);
+  *e = PackedHistory{};
+  SpinLockGuard guard(g_lock_touch_lock);
+  e->stack = g_free_lock_touches;
+  g_free_lock_touches = i;
 }
 
 namespace {

@@ -274,14 +274,58 @@ SNAG_ALWAYS_INLINE PackedHistories *history_at(uint32_t index) {
          (index & ((1u << detail::kHistoryChunkBits) - 1));
 }
 
+// A granule whose only accesses so far are the lock and unlock hooks' reads
+// of a mutex's first byte keeps the last of them alone, 16 bytes in a pool
+// of its own, not three slots of the history pool (48): its index entry is
+// that entry's index with this bit set, and its state word stays Virgin
+// (race_access.cpp, touch_lock_quietly). A granule of 10,000 accounts'
+// mutexes (lock_pairs) holds no other access. The first access of any
+// other kind (shadow_history) turns the entry into the granule's histories
+// (the touch in `read`) and its state into the toucher's Exclusive0, which
+// is what the state machine would have made of the touch, for a last
+// toucher the lock orders after every earlier one (race_bench.txt section
+// 87).
+constexpr uint32_t kLockTouchTag = 1u << 31;
+
+// The lock touch with (untagged) index `index`.
+PackedHistory *lock_touch_at(uint32_t index);
+
 // The histories of the granule at `addr` on `page`, if it has any (no
-// allocation).
+// allocation). None for a granule holding a lock touch alone.
 SNAG_ALWAYS_INLINE PackedHistories *find_history(const ShadowPage *page, uintptr_t addr) {
   const std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
   if (!index) return nullptr;
   uint32_t i = index[cell_index(addr)].load(std::memory_order_acquire);
-  return i ? history_at(i) : nullptr;
+  return i && !(i & kLockTouchTag) ? history_at(i) : nullptr;
 }
+
+// Whether the granule at `addr` on `page` has histories or a lock touch.
+SNAG_ALWAYS_INLINE bool has_history_or_touch(const ShadowPage *page, uintptr_t addr) {
+  const std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+  return index && index[cell_index(addr)].load(std::memory_order_acquire) != 0;
+}
+
+// The lock touch the granule at `addr` on `page` keeps alone, if it does.
+SNAG_ALWAYS_INLINE PackedHistory *find_lock_touch(const ShadowPage *page, uintptr_t addr) {
+  const std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
+  if (!index) return nullptr;
+  uint32_t i = index[cell_index(addr)].load(std::memory_order_acquire);
+  return i & kLockTouchTag ? lock_touch_at(i & ~kLockTouchTag) : nullptr;
+}
+
+// The state a lock touch stands for once something else touches its granule:
+// its reader's Exclusive0, as the state machine makes a first read.
+SNAG_ALWAYS_INLINE uint64_t lock_touch_state(const PackedHistory &touch) {
+  return exclusive_word(Kind::kExclusive0, slot_thread(touch), touch.clock, false,
+                        1u << (packed_offset(touch) % kGranule));
+}
+
+// The index entry of the granule at `addr` on `page` (the page's index
+// array made if needed).
+std::atomic<uint32_t> &history_index_entry(ShadowPage *page, uintptr_t addr);
+// A lock touch's entry from the pool, tagged (kLockTouchTag), and back.
+uint32_t take_lock_touch();
+void give_back_lock_touch(uint32_t tagged);
 
 // Sets the state words of the granules in [begin, end) to Virgin.
 void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory = ShadowMemory::kGiveBack);

@@ -115,6 +115,21 @@ class RaceStateMachine : public ::testing::Test {
     e.addr = m;
     engine().on_event(t, e);
   }
+  // A mutex at `m` taken and released whole: the hooks' events, each of
+  // the lock and unlock reading the mutex's first byte (race_events.cpp).
+  void lock_whole(ThreadState &t, uintptr_t m, snag_site_t site) {
+    Event before{EventKind::kLockBefore};
+    before.addr = m;
+    before.site = site;
+    engine().on_event(t, before);
+    lock(t, m);
+  }
+  void unlock_whole(ThreadState &t, uintptr_t m, snag_site_t site) {
+    Event e{EventKind::kUnlock};
+    e.addr = m;
+    e.site = site;
+    engine().on_event(t, e);
+  }
   void read(ThreadState &t, snag_site_t site) { RaceEngine::on_access(t, base_, 4, 0, site); }
   void write(ThreadState &t, snag_site_t site) { RaceEngine::on_access(t, base_, 4, kAccessWrite, site); }
 
@@ -297,6 +312,103 @@ TEST_F(RaceStateMachine, AWriteFindsAnotherThreadsReadAfterItsOwn) {
   write(*a, 84);
   EXPECT_EQ(word(), kReportedWord);
   EXPECT_EQ(races_reported(), before + 1);
+}
+
+// Mutexes' memory of their own, so that these tests take none of the
+// numbered 64-byte places the tests above and below use (some of them
+// fixed: g_memory[64 * 55] to [64 * 62]).
+alignas(64) char g_mutex_memory[8 * 64];
+
+class RaceLockTouches : public RaceStateMachine {
+ protected:
+  void SetUp() override {
+    engine();
+    static int next = 0;
+    base_ = reinterpret_cast<uintptr_t>(&g_mutex_memory[64 * next++]);
+    main_ = g_main;
+  }
+};
+
+// The index entry of `addr`'s granule, 0 while it has neither histories nor
+// a lock touch (as shadow.h's has_history_or_touch, read here so that the
+// test builds against a runtime without it too).
+uint32_t index_entry(const ShadowPage *page, uintptr_t addr) {
+  const std::atomic<uint32_t> *index = page->history.load();
+  return index ? index[cell_index(addr)].load() : 0;
+}
+
+// A mutex's first granule, which only the lock and unlock hooks read, keeps
+// their last read alone (shadow.h, kLockTouchTag): no histories from the
+// pool (lock_pairs: 10,000 mutexes, 48 bytes each) and a Virgin word.
+TEST_F(RaceLockTouches, AMutexOnlyLockedAndUnlockedKeepsNoHistories) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  lock_whole(*a, base_, 1141);
+  unlock_whole(*a, base_, 1142);
+  lock_whole(*b, base_, 1143);
+  unlock_whole(*b, base_, 1144);
+  lock_whole(*a, base_, 1141);
+  ShadowPage *page = find_shadow_page(base_);
+  ASSERT_NE(page, nullptr);
+  EXPECT_EQ(find_history(page, base_), nullptr);
+  EXPECT_NE(index_entry(page, base_), 0u);
+  EXPECT_EQ(word(), 0u);
+  unlock_whole(*a, base_, 1142);
+  EXPECT_EQ(races_reported(), before);
+}
+
+// A plain write of a mutex another thread holds (a memset of a locked
+// mutex) races with that thread's lock: the touch kept is its side.
+TEST_F(RaceLockTouches, AWriteOfAMutexAnotherThreadHoldsIsARace) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  lock_whole(*b, base_, 1151);
+  unlock_whole(*b, base_, 1152);
+  lock_whole(*a, base_, 1153);
+  write(*b, 1154);  // b does not hold the mutex; a's lock is not ordered before this
+  EXPECT_EQ(word(), kReportedWord);
+  EXPECT_EQ(races_reported(), before + 1);
+  ShadowPage *page = find_shadow_page(base_);
+  ASSERT_NE(page, nullptr);
+  PackedHistories *hs = find_history(page, base_);
+  ASSERT_NE(hs, nullptr);  // the touch became the granule's histories
+  EXPECT_EQ(slot_thread(hs->read), slot(a) & kPackedThreadMask);
+}
+
+// A write ordered after the last holder's unlock (the next holder) is no
+// race, and the granule goes on as its writer's: the touch the lock kept
+// was its last reader's, which the lock orders before the write.
+TEST_F(RaceLockTouches, AWriteByTheNextHolderOfAMutexIsNoRace) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  ThreadState *b = spawn(*main_);
+  lock_whole(*a, base_, 1161);
+  unlock_whole(*a, base_, 1162);
+  lock_whole(*b, base_, 1163);
+  write(*b, 1164);  // as pthread_mutex_destroy would, under the lock
+  EXPECT_EQ(races_reported(), before);
+  EXPECT_EQ(kind(), Kind::kExclusive0);
+  EXPECT_EQ(tid_of(word()), wrap_tid(slot(b)));
+  unlock_whole(*b, base_, 1165);
+}
+
+// A free of a mutex another thread holds races with its lock, and the free
+// gives the touch back.
+TEST_F(RaceLockTouches, AFreeOfAMutexAnotherThreadHoldsIsARaceAndGivesTheTouchBack) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  lock_whole(*a, base_, 1171);
+  Event e{EventKind::kFree};
+  e.addr = base_;
+  e.value = 64;
+  e.site = 1172;
+  engine().on_event(*main_, e);  // main created a before a locked: unordered
+  EXPECT_EQ(races_reported(), before + 1);
+  ShadowPage *page = find_shadow_page(base_);
+  ASSERT_NE(page, nullptr);
+  EXPECT_EQ(index_entry(page, base_), 0u);
 }
 
 // Memory for live threads, not every thread ever joined: a joined thread's
