@@ -1,4 +1,5 @@
 #include "engines/race/heap_blocks.h"
+#include "engines/race/fine_blocks.h"
 #include "engines/race/state_records.h"
 
 #include <new>
@@ -15,7 +16,6 @@ namespace {
 // Taken for every refinement (they are rare), so that a block is made fine
 // or cut into chunks once, by one thread.
 SpinLock g_fine_lock;
-HeapBlock *g_fine_blocks;  // few: only blocks that raised suspicion
 
 // A free record's link (heap_blocks.h: in stack_or_shape and thread_or_clock).
 constexpr size_t kFreeLinkOffset = offsetof(HeapBlock, stack_or_shape);
@@ -304,10 +304,7 @@ bool make_block_fine(HeapBlock *block) {
     BlockRefinement *r = refinement_of(block);  // a chunk has one already
     if (!r) r = give_refinement(block);
     block->fine.store(true, std::memory_order_release);
-    if (!block->is_chunk) {  // a chunk is found through its block
-      r->next_fine = g_fine_blocks;
-      g_fine_blocks = block;
-    }
+    if (!block->is_chunk) fine_blocks_add(block);  // a chunk is found through its block
   }
   // Pages still pointing at the block read as Virgin from now on (the
   // access path checks `fine`, and turns a granule's Indirect word into a
@@ -357,8 +354,7 @@ bool cut_block_into_chunks(HeapBlock *block, const History *conflicting) {
   r->chunk_count = count;
   r->chunks.store(chunks, std::memory_order_release);
   block->fine.store(true, std::memory_order_release);
-  r->next_fine = g_fine_blocks;
-  g_fine_blocks = block;
+  fine_blocks_add(block);
   block->state.store(pointer_word(Kind::kIndirect, chunks[0]), std::memory_order_release);
   // Whole pages point at their chunk (chunks are page-aligned); the
   // granules of a ragged first or last page keep the block's word, which
@@ -378,9 +374,7 @@ HeapBlock *find_heap_block(uintptr_t addr) {
     if (HeapBlock *b = block_of_word(cell->load(std::memory_order_acquire))) return allocation_of(b);
   }
   SpinLockGuard guard(g_fine_lock);
-  for (HeapBlock *b = g_fine_blocks; b; b = refinement_of(b)->next_fine)
-    if (addr >= b->start && addr < block_end(b)) return b;
-  return nullptr;
+  return fine_blocks_find(addr);
 }
 
 HeapBlock *find_tracking_block(uintptr_t addr) {
@@ -395,13 +389,7 @@ void drop_block_refinement(HeapBlock *block) {
   {
     SpinLockGuard guard(g_fine_lock);
     BlockRefinement *r = refinement_of(block);
-    if (r && block->fine.load()) {
-      for (HeapBlock **link = &g_fine_blocks; *link; link = &refinement_of(*link)->next_fine)
-        if (*link == block) {
-          *link = r->next_fine;
-          break;
-        }
-    }
+    if (r && block->fine.load()) fine_blocks_remove(block);
     if (r) {
       chunks = r->chunks.exchange(nullptr);
       count = r->chunk_count;

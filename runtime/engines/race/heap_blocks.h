@@ -361,7 +361,7 @@ SNAG_ALWAYS_INLINE void set_block_history(HeapBlock *block, History Histories::*
 
 // The side record of a block that went fine or was cut (or of a chunk).
 struct BlockRefinement {
-  HeapBlock *next_fine = nullptr;  // in the list of fine blocks
+  HeapBlock *next_fine = nullptr;  // while free: the next free refinement
   HeapBlock *parent = nullptr;     // for a chunk: the block it was cut from
   // Once the block is cut (set before `fine`): its chunks, kChunkSize-aligned
   // pieces of [start, start + size), chunk i holding the addresses from

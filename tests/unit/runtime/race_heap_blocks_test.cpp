@@ -180,6 +180,44 @@ TEST(HeapBlocks, GoesFineOnceAndStaysFindable) {
   EXPECT_EQ(find_heap_block(start + 64), nullptr);
 }
 
+// Many fine blocks at once (a racy linked structure makes every node fine),
+// given back in an order that empties slots in the middle of probe runs:
+// each one left is still found by its start and inside, each one gone is
+// not, and their frees do not walk the others (fine_blocks.cpp).
+TEST(HeapBlocks, ManyFineBlocksStayFindableAsTheyGoInAnyOrder) {
+  BlockCache cache;
+  const uintptr_t base = kPages + 0x100000;
+  constexpr int kBlocks = 3000;
+  std::vector<HeapBlock *> blocks;
+  for (int i = 0; i < kBlocks; ++i) {
+    const uintptr_t start = base + uintptr_t(i) * 32;
+    HeapBlock *b = new_heap_block(cache, start, 24, 0, 0);
+    shadow_mark_block(start, start + 24, b);
+    ASSERT_TRUE(make_block_fine(b));
+    // Its granules' own states from now on: no word names the block.
+    shadow_clear(start, start + 24);
+    blocks.push_back(b);
+  }
+  std::vector<bool> gone(kBlocks, false);
+  for (int i = 0; i < kBlocks; i += 3) {
+    drop_block_refinement(blocks[i]);
+    gone[i] = true;
+  }
+  for (int i = kBlocks - 2; i >= 0; i -= 7)
+    if (!gone[i]) {
+      drop_block_refinement(blocks[i]);
+      gone[i] = true;
+    }
+  for (int i = 0; i < kBlocks; ++i) {
+    const uintptr_t start = base + uintptr_t(i) * 32;
+    EXPECT_EQ(find_heap_block(start), gone[i] ? nullptr : blocks[i]) << "block " << i;
+    if (!gone[i]) EXPECT_EQ(find_heap_block(start + 20), blocks[i]) << "inside block " << i;
+  }
+  for (HeapBlock *b : blocks) delete_heap_block(cache, b);
+  EXPECT_EQ(find_heap_block(base + 32 * 5), nullptr);
+  release_block_cache(cache);
+}
+
 TEST(HeapBlocks, DeletedRecordsAreRecycledThroughTheThreadCache) {
   BlockCache cache;
   const uintptr_t start = kPages + 0x50000;
