@@ -342,16 +342,7 @@ void shadow_reset_cells(uintptr_t begin, uintptr_t end, ShadowMemory memory) {
 }
 
 PackedHistories *shadow_history(ShadowPage *page, uintptr_t addr) {
-  std::atomic<uint32_t> *index = page->history.load(std::memory_order_acquire);
-  if (SNAG_UNLIKELY(!index)) {
-    SpinLockGuard guard(g_grow_lock);
-    index = page->history.load(std::memory_order_acquire);
-    if (!index) {
-      index = static_cast<std::atomic<uint32_t> *>(g_headers.take(sizeof(uint32_t) * kCellsPerPage));
-      page->history.store(index, std::memory_order_release);
-    }
-  }
-  std::atomic<uint32_t> &slot = index[cell_index(addr)];
+  std::atomic<uint32_t> &slot = history_index_entry(page, addr);
   for (;;) {
     uint32_t i = slot.load(std::memory_order_acquire);
     if (SNAG_UNLIKELY(i & kLockTouchTag)) {
