@@ -544,12 +544,13 @@ bool RaceEngine::access_plain_granule(ThreadState &t, RaceThread &rt, const Acce
 // touch happens after all of them, and one that does not races with it. The
 // granule's first other access (shadow_history) turns the touch into its
 // histories. False when the granule has histories or a state, or belongs to
-// a coarse block: the caller takes on_access.
-bool RaceEngine::touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t addr, snag_site_t site) {
+// a coarse block: the caller takes on_access. `cell` and `w` are the
+// granule's cell and word as the caller found them (cell null: no shadow
+// page yet), so that the lock hook loads them once.
+bool RaceEngine::touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t addr, snag_site_t site,
+                                    std::atomic<uint64_t> *cell, uint64_t w) {
   if (potential_) return false;
-  std::atomic<uint64_t> *cell = find_cell(addr);
   if (!cell && !(cell = shadow_cell(addr))) return false;  // above 47 bits
-  uint64_t w = cell->load(std::memory_order_acquire);
   // A granule with a state of its own, or a coarse block's (a small object
   // holding a mutex: short_lived_locks), goes to on_access: asked first,
   // before any other lookup, since most such touches come back that way.

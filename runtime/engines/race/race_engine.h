@@ -273,7 +273,8 @@ class RaceEngine final : public Engine {
   }
   RaceThread &adopt_thread(ThreadState &t);
   static void touch_lock_memory(ThreadState &t, const Event &e, bool write);
-  bool touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t addr, snag_site_t site);
+  bool touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t addr, snag_site_t site,
+                          std::atomic<uint64_t> *cell, uint64_t w);
   void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
   void release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);

@@ -423,11 +423,11 @@ SNAG_ALWAYS_INLINE void RaceEngine::touch_lock_memory(ThreadState &t, const Even
   // for a Virgin word or a block gone fine: a small object's coarse block
   // (short_lived_locks: 8 million touches) goes straight to on_access.
   if (!write && !(e.flags & kLockRw)) {
-    const std::atomic<uint64_t> *cell = find_cell(e.addr);
+    std::atomic<uint64_t> *cell = find_cell(e.addr);
     const uint64_t w = cell ? cell->load(std::memory_order_acquire) : 0;
     const HeapBlock *block = block_of_word(w);
     if ((w == 0 || (block && block->fine.load(std::memory_order_relaxed))) &&
-        g_race->touch_lock_quietly(t, g_race->thread_data(t), e.addr, e.site))
+        g_race->touch_lock_quietly(t, g_race->thread_data(t), e.addr, e.site, cell, w))
       return;
   }
   on_access(t, e.addr, 1, write ? uint32_t{kAccessWrite} : uint32_t{0}, e.site);
