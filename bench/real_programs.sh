@@ -32,6 +32,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 die() { echo "real_programs: error: $*" >&2; exit 1; }
+tool=real_programs
+# shellcheck source=bench/measure_run.sh
+source "$here/measure_run.sh"
 
 src=$(cd "${1:?usage: real_programs.sh SRC_DIR [BUILD_DIR]}" && pwd)
 build=${2:-$repo/build}
@@ -142,25 +145,11 @@ for ((r = 1; r <= runs; r++)); do
   for n in "${programs[@]}"; do
     for cfg in native snag tsan; do   # interleaved so load changes hit all three
       bin=$tmp/bin/$(binary_of "$n").$cfg base=$tmp/log/$n.$cfg.$r
-      if [[ ! -x $bin ]]; then
-        printf '%s\t%s\t%d\tNA\tNA\tbuild\t0\t-\tNA\n' "$n" "$cfg" "$r" >>"$results"
-        continue
-      fi
-      rc=0
+      if [[ ! -x $bin ]]; then record_missing "$n" "$cfg" "$r"; continue; fi
+      cd "$tmp/out"   # whatever a program writes beside it stays in the temp dir
       # shellcheck disable=SC2086  # args is a word list
-      (cd "$tmp/out" && case $cfg in
-        native) env -u SNAG_OPTIONS -u TSAN_OPTIONS "$here/measure.py" "$base.time" "$run_timeout" "$bin" ${args[$n]} ;;
-        snag) env -u TSAN_OPTIONS SNAG_OPTIONS="$snag_options" "$here/measure.py" "$base.time" "$run_timeout" "$bin" ${args[$n]} ;;
-        tsan) env -u SNAG_OPTIONS TSAN_OPTIONS="$tsan_options" "$here/measure.py" "$base.time" "$run_timeout" "$bin" ${args[$n]} ;;
-      esac) >"$base.out" 2>"$base.err" || rc=$?
-      read -r secs rss user sys < <(tail -n 1 "$base.time") || true
-      cpu=NA
-      [[ -n ${user:-} && -n ${sys:-} ]] && cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.4f", u + s }')
-      case $cfg in
-        snag) races=$(grep -c '^WARNING: snag: data race' "$base.err" || true) ;;
-        tsan) races=$(grep -c '^WARNING: ThreadSanitizer: data race' "$base.err" || true) ;;
-        *) races=0 ;;
-      esac
+      measure_run "$cfg" "$base" "$bin" ${args[$n]}
+      cd - >/dev/null
       if [[ ${check[$n]} == md5 ]]; then
         sum=$(md5sum <"$base.out" | cut -c1-12)
       elif grep -qF "${check[$n]}" "$base.out"; then
@@ -168,14 +157,7 @@ for ((r = 1; r <= runs; r++)); do
       else
         sum=missing
       fi
-      if ((races > 0)) && [[ ! -f $tmp/reports/$n.$cfg.txt ]]; then cp "$base.err" "$tmp/reports/$n.$cfg.txt"; fi
-      if [[ $rc -ne 0 && $rc -ne 66 ]] || [[ $rc -eq 66 && $cfg == native ]]; then
-        echo "real_programs: $n ($cfg) run $r exited with status $rc; stderr tail:" >&2
-        tail -n 5 "$base.err" | sed 's/^/    /' >&2
-        cp "$base.err" "$tmp/reports/$n.$cfg.failed.txt"
-      fi
-      printf '%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cfg" "$r" "${secs:-NA}" "${rss:-NA}" \
-        "$rc" "$races" "$sum" "$cpu" >>"$results"
+      record_run "$n" "$cfg" "$r" "$base" "$sum"
     done
   done
 done

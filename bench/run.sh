@@ -25,6 +25,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 
 die() { echo "bench: error: $*" >&2; exit 1; }
+tool=bench
+# shellcheck source=bench/measure_run.sh
+source "$here/measure_run.sh"
 
 # --- arguments and tools ------------------------------------------------------
 build=${1:-$repo/build}
@@ -34,7 +37,6 @@ native_cxx=${NATIVE_CXX:-clang++-14}
 runs=${BENCH_RUNS:-3}
 jobs=${BENCH_JOBS:-2}
 run_timeout=${BENCH_TIMEOUT:-120}
-measure=$here/measure.py  # wall, peak RSS and CPU time in microseconds
 snag_options=${BENCH_SNAG_OPTIONS:-engine=race}
 tsan_options=${BENCH_TSAN_OPTIONS:-halt_on_error=0 report_signal_unsafe=0}
 
@@ -117,40 +119,10 @@ for n in "${names[@]}"; do
   echo "bench: running $n" >&2
   for ((r = 1; r <= runs; r++)); do
     for cfg in native snag tsan; do   # interleaved so load changes hit all three
-      bin=$tmp/bin/$n.$cfg
-      if [[ ! -x $bin ]]; then
-        printf '%s\t%s\t%d\tNA\tNA\tbuild\t0\t-\tNA\n' "$n" "$cfg" "$r" >>"$results"
-        continue
-      fi
-      base=$tmp/log/$n.$cfg.$r
-      rc=0
-      case $cfg in
-        native) env -u SNAG_OPTIONS -u TSAN_OPTIONS \
-                  "$measure" "$base.time" "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
-        snag)   env -u TSAN_OPTIONS SNAG_OPTIONS="$snag_options" \
-                  "$measure" "$base.time" "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
-        tsan)   env -u SNAG_OPTIONS TSAN_OPTIONS="$tsan_options" \
-                  "$measure" "$base.time" "$run_timeout" "$bin" >"$base.out" 2>"$base.err" || rc=$? ;;
-      esac
-      read -r secs rss user sys < <(tail -n 1 "$base.time") || true
-      cpu=NA
-      [[ -n ${user:-} && -n ${sys:-} ]] && cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.4f", u + s }')
-      case $cfg in
-        snag) races=$(grep -c '^WARNING: snag: data race' "$base.err" || true) ;;
-        tsan) races=$(grep -c '^WARNING: ThreadSanitizer: data race' "$base.err" || true) ;;
-        *)    races=0 ;;
-      esac
-      sum=$(awk '$1 == "checksum" { print $2; exit }' "$base.out")
-      if ((races > 0)) && [[ ! -f $tmp/reports/$n.$cfg.txt ]]; then
-        cp "$base.err" "$tmp/reports/$n.$cfg.txt"
-      fi
-      if [[ $rc -ne 0 && $rc -ne 66 ]] || [[ $rc -eq 66 && $cfg == native ]]; then
-        echo "bench: $n ($cfg) run $r exited with status $rc; stderr tail:" >&2
-        tail -n 5 "$base.err" | sed 's/^/    /' >&2
-        cp "$base.err" "$tmp/reports/$n.$cfg.failed.txt"
-      fi
-      printf '%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cfg" "$r" "${secs:-NA}" "${rss:-NA}" \
-        "$rc" "$races" "${sum:--}" "$cpu" >>"$results"
+      bin=$tmp/bin/$n.$cfg base=$tmp/log/$n.$cfg.$r
+      if [[ ! -x $bin ]]; then record_missing "$n" "$cfg" "$r"; continue; fi
+      measure_run "$cfg" "$base" "$bin"
+      record_run "$n" "$cfg" "$r" "$base" "$(awk '$1 == "checksum" { print $2; exit }' "$base.out")"
     done
   done
 done
