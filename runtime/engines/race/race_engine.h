@@ -298,6 +298,8 @@ class RaceEngine final : public Engine {
   // (Engine::sync_hook): what on_event does with their events, without the
   // dispatch.
   static void on_sync_hook(ThreadState &t, const Event &e);
+  // The work of each of those events, for both paths (race_events.cpp).
+  bool on_lock_event(ThreadState &t, RaceThread &rt, const Event &e, bool reads_objects);
   // touch_lock_memory's read of a lock in use, after the fast path's
   // inlined question that on_access would ask first.
   static void touch_lock_in_use(ThreadState &t, const Event &e);
