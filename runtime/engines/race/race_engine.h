@@ -276,7 +276,8 @@ class RaceEngine final : public Engine {
   bool touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t addr, snag_site_t site,
                           std::atomic<uint64_t> *cell, uint64_t w);
   void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
-  void release_lock(RaceThread &rt, uintptr_t lock);
+  // Returns the variable it released at (null: the thread was not seen taking the lock).
+  SyncVar *release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);
   void release(RaceThread &rt, Tid self, uintptr_t addr, bool reader = false);
   // Every tick is the calling thread's own: it starts a new epoch, which the

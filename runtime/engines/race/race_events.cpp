@@ -145,7 +145,7 @@ void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bo
   recompute_locksets(rt);
 }
 
-void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
+SyncVar *RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
   for (uint32_t i = 0; i < rt.held_count; ++i) {
     HeldLock &h = rt.held[i];
     if (h.addr != lock) continue;
@@ -167,11 +167,12 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
                         "an unlocked lock leaves the thread's lockset");
     }
     sync_release_lock(sync, rt.clock, write_mode, acquired, rt.acquired);
-    return;
+    return sync;
   }
   // Unlocking a lock this thread was not seen taking (taken before start-up,
   // or by another thread): still a release.
   sync_release(lock, rt.clock);
+  return nullptr;
 }
 
 void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
@@ -486,12 +487,18 @@ SNAG_ALWAYS_INLINE bool RaceEngine::on_lock_event(ThreadState &t, RaceThread &rt
     case EventKind::kCondWait:  // the mutex is released inside the wait
       if (reads_objects) read_object(t, e.addr, e.site);
       if (ignored) return true;
-      release_lock(rt, e.addr2);
+      // The mutex's variable is kept for the acquire at kCondWoken, as
+      // kLockBefore keeps it: that acquire is made with the mutex held
+      // again, and a lookup there lengthened the program's critical section.
+      if (SyncVar *var = release_lock(rt, e.addr2)) rt.lock_before = {e.addr2, var};
       tick(rt, rt.slot);
       return true;
     case EventKind::kCondWoken:
       if (ignored) return true;
-      sync_acquire(e.addr, rt.clock);
+      // Also with the mutex held: a version already taken is skipped, and
+      // the clock read without the variable's spin lock (whose line the
+      // signaller wrote last) when no release is under way.
+      sync_acquire_seen(e.addr, rt.clock, rt.acquired);
       if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
       acquire_lock(t, rt, e.addr2, true, e.site);
       return true;
