@@ -276,7 +276,8 @@ class RaceEngine final : public Engine {
   bool touch_lock_quietly(ThreadState &t, RaceThread &rt, uintptr_t addr, snag_site_t site,
                           std::atomic<uint64_t> *cell, uint64_t w);
   void acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bool write_mode, snag_site_t site);
-  void release_lock(RaceThread &rt, uintptr_t lock);
+  // Returns the variable it released at (null: the thread was not seen taking the lock).
+  SyncVar *release_lock(RaceThread &rt, uintptr_t lock);
   void recompute_locksets(RaceThread &rt);
   void release(RaceThread &rt, Tid self, uintptr_t addr, bool reader = false);
   // Every tick is the calling thread's own: it starts a new epoch, which the
@@ -298,6 +299,8 @@ class RaceEngine final : public Engine {
   // (Engine::sync_hook): what on_event does with their events, without the
   // dispatch.
   static void on_sync_hook(ThreadState &t, const Event &e);
+  // The work of each of those events, for both paths (race_events.cpp).
+  bool on_lock_event(ThreadState &t, RaceThread &rt, const Event &e, bool reads_objects);
   // touch_lock_memory's read of a lock in use, after the fast path's
   // inlined question that on_access would ask first.
   static void touch_lock_in_use(ThreadState &t, const Event &e);

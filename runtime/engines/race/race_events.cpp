@@ -145,7 +145,7 @@ void RaceEngine::acquire_lock(ThreadState &t, RaceThread &rt, uintptr_t lock, bo
   recompute_locksets(rt);
 }
 
-void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
+SyncVar *RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
   for (uint32_t i = 0; i < rt.held_count; ++i) {
     HeldLock &h = rt.held[i];
     if (h.addr != lock) continue;
@@ -167,11 +167,12 @@ void RaceEngine::release_lock(RaceThread &rt, uintptr_t lock) {
                         "an unlocked lock leaves the thread's lockset");
     }
     sync_release_lock(sync, rt.clock, write_mode, acquired, rt.acquired);
-    return;
+    return sync;
   }
   // Unlocking a lock this thread was not seen taking (taken before start-up,
   // or by another thread): still a release.
   sync_release(lock, rt.clock);
+  return nullptr;
 }
 
 void RaceEngine::on_atomic(ThreadState &t, RaceThread &rt, const Event &e) {
@@ -455,8 +456,65 @@ SNAG_ALWAYS_INLINE void RaceEngine::read_object(ThreadState &t, uintptr_t addr, 
   on_access(t, addr, 1, 0, site);
 }
 
-// The same work as on_event for the events of locks and condition variables
-// (the commonest synchronization: a queue's push or pop makes five or six),
+// The events of locks and condition variables (a queue's push or pop makes
+// five or six), one function per kind, for both ways in: on_sync_hook (race
+// the only engine; `reads_objects`: the engine reads a condition variable's
+// own memory where the interceptors' touch_object would, lock_events.h) and
+// on_event (several engines; the interceptors read it). `ignored`
+// (AnnotateIgnoreSyncBegin) hides all but kLockBefore, kLockFailed and the
+// objects' reads. False, having done nothing, for any other kind.
+SNAG_ALWAYS_INLINE bool RaceEngine::on_lock_event(ThreadState &t, RaceThread &rt, const Event &e,
+                                                  bool reads_objects) {
+  const bool ignored = t.ignore_sync > 0;
+  switch (e.kind) {
+    case EventKind::kLockBefore:
+      // The variable acquire_lock will want, fetched now (its line moves
+      // while the real lock is taken) and kept for it.
+      rt.lock_before = {e.addr, sync_var_prefetch(e.addr)};
+      touch_lock_in_use(t, e);
+      return true;
+    case EventKind::kLockFailed:
+      return true;
+    case EventKind::kLockAcquired:
+      if (!ignored) acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);
+      return true;
+    case EventKind::kUnlock:
+      if (ignored) return true;
+      touch_lock_in_use(t, e);
+      release_lock(rt, e.addr);
+      tick(rt, rt.slot);
+      return true;
+    case EventKind::kCondWait:  // the mutex is released inside the wait
+      if (reads_objects) read_object(t, e.addr, e.site);
+      if (ignored) return true;
+      // The mutex's variable is kept for the acquire at kCondWoken, as
+      // kLockBefore keeps it: that acquire is made with the mutex held
+      // again, and a lookup there lengthened the program's critical section.
+      if (SyncVar *var = release_lock(rt, e.addr2)) rt.lock_before = {e.addr2, var};
+      tick(rt, rt.slot);
+      return true;
+    case EventKind::kCondWoken:
+      if (ignored) return true;
+      // Also with the mutex held: a version already taken is skipped, and
+      // the clock read without the variable's spin lock (whose line the
+      // signaller wrote last) when no release is under way.
+      sync_acquire_seen(e.addr, rt.clock, rt.acquired);
+      if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
+      acquire_lock(t, rt, e.addr2, true, e.site);
+      return true;
+    case EventKind::kCondSignal:
+    case EventKind::kCondBroadcast:
+      if (!ignored) release(rt, rt.slot, e.addr);
+      // After the release: a signaller still in the call is not ordered
+      // before what the woken thread does next (intercept/cond.cpp).
+      if (reads_objects) read_object(t, e.addr + 8, e.site);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// on_event's work for the lock and condition-variable interceptors' events
 // without the core's dispatch (emit's scope, its loop over the engines, the
 // virtual call) and on_event's switch over every kind. Any other kind that
 // comes this way goes to on_event.
@@ -465,48 +523,7 @@ void RaceEngine::on_sync_hook(ThreadState &t, const Event &e) {
   RaceEngine &race = *g_race;
   RaceThread &rt = race.thread_data(t);
   rt.published = rt.now;
-  const bool ignored = t.ignore_sync > 0;  // hides all but kLockBefore and kLockFailed here
-  switch (e.kind) {
-    case EventKind::kLockBefore:
-      // The variable acquire_lock will want, fetched now (its line moves
-      // while the real lock is taken) and kept for it.
-      rt.lock_before = {e.addr, sync_var_prefetch(e.addr)};
-      touch_lock_in_use(t, e);
-      break;
-    case EventKind::kLockFailed:
-      break;
-    case EventKind::kLockAcquired:
-      if (!ignored) race.acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);
-      break;
-    case EventKind::kUnlock:
-      if (ignored) break;
-      touch_lock_in_use(t, e);
-      race.release_lock(rt, e.addr);
-      tick(rt, rt.slot);
-      break;
-    case EventKind::kCondWait:  // the mutex is released inside the wait
-      read_object(t, e.addr, e.site);
-      if (ignored) break;
-      race.release_lock(rt, e.addr2);
-      tick(rt, rt.slot);
-      break;
-    case EventKind::kCondWoken:
-      if (ignored) break;
-      sync_acquire(e.addr, rt.clock);
-      if (SNAG_UNLIKELY(race.potential_)) race.lockless_acquire(rt, e.addr);
-      race.acquire_lock(t, rt, e.addr2, true, e.site);
-      break;
-    case EventKind::kCondSignal:
-    case EventKind::kCondBroadcast:
-      if (!ignored) race.release(rt, rt.slot, e.addr);
-      // After the release: a signaller still in the call is not ordered
-      // before what the woken thread does next (intercept/cond.cpp).
-      read_object(t, e.addr + 8, e.site);
-      break;
-    default:
-      race.RaceEngine::on_event(t, e);
-      break;
-  }
+  if (!race.on_lock_event(t, rt, e, /*reads_objects=*/true)) race.RaceEngine::on_event(t, e);
 }
 
 Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
@@ -570,28 +587,15 @@ Verdict RaceEngine::on_event(ThreadState &t, const Event &e) {
       touch_lock_memory(t, e, true);
       break;
     case EventKind::kLockBefore:
-      sync_var_prefetch(e.addr);
-      touch_lock_memory(t, e, false);
-      break;
+    case EventKind::kLockFailed:
     case EventKind::kLockAcquired:
-      acquire_lock(t, rt, e.addr, !(e.flags & kLockRead), e.site);
-      break;
     case EventKind::kUnlock:
-      touch_lock_memory(t, e, false);
-      release_lock(rt, e.addr);
-      tick(rt, rt.slot);
-      break;
-    case EventKind::kCondWait:  // the mutex is released inside the wait
-      release_lock(rt, e.addr2);
-      tick(rt, rt.slot);
-      break;
+    case EventKind::kCondWait:
     case EventKind::kCondWoken:
-      sync_acquire(e.addr, rt.clock);
-      if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
-      acquire_lock(t, rt, e.addr2, true, e.site);
-      break;
     case EventKind::kCondSignal:
     case EventKind::kCondBroadcast:
+      on_lock_event(t, rt, e, /*reads_objects=*/false);  // (the ignored ones returned above)
+      break;
     case EventKind::kBarrierWait:
     case EventKind::kSemPost:
     case EventKind::kOnceInitDone:

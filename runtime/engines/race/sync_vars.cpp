@@ -863,11 +863,16 @@ SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word
 SyncVar *sync_var(uintptr_t addr, bool create, AcquireCache *made) { return lookup(addr, create, made, nullptr); }
 
 SyncVar *sync_var_prefetch(uintptr_t addr) {
-  const RecentVar &recent = recent_slot(addr);
+  RecentVar &recent = recent_slot(addr);
   SyncVar *v = recent.addr == addr ? recent.var : nullptr;
   if (!v && bucket_may_hold(filter_index(addr))) {
     // Most chains hold one variable: the head is the one, without reading it.
     if (SyncChains *chains = find_chains(addr)) v = first_var(chain_head(chains, addr).load(std::memory_order_acquire));
+    // Remembered unchecked (every reader of the slot checks the variable's
+    // address before using it): a lock whose acquires all take the variable
+    // found here (kLockBefore's, a wait's) is looked up nowhere else, and
+    // once another address took its slot, every prefetch went to the chains.
+    if (v) recent = {addr, v};
   }
   if (!v) return nullptr;
   prefetch_for_write(v);
@@ -959,6 +964,10 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
   v->clock.merge_into(into);
   // Read under the lock: the version of the clock just merged.
   seen.note(v, v->version.load(std::memory_order_relaxed), into_clock);
+}
+
+void sync_acquire_seen(uintptr_t addr, VectorClock &clock, AcquireCache &seen) {
+  sync_acquire_atomic(addr, clock, /*into_clock=*/true, seen);
 }
 
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {

@@ -22,6 +22,7 @@
 #include "engines/race/shadow.h"
 #include "engines/race/state.h"
 #include "engines/race/state_records.h"
+#include "engines/race/sync_vars.h"
 #include "snag/abi.h"
 
 namespace snag {
@@ -1936,6 +1937,89 @@ TEST_F(RaceSyncHook, ASignalsReadOfItsConditionVariableRacesWithTheWokenThreadsD
   EXPECT_EQ(races_reported(), before);
   become(*main_);
   RaceEngine::on_access(*main_, cond, 16, kAccessWrite, 377);  // the destroy
+  EXPECT_EQ(races_reported(), before + 1);
+}
+
+// A wait keeps its mutex's variable for the acquire at the wake, as
+// kLockBefore keeps it for kLockAcquired: that acquire runs with the mutex
+// held again, inside the program's critical section, and no lookup is
+// made there.
+TEST_F(RaceSyncHook, AWaitKeepsItsMutexsVariableForTheWake) {
+  const auto &rt = *static_cast<const RaceThread *>(main_->engine_data[kRaceSlot]);
+  const uintptr_t cond = base_ + 16;  // (base_'s first granule is write_as's)
+  lock_by_hook(*main_, m1_);
+  EXPECT_EQ(rt.lock_before.var, nullptr) << "the acquire took what kLockBefore kept";
+  sync(*main_, EventKind::kCondWait, cond, m1_, 0);
+  EXPECT_EQ(rt.lock_before.addr, m1_);
+  EXPECT_NE(rt.lock_before.var, nullptr);
+  EXPECT_EQ(rt.lock_before.var, sync_var(m1_, false));
+  sync(*main_, EventKind::kCondWoken, cond, m1_, 0);
+  EXPECT_EQ(held(*main_), 1u);
+  EXPECT_EQ(rt.lock_before.var, nullptr);
+  sync(*main_, EventKind::kUnlock, m1_);
+}
+
+// A woken waiter's acquire of its condition variable notes the version it
+// took (AcquireCache), as a lock's acquire does: a wake with nothing
+// signalled since takes nothing again, and one after a new signal still
+// takes the signaller's clock.
+TEST_F(RaceSyncHook, AWakeNotesTheVersionOfTheSignalItTook) {
+  const uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  const auto &rt = *static_cast<const RaceThread *>(main_->engine_data[kRaceSlot]);
+  const uintptr_t cond = base_ + 16;  // (base_'s first granule is write_as's)
+  lock_by_hook(*main_, m1_);
+  sync(*main_, EventKind::kCondWait, cond, m1_, 0);
+  sync(*a, EventKind::kCondSignal, cond, 0, 0);
+  sync(*main_, EventKind::kCondWoken, cond, m1_, 0);
+  SyncVar *v = sync_var(cond, false);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(rt.acquired.has(v, v->version.load(), true)) << "the wake noted the version it took";
+  sync(*main_, EventKind::kCondWait, cond, m1_, 0);
+  write_as(*a, 381);  // after a's first signal, before its second
+  sync(*a, EventKind::kCondSignal, cond, 0, 0);
+  sync(*main_, EventKind::kCondWoken, cond, m1_, 0);
+  EXPECT_TRUE(rt.acquired.has(v, v->version.load(), true));
+  write_as(*main_, 382);  // ordered after 381 by the second signal
+  sync(*main_, EventKind::kUnlock, m1_);
+  EXPECT_EQ(races_reported(), before);
+}
+
+// on_event (several engines) handles the lock and condition-variable
+// events as the hook does (one function for both, race_events.cpp): its
+// kLockBefore keeps the lock's variable for the acquire too, and a wait
+// and wake through it order and hold as through the hook.
+TEST_F(RaceSyncHook, OnEventHandlesLockAndConditionEventsAsTheHookDoes) {
+  const uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  const auto &rt = *static_cast<const RaceThread *>(main_->engine_data[kRaceSlot]);
+  auto deliver = [&](ThreadState &t, EventKind kind, uintptr_t addr, uintptr_t addr2, uint32_t flags) {
+    become(t);
+    Event e{kind};
+    e.addr = addr;
+    e.addr2 = addr2;
+    e.flags = flags;
+    engine().on_event(t, e);
+  };
+  const uintptr_t cond = base_ + 16;
+  deliver(*main_, EventKind::kLockAcquired, m1_, 0, kLockMutex);  // m1's variable made
+  deliver(*main_, EventKind::kUnlock, m1_, 0, kLockMutex);
+  deliver(*main_, EventKind::kLockBefore, m1_, 0, kLockMutex);
+  EXPECT_EQ(rt.lock_before.addr, m1_);
+  EXPECT_EQ(rt.lock_before.var, sync_var(m1_, false)) << "kept for the acquire";
+  deliver(*main_, EventKind::kLockAcquired, m1_, 0, kLockMutex);
+  EXPECT_EQ(held(*main_), 1u);
+  deliver(*main_, EventKind::kCondWait, cond, m1_, 0);
+  EXPECT_EQ(held(*main_), 0u);
+  write_as(*a, 383);
+  deliver(*a, EventKind::kCondSignal, cond, 0, 0);
+  deliver(*main_, EventKind::kCondWoken, cond, m1_, 0);
+  EXPECT_EQ(held(*main_), 1u);
+  write_as(*main_, 384);  // ordered after 383 by the signal
+  deliver(*main_, EventKind::kUnlock, m1_, 0, kLockMutex);
+  EXPECT_EQ(held(*main_), 0u);
+  EXPECT_EQ(races_reported(), before);
+  write_as(*a, 385);  // nothing orders main's write before this one
   EXPECT_EQ(races_reported(), before + 1);
 }
 
