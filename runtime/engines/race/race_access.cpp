@@ -12,6 +12,7 @@
 #include "core/runtime.h"
 #include "engines/race/access_stacks.h"
 #include "engines/race/fast_path.h"
+#include "engines/race/recent_frees.h"
 #include "engines/race/state_records.h"
 
 namespace snag::race {
@@ -781,6 +782,7 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
     uint64_t nw = w;
     const char *race_state = nullptr;     // set when this access completes a race
     const History *previous = nullptr;    // ... with this remembered access
+    History freed;                        // ... or with this free (recent_frees.h)
     switch (kind_of(w)) {
       case Kind::kVirgin:
         still_exclusive(rt, w, touched, a.write, &nw);
@@ -806,6 +808,11 @@ Outcome RaceEngine::access_variable(ThreadState &t, RaceThread &rt, const Variab
         // W bit), or an earlier write this thread does not know about.
         previous = conflicting(hs, a.write, rt, me);
         if (!previous && (a.write || wrote(w))) previous = &latest(hs, u);
+        // A freed block's granules hold its free's word and no history.
+        if (previous && !previous->stack &&
+            recall_free(a.addr > v.extent_base() ? a.addr : v.extent_base(), u, c, v.extent_base(), v.extent_size(),
+                        &freed))
+          previous = &freed;
         const History &other = previous ? *previous : latest(hs, u);
         LocksetId common = lockset_intersect(other.stack ? other.lockset : kEmptyLockset, held);
         if (k == Kind::kExclusive2) {

@@ -13,6 +13,7 @@
 #include "engines/race/fast_path.h"
 #include "engines/race/lock_pairs.h"
 #include "engines/race/lockset_references.h"
+#include "engines/race/recent_frees.h"
 #include "engines/race/race_engine.h"
 #include "engines/race/sync_vars.h"
 #include "snag/abi.h"
@@ -295,6 +296,7 @@ SNAG_ALWAYS_INLINE bool RaceEngine::free_small_block(ThreadState &t, RaceThread 
   }
   fill_cells(cell, granules_of(e.addr, end), exclusive_word(Kind::kExclusive0, rt.slot, rt.now, true));
   if (page) forget_granule_histories(page, first, last);
+  remember_free(e.addr, size, rt.slot, rt.now, e.site, t.shadow);  // for a report's other side
   delete_heap_block(rt.blocks, block);
   return true;
 }
@@ -351,6 +353,7 @@ void RaceEngine::free_block_slowly(ThreadState &t, RaceThread &rt, const Event &
       shadow_free_in_page(page, lo, hi, freed);
       lo = hi;
     }
+    remember_free(e.addr, size, rt.slot, rt.now, e.site, t.shadow);  // for a report's other side
   }
   if (block) delete_heap_block(rt.blocks, block);
 }
