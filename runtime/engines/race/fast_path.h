@@ -120,8 +120,12 @@ struct UntouchedHint {
 };
 constexpr unsigned kUntouchedHintShift = 14;
 constexpr uintptr_t kUntouchedHints = 256;
-extern SNAG_TLS UntouchedHint *t_untouched_hints;  // null until the thread's first
-// This thread's hints, made if it has none (null if it has no race record).
+// This thread's hints: kNoUntouchedHints (all empty, shared) until its
+// first large block.
+extern const UntouchedHint kNoUntouchedHints[kUntouchedHints];
+extern SNAG_TLS const UntouchedHint *t_untouched_hints;
+// This thread's own hints, made if it has none (null if it has no race
+// record).
 UntouchedHint *untouched_hints_of_this_thread();
 
 // untouched_access_needs_no_work for an address whose 16 KiB region this
@@ -229,17 +233,30 @@ SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block, uintptr_t size) {
 SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) { remember_block(block, block_size(block)); }
 
 SNAG_ALWAYS_INLINE bool hinted_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
-  const UntouchedHint *hints = t_untouched_hints;
-  if (!hints || !fast_path_answers(addr, size)) return false;
-  const UntouchedHint &hint = hints[(addr >> kUntouchedHintShift) & (kUntouchedHints - 1)];
+  if (!fast_path_answers(addr, size)) return false;
+  const UntouchedHint &hint = t_untouched_hints[(addr >> kUntouchedHintShift) & (kUntouchedHints - 1)];
   if (hint.region != addr >> kUntouchedHintShift) return false;
   HeapBlock *block = hint.block;
   if (block->fine.load(std::memory_order_acquire)) return false;
   const uint64_t word = block->state.load(std::memory_order_acquire);
-  // The range after the state (cached_block_needs_no_work says why).
-  const uintptr_t block_bytes = block_size(block);
-  if (addr - block->start >= block_bytes || !state_needs_no_work(word, 0xff, write)) return false;
-  remember_block(block, block_bytes);
+  // The range after the state (cached_block_needs_no_work says why); by the
+  // size's low 32 bits, as the inlined check reads it: a block of 4 GiB or
+  // more is only ever answered no.
+  const uintptr_t start = block->start, bytes = block->size_low;
+  if (addr - start >= bytes) return false;
+  // Only the owner again in its epoch is answered here (the commonest
+  // answer, with few registers: the hooks' tail call keeps four), with the
+  // inlined check's one xor (RaceFastPath.cpp, ownedByMe): masked to its
+  // owner, kind and needed bits and xor-ed with what this thread's word
+  // would hold, the word leaves its kind alone iff the rest matches, and
+  // the kind must be an Exclusive one (1, 2 or 5). Anything else (a read
+  // of Shared-Read data) is untouched_granule_needs_no_work's.
+  static_assert(uint64_t(Kind::kExclusive0) == 1 && uint64_t(Kind::kExclusive1) == 2 &&
+                uint64_t(Kind::kExclusive2) == 5);
+  const uint64_t need = (uint64_t(0xff) << kBytesShift) | (write ? kWroteBit : 0);
+  const uint64_t left = (word & (~(kWroteBit | kBytesMask) | need)) ^ (t_fast_path.epoch_word | need);
+  if (left - 1 > 1 && left != 5) return false;
+  remember_block(block, bytes);
   return true;
 }
 

@@ -192,6 +192,9 @@ TEST(AccessFastPath, ALargeBlockIsFoundAgainThroughItsRegionsHint) {
   EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, false)) << "gone fine";
   block->fine.store(false);
   EXPECT_TRUE(hinted_access_needs_no_work(same_region, 8, false));
+  block->state.store(mine(false));
+  EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, true)) << "its first write in this epoch";
+  EXPECT_TRUE(hinted_access_needs_no_work(same_region, 8, false));
   shadow_clear(begin, begin + size);
   delete_heap_block(cache, block);
   EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, false)) << "freed";
@@ -203,7 +206,7 @@ TEST(AccessFastPath, ALargeBlockIsFoundAgainThroughItsRegionsHint) {
   delete_heap_block(cache, elsewhere);
   for (HeapBlock *b : other) delete_heap_block(cache, b);
   release_block_cache(cache);
-  t_untouched_hints = nullptr;
+  t_untouched_hints = kNoUntouchedHints;
 }
 
 // A granule split into bytes (two variables shared its 8 bytes once, and it
