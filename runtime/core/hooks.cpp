@@ -65,10 +65,19 @@ __attribute__((noinline)) void split_after_fast_path(void *addr, uintptr_t size,
 // vectors, a million reads pushed out of the remembered blocks by the nodes
 // each lookup walks). Out of line of access_after_fast_path, as
 // split_after_fast_path, which keeps that one without a frame.
-__attribute__((noinline)) void untouched_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
-                                                        snag_site_t site) {
+__attribute__((noinline)) void untouched_after_hint(void *addr, uintptr_t size, uint32_t flags, snag_site_t site) {
   if (race::untouched_access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite)) return;
   engine_after_split(addr, size, flags, site, 0);
+}
+// The thread's hint for the granule's 16 KiB region first
+// (race::hinted_access_needs_no_work, no call and so no frame here): a
+// program using more large arrays at once than the remembered blocks hold
+// is answered in ~25 instructions instead of ~90 (pigz -11: 60 million
+// such accesses in a run on 100 KB).
+__attribute__((noinline)) void untouched_after_fast_path(void *addr, uintptr_t size, uint32_t flags,
+                                                        snag_site_t site) {
+  if (race::hinted_access_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, flags & kAccessWrite)) return;
+  untouched_after_hint(addr, size, flags, site);
 }
 
 // A range over more than one granule that range_quickly_needs_no_work did

@@ -114,6 +114,12 @@ void remember_loop_range(HeapBlock *block, uint64_t word, uintptr_t lo, uintptr_
 }  // namespace
 
 SNAG_TLS FastPathThread t_fast_path;
+const UntouchedHint kNoUntouchedHints[kUntouchedHints] = {};
+SNAG_TLS const UntouchedHint *t_untouched_hints = kNoUntouchedHints;
+// The engine's (race_events.cpp: from the thread's race record); parts
+// linked without it (the engine's unit tests) keep no hints unless a test
+// gives the thread its table.
+__attribute__((weak)) UntouchedHint *untouched_hints_of_this_thread() { return nullptr; }
 bool g_ranges_answered_inline = true;
 
 // The compiler pass reads these through the numbers of
@@ -302,6 +308,11 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write) {
   // takes this lookup on every access).
   const uintptr_t size = block_size(block);
   remember_block(block, size);
+  if (size >= kWordsWrittenBelow && (size >> 32) == 0) {  // (hinted_access_needs_no_work reads size_low)
+    UntouchedHint *hints = const_cast<UntouchedHint *>(t_untouched_hints);
+    if (hints != kNoUntouchedHints || (hints = untouched_hints_of_this_thread()))
+      hints[(addr >> kUntouchedHintShift) & (kUntouchedHints - 1)] = {addr >> kUntouchedHintShift, block};
+  }
   // A smaller block has its word written the first time, as
   // the slow path would: the inlined fast path then finds the block from
   // the word, and a thread's own vectors and maps do not pay this page

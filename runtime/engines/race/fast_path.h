@@ -101,6 +101,40 @@ bool untouched_granule_needs_no_work(uintptr_t addr, bool write);
 // chain.
 SNAG_ALWAYS_INLINE bool untouched_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
 
+// Where a thread found the large blocks (kWordsWrittenBelow or more, whose
+// granules keep no words) of its untouched granules last: one hint per
+// 16 KiB of address space, direct-mapped, 256 of them (4 KiB a thread,
+// made at the thread's first such block: RaceThread::untouched_hints,
+// given back with the thread's record). A program working through more
+// large arrays at once than the two remembered blocks hold (zopfli's seven
+// hash tables, its match cache and its cost arrays, in pigz -11) took the
+// page tables' two loads, the shadow page's record and the whole
+// untouched_granule_needs_no_work, ~90 instructions, for most of its heap
+// accesses (race_bench.txt section 94). A hint is only where to look: its
+// record is asked, as a remembered block's is, whether it is a coarse block
+// holding the address (records are reused after free, which clears their
+// state and range first).
+struct UntouchedHint {
+  uintptr_t region;  // address >> kUntouchedHintShift; 0: none
+  HeapBlock *block;
+};
+constexpr unsigned kUntouchedHintShift = 14;
+constexpr uintptr_t kUntouchedHints = 256;
+// This thread's hints: kNoUntouchedHints (all empty, shared) until its
+// first large block.
+extern const UntouchedHint kNoUntouchedHints[kUntouchedHints];
+extern SNAG_TLS const UntouchedHint *t_untouched_hints;
+// This thread's own hints, made if it has none (null if it has no race
+// record).
+UntouchedHint *untouched_hints_of_this_thread();
+
+// untouched_access_needs_no_work for an address whose 16 KiB region this
+// thread has a hint for, without a call (the hooks ask it first, before
+// the page lookup): the hinted block holds the address, is coarse and its
+// state needs no work. It becomes the first remembered block, as
+// untouched_granule_needs_no_work makes it.
+SNAG_ALWAYS_INLINE bool hinted_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
+
 // True when an access to a Shared-Modify1 variable (state word `w`,
 // histories `hs`) changes nothing: the thread holds exactly the variable's
 // lockset C_x (one compare of interned ids: C_x stays as it is) and its
@@ -197,6 +231,34 @@ SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block, uintptr_t size) {
   r[0] = {block->start, block->start + size, const_cast<HeapBlock *>(block)};
 }
 SNAG_ALWAYS_INLINE void remember_block(const HeapBlock *block) { remember_block(block, block_size(block)); }
+
+SNAG_ALWAYS_INLINE bool hinted_access_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
+  if (!fast_path_answers(addr, size)) return false;
+  const UntouchedHint &hint = t_untouched_hints[(addr >> kUntouchedHintShift) & (kUntouchedHints - 1)];
+  if (hint.region != addr >> kUntouchedHintShift) return false;
+  HeapBlock *block = hint.block;
+  if (block->fine.load(std::memory_order_acquire)) return false;
+  const uint64_t word = block->state.load(std::memory_order_acquire);
+  // The range after the state (cached_block_needs_no_work says why); by the
+  // size's low 32 bits, as the inlined check reads it: a block of 4 GiB or
+  // more is only ever answered no.
+  const uintptr_t start = block->start, bytes = block->size_low;
+  if (addr - start >= bytes) return false;
+  // Only the owner again in its epoch is answered here (the commonest
+  // answer, with few registers: the hooks' tail call keeps four), with the
+  // inlined check's one xor (RaceFastPath.cpp, ownedByMe): masked to its
+  // owner, kind and needed bits and xor-ed with what this thread's word
+  // would hold, the word leaves its kind alone iff the rest matches, and
+  // the kind must be an Exclusive one (1, 2 or 5). Anything else (a read
+  // of Shared-Read data) is untouched_granule_needs_no_work's.
+  static_assert(uint64_t(Kind::kExclusive0) == 1 && uint64_t(Kind::kExclusive1) == 2 &&
+                uint64_t(Kind::kExclusive2) == 5);
+  const uint64_t need = (uint64_t(0xff) << kBytesShift) | (write ? kWroteBit : 0);
+  const uint64_t left = (word & (~(kWroteBit | kBytesMask) | need)) ^ (t_fast_path.epoch_word | need);
+  if (left - 1 > 1 && left != 5) return false;
+  remember_block(block, bytes);
+  return true;
+}
 
 // For a range access's block (memcmp's, memcpy's): remembered last, not
 // first, and left where it is when remembered already, so that the block

@@ -36,6 +36,8 @@ struct HeldLock {
   uint32_t version;  // the version of its clock that acquire took (sync_acquire_lock)
 };
 
+struct UntouchedHint;  // fast_path.h
+
 struct RaceThread {
   // This thread's entry in every vector clock (clock_slots.h). State words,
   // histories and threadsets name threads by slot; reports by ThreadState::tid.
@@ -117,6 +119,9 @@ struct RaceThread {
   static constexpr uint32_t kAllocStackBits = 4;
   AllocStack alloc_stacks[1u << kAllocStackBits] = {};
   BlockCache blocks;  // recycled heap-block records
+  // Its hints for untouched granules of large blocks (fast_path.h), null
+  // until its first: t_untouched_hints points here.
+  UntouchedHint *untouched_hints = nullptr;
   // With potential=1: B_t without the edges locks add (RaceTrack's own
   // clock: thread creation and join, condition variables, semaphores,
   // atomics, ...). An access ordered after another by B_t but not by this

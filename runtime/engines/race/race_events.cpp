@@ -78,8 +78,19 @@ void RaceEngine::forget_thread(ThreadState &t) {
   give_back_clock_slot(rt->slot, rt->published);
   sync_thread_done(rt->atomic_snapshot);  // words naming it keep it alive, nothing else
   t.engine_data[kRaceSlot] = nullptr;
+  if (&t == t_current) t_untouched_hints = kNoUntouchedHints;
+  internal_free(rt->untouched_hints);
   rt->~RaceThread();
   internal_free(rt);
+}
+
+UntouchedHint *untouched_hints_of_this_thread() {
+  ThreadState *t = t_current;
+  auto *rt = t ? static_cast<RaceThread *>(t->engine_data[kRaceSlot]) : nullptr;
+  if (!rt) return nullptr;
+  if (!rt->untouched_hints) rt->untouched_hints = internal_new_array<UntouchedHint>(kUntouchedHints);
+  t_untouched_hints = rt->untouched_hints;
+  return rt->untouched_hints;
 }
 
 void RaceEngine::on_start(ThreadState &main_thread) {

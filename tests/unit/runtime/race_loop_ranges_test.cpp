@@ -157,6 +157,58 @@ TEST(AccessFastPath, AMidSizedCoarseBlockGetsNoStateWordsOnItsWholePages) {
   release_block_cache(cache);
 }
 
+// A thread finds the large block of an untouched granule through its hint
+// for the granule's 16 KiB region next time (fast_path.h, UntouchedHint),
+// without the page lookup, once the two remembered blocks hold others; a
+// hint is a place to look, so a block another thread owns, one gone fine,
+// a freed record and a record reused elsewhere answer no.
+TEST(AccessFastPath, ALargeBlockIsFoundAgainThroughItsRegionsHint) {
+  FastPathOn on;
+  static UntouchedHint hints[kUntouchedHints];
+  t_untouched_hints = hints;
+  BlockCache cache;
+  const uintptr_t begin = kRegion + 0x3000000, size = uintptr_t(64) << 10;
+  HeapBlock *block = new_heap_block(cache, begin, size, 0, 0);
+  shadow_mark_block(begin, begin + size, block);
+  block->state.store(mine(true));
+  const uintptr_t inside = begin + 2 * kPageSize + 24, same_region = begin + kPageSize + 8;
+  ASSERT_EQ(inside >> kUntouchedHintShift, same_region >> kUntouchedHintShift);
+  EXPECT_FALSE(hinted_access_needs_no_work(inside, 8, true)) << "no hint before the first lookup";
+  EXPECT_TRUE(untouched_access_needs_no_work(inside, 8, true));
+  // Two other blocks remembered since: the hint still finds this one.
+  HeapBlock *other[2];
+  for (int i = 0; i < 2; ++i) {
+    other[i] = new_heap_block(cache, begin + size + 64 * i, 32, 0, 0);
+    remember_block(other[i]);
+  }
+  ASSERT_FALSE(cached_block_needs_no_work(same_region, 8, true));
+  EXPECT_TRUE(hinted_access_needs_no_work(same_region, 8, true));
+  EXPECT_TRUE(cached_block_needs_no_work(same_region, 8, true)) << "remembered first again";
+  EXPECT_FALSE(hinted_access_needs_no_work(same_region + 4, 8, true)) << "over two granules";
+  block->state.store(exclusive_word(Kind::kExclusive1, kMe + 1, kNow, true));
+  EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, false)) << "another thread's block";
+  block->state.store(mine(true));
+  block->fine.store(true);
+  EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, false)) << "gone fine";
+  block->fine.store(false);
+  EXPECT_TRUE(hinted_access_needs_no_work(same_region, 8, false));
+  block->state.store(mine(false));
+  EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, true)) << "its first write in this epoch";
+  EXPECT_TRUE(hinted_access_needs_no_work(same_region, 8, false));
+  shadow_clear(begin, begin + size);
+  delete_heap_block(cache, block);
+  EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, false)) << "freed";
+  // The record given to a block elsewhere (maybe the same record): the
+  // hint's region is not inside it.
+  HeapBlock *elsewhere = new_heap_block(cache, begin + 4 * size, size, 0, 0);
+  elsewhere->state.store(mine(true));
+  EXPECT_FALSE(hinted_access_needs_no_work(same_region, 8, false));
+  delete_heap_block(cache, elsewhere);
+  for (HeapBlock *b : other) delete_heap_block(cache, b);
+  release_block_cache(cache);
+  t_untouched_hints = kNoUntouchedHints;
+}
+
 // A granule split into bytes (two variables shared its 8 bytes once, and it
 // stays split) is answered from the states of the bytes an access touches,
 // each as the engine answers a byte: inline, and for a loop's range.
