@@ -115,8 +115,12 @@ SNAG_ALWAYS_INLINE bool untouched_access_needs_no_work(uintptr_t addr, uintptr_t
 // holding the address (records are reused after free, which clears their
 // state and range first).
 struct UntouchedHint {
-  uintptr_t region;  // address >> kUntouchedHintShift; 0: none
-  HeapBlock *block;
+  // address >> kUntouchedHintShift; none: a region no address has (not 0:
+  // an access to the first 16 KiB, a null pointer's, then found a hint
+  // with a null block and the runtime crashed inside the program's crash).
+  static constexpr uintptr_t kNone = ~uintptr_t(0);
+  uintptr_t region = kNone;
+  HeapBlock *block = nullptr;
 };
 constexpr unsigned kUntouchedHintShift = 14;
 constexpr uintptr_t kUntouchedHints = 256;

@@ -88,7 +88,10 @@ UntouchedHint *untouched_hints_of_this_thread() {
   ThreadState *t = t_current;
   auto *rt = t ? static_cast<RaceThread *>(t->engine_data[kRaceSlot]) : nullptr;
   if (!rt) return nullptr;
-  if (!rt->untouched_hints) rt->untouched_hints = internal_new_array<UntouchedHint>(kUntouchedHints);
+  if (!rt->untouched_hints) {
+    rt->untouched_hints = internal_new_array<UntouchedHint>(kUntouchedHints);
+    for (uintptr_t i = 0; i < kUntouchedHints; ++i) rt->untouched_hints[i] = UntouchedHint{};
+  }
   t_untouched_hints = rt->untouched_hints;
   return rt->untouched_hints;
 }

@@ -174,6 +174,7 @@ TEST(AccessFastPath, ALargeBlockIsFoundAgainThroughItsRegionsHint) {
   const uintptr_t inside = begin + 2 * kPageSize + 24, same_region = begin + kPageSize + 8;
   ASSERT_EQ(inside >> kUntouchedHintShift, same_region >> kUntouchedHintShift);
   EXPECT_FALSE(hinted_access_needs_no_work(inside, 8, true)) << "no hint before the first lookup";
+  EXPECT_FALSE(hinted_access_needs_no_work(8, 8, false)) << "a null pointer's region has no hint either";
   EXPECT_TRUE(untouched_access_needs_no_work(inside, 8, true));
   // Two other blocks remembered since: the hint still finds this one.
   HeapBlock *other[2];
