@@ -51,13 +51,11 @@ void set_lock_pair_finder(LockPairFinder finder);
 // (race_bench.txt section 83). That grace is three sweeps, not a proof: a
 // thread stalled across all three holding the index only in a local would
 // read another pair's locks for that one access.
-// The interval is section 83's again (8,192 pairs, 512 bytes a pair): it
-// keeps lock_pairs' pairs' keys and index ~0.35 MB lower than section 72's
-// (16,384, 256 bytes) did. It cost 4% more instructions there (section 85
-// took it back for that); with the search 36% cheaper a sweep (section 93)
-// it costs lock_pairs 2-3% (3,659 M against 3,552 M with 16,384).
-constexpr uint32_t kMinPairsBetweenSweeps = 1u << 13;
-constexpr size_t kSweepBytesPerPair = 512;
+// The interval is section 72's: sweeping twice as often (8,192 pairs, 512
+// bytes a pair) took lock_pairs' peak 0.4 MB lower but cost 4% more
+// instructions and put its CPU level with ThreadSanitizer's (section 85).
+constexpr uint32_t kMinPairsBetweenSweeps = 1u << 14;
+constexpr size_t kSweepBytesPerPair = 256;
 // For tests: sweeps so far, and the pairs the index holds (not retired).
 uint32_t lock_pair_sweeps();
 uint32_t lock_pairs_kept();
