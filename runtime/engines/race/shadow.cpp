@@ -51,14 +51,16 @@ SpinLock g_grow_lock;
 // Page headers and their history index arrays come from large mappings
 // carved in order and never unmapped: memory that is freed keeps its
 // shadow, reset to Virgin (and, for large ranges, handed back to the system
-// with madvise).
+// with madvise). They hold pointers, counts and pool indices, no lockset
+// id: the pair finder does not read them (lockset_references.h; a quarter
+// of the runtime memory it read in lock_pairs, race_bench.txt section 93).
 struct Arena {
   char *next = nullptr;
   size_t left = 0;
   void *take(size_t size) {  // under g_grow_lock
     if (left < size) {
       size_t chunk = 64ull << 20;
-      next = static_cast<char *>(map_pages(chunk));
+      next = static_cast<char *>(map_pages_unvisited(chunk));
       left = chunk;
     }
     void *p = next;
