@@ -62,6 +62,57 @@ bool boundedOffsets(ScalarEvolution &SE, const Loop *L, const SCEV *Where, const
   return true;
 }
 
+// An address in L that is a loop-invariant base plus Stride times an index
+// that steps by one in a narrow integer and so wraps around a ring of
+// 2^width elements (an index masked by a power of two less one, or taken
+// modulo a power of two: a ring buffer's b[i & 31]). Sets Base (as an
+// integer), Stride, and Index, the narrow recurrence; false for any other
+// address. Asked over every offset the mask allows, such a loop's question
+// covered slots it never reads, and the yes stretched the thread's
+// remembered read of a coarse block over them (race_bench.txt section 89:
+// a false race when another thread then wrote one); the ring question asks
+// only about the slots its iterations reach (__snag_loop_ring_unchanged).
+bool ringIndex(ScalarEvolution &SE, const Loop *L, const SCEV *Where, Type *IntPtr,
+               const SCEV *&Base, uint64_t &Stride, const SCEVAddRecExpr *&Index) {
+  const SCEV *Address = SE.getPtrToIntExpr(Where, IntPtr);
+  const auto *Sum = dyn_cast<SCEVAddExpr>(Address);
+  if (!Sum)
+    return false;
+  SmallVector<const SCEV *, 4> Invariant;
+  const SCEV *Varying = nullptr;
+  for (const SCEV *Op : Sum->operands()) {
+    if (SE.isLoopInvariant(Op, L))
+      Invariant.push_back(Op);
+    else if (Varying)
+      return false; // two varying terms
+    else
+      Varying = Op;
+  }
+  if (Invariant.empty() || !Varying)
+    return false;
+  Stride = 1;
+  if (const auto *Product = dyn_cast<SCEVMulExpr>(Varying)) {
+    const auto *Factor = Product->getNumOperands() == 2 ? dyn_cast<SCEVConstant>(Product->getOperand(0)) : nullptr;
+    if (!Factor || Factor->getAPInt().isNegative() || Factor->getAPInt().uge(kWidestBoundedOffsets))
+      return false;
+    Stride = Factor->getAPInt().getZExtValue();
+    Varying = Product->getOperand(1);
+  }
+  const auto *Widened = dyn_cast<SCEVZeroExtendExpr>(Varying);
+  if (!Widened)
+    return false;
+  Index = dyn_cast<SCEVAddRecExpr>(Widened->getOperand());
+  if (!Index || Index->getLoop() != L || !Index->isAffine())
+    return false;
+  const auto *Step = dyn_cast<SCEVConstant>(Index->getStepRecurrence(SE));
+  const unsigned Width = SE.getTypeSizeInBits(Index->getType());
+  if (!Step || !Step->getAPInt().isOne() || Width >= 32 || Stride == 0 ||
+      (Stride << Width) > kWidestBoundedOffsets)
+    return false;
+  Base = SE.getAddExpr(Invariant);
+  return true;
+}
+
 } // namespace
 
 // Intrinsics (memcpy, lifetime markers, math) do not synchronize, nor do
@@ -99,15 +150,14 @@ bool LoopRanges::neverSynchronizes(const Loop *L) {
 // question also stretches the thread's remembered access over its range,
 // fast_path.cpp). Entering becomes the block that enters the outermost such
 // loop.
-Loop *LoopRanges::outermostAsker(Loop *L, const SCEV *Lo, const SCEV *Length,
-                                 BasicBlock *&Entering) {
+Loop *LoopRanges::outermostAsker(Loop *L, ArrayRef<const SCEV *> Asked, BasicBlock *&Entering) {
   while (Loop *Outer = L->getParentLoop()) {
     BasicBlock *Before = Outer->getLoopPredecessor();
     const auto *Into = dyn_cast<BranchInst>(Outer->getHeader()->getTerminator());
     if (!Before || LI.getLoopFor(Before) != Outer->getParentLoop() ||
         L->getLoopPredecessor() != Outer->getHeader() || !Into || !Into->isUnconditional() ||
         Into->getSuccessor(0) != L->getHeader() || !neverSynchronizes(Outer) ||
-        !SE.isLoopInvariant(Lo, Outer) || !SE.isLoopInvariant(Length, Outer))
+        any_of(Asked, [&](const SCEV *S) { return !SE.isLoopInvariant(S, Outer); }))
       break;
     L = Outer;
     Entering = Before;
@@ -148,6 +198,9 @@ const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value 
   auto *Step = Rec && Rec->getLoop() == L && Rec->isAffine()
                    ? dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE))
                    : nullptr;
+  const SCEV *RingBase = nullptr;
+  uint64_t Stride = 0;
+  const SCEVAddRecExpr *Index = nullptr;
   if (SE.isLoopInvariant(Where, L)) {
     Lo = SE.getPtrToIntExpr(Where, IntPtr);
     Hi = SE.getAddExpr(Lo, Size);
@@ -163,6 +216,9 @@ const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value 
       std::swap(First, Last);
     Lo = First;
     Hi = SE.getAddExpr(Last, Size);
+  } else if (ringIndex(SE, L, Where, IntPtr, RingBase, Stride, Index) &&
+             !reachesWholeRing(Taken, SE.getTypeSizeInBits(Index->getType()))) {
+    return ringQuestion(Access, L, Entering, RingBase, Stride, Index, Taken, Bytes, IsWrite);
   } else if (!boundedOffsets(SE, L, Where, Size, IntPtr, Lo, Hi)) {
     return nullptr;
   }
@@ -171,7 +227,7 @@ const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value 
   const SCEV *Length = SE.getMinusSCEV(Hi, Lo);
   if (isa<SCEVCouldNotCompute>(Length))
     return nullptr;
-  L = outermostAsker(L, Lo, Length, Entering);
+  L = outermostAsker(L, {Lo, Length}, Entering);
   Instruction *At = Entering->getTerminator();
   if (!isSafeToExpandAt(Lo, At, SE) || !isSafeToExpandAt(Length, At, SE))
     return nullptr;
@@ -183,19 +239,70 @@ const LoopRanges::Question *LoopRanges::skipQuestion(Instruction *Access, Value 
   SCEVExpander Expander(SE, Access->getModule()->getDataLayout(), "snag.range");
   Value *Begin = Expander.expandCodeFor(Lo, IntPtr, At);
   Value *Count = Expander.expandCodeFor(Length, IntPtr, At);
-  Function &F = *Access->getFunction();
-  IntegerType *I8 = Type::getInt8Ty(F.getContext());
-  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
-  Q.Slot = Entry.CreateAlloca(I8, nullptr, "snag.skip.slot");
   IRBuilder<> IRB(At);
   // The entering block's terminator may carry the loop's own location; the
   // question belongs to no source line of its own.
   IRB.SetCurrentDebugLocation(Access->getDebugLoc());
-  Q.Begin = IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy());
-  Q.Count = Count;
-  Q.IsWrite = IsWrite;
-  Q.Asked = IRB.CreateCall(Hooks.loopRangeUnchanged(),
-                           {Q.Begin, Count, ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)});
+  Q.Callee = Hooks.loopRangeUnchanged();
+  Q.Args = {IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy()), Count,
+            ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)};
+  return ask(Q, Access, L, IRB);
+}
+
+// Whether a loop whose backedge is taken `Taken` times at most reaches every
+// element of a ring of 2^Width (known when the count is a constant): then
+// the plain question over the whole ring asks the same, in one range.
+bool LoopRanges::reachesWholeRing(const SCEV *Taken, unsigned Width) {
+  const auto *Count = dyn_cast<SCEVConstant>(Taken);
+  return Count && Count->getAPInt().uge((uint64_t(1) << Width) - 1);
+}
+
+// The question for an access at Base + Stride * Index, Index a narrow
+// recurrence of L stepping by one (ringIndex): before the loop, the index's
+// first value and the loop's backedge-taken count (at most) go to the
+// runtime, which asks about the one or two runs of slots the iterations
+// reach (fast_path.cpp, ring_needs_no_work).
+const LoopRanges::Question *LoopRanges::ringQuestion(Instruction *Access, Loop *L, BasicBlock *Entering,
+                                                     const SCEV *Base, uint64_t Stride,
+                                                     const SCEVAddRecExpr *Index, const SCEV *Taken,
+                                                     uint64_t Bytes, bool IsWrite) {
+  Type *IntPtr = Hooks.sizeTy();
+  const SCEV *First = SE.getZeroExtendExpr(Index->getStart(), IntPtr);
+  const SCEV *Steps = SE.getTruncateOrZeroExtend(Taken, IntPtr);
+  if (isa<SCEVCouldNotCompute>(First) || isa<SCEVCouldNotCompute>(Steps))
+    return nullptr;
+  L = outermostAsker(L, {Base, First, Steps}, Entering);
+  Instruction *At = Entering->getTerminator();
+  if (!isSafeToExpandAt(Base, At, SE) || !isSafeToExpandAt(First, At, SE) ||
+      !isSafeToExpandAt(Steps, At, SE))
+    return nullptr;
+  // Keyed by the index, which no plain question's length can be.
+  auto [It, Inserted] = Questions.try_emplace({L, Base, Index, IsWrite});
+  Question &Q = It->second;
+  if (!Inserted)
+    return &Q;
+  SCEVExpander Expander(SE, Access->getModule()->getDataLayout(), "snag.ring");
+  Value *Begin = Expander.expandCodeFor(Base, IntPtr, At);
+  Value *Start = Expander.expandCodeFor(First, IntPtr, At);
+  Value *Count = Expander.expandCodeFor(Steps, IntPtr, At);
+  IRBuilder<> IRB(At);
+  IRB.SetCurrentDebugLocation(Access->getDebugLoc());
+  auto Size = [&](uint64_t V) { return ConstantInt::get(Hooks.sizeTy(), V); };
+  const unsigned Width = SE.getTypeSizeInBits(Index->getType());
+  Q.Callee = Hooks.loopRingUnchanged();
+  Q.Args = {IRB.CreateIntToPtr(Begin, Hooks.bytePtrTy()), Size(Stride), Size(uint64_t(1) << Width), Start,
+            Count, Size(Bytes), ConstantInt::get(Hooks.i32Ty(), IsWrite ? 1 : 0)};
+  return ask(Q, Access, L, IRB);
+}
+
+// Asks question Q (its callee and arguments set) at IRB's place, with its
+// answer slot in the function's entry block.
+const LoopRanges::Question *LoopRanges::ask(Question &Q, Instruction *Access, Loop *L, IRBuilder<> &IRB) {
+  Function &F = *Access->getFunction();
+  IntegerType *I8 = Type::getInt8Ty(F.getContext());
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  Q.Slot = Entry.CreateAlloca(I8, nullptr, "snag.skip.slot");
+  Q.Asked = IRB.CreateCall(Q.Callee, Q.Args);
   Q.Answered = IRB.CreateStore(IRB.CreateSelect(IRB.CreateICmpNE(Q.Asked, ConstantInt::get(Hooks.i32Ty(), 0)),
                                                 ConstantInt::get(I8, kSkip),
                                                 ConstantInt::get(I8, kAskAgain), "snag.skip"),

@@ -10,7 +10,10 @@
 // range would change nothing; the access's hook then runs only when the
 // answer is no. An address a bounded offset from a loop-invariant base (an
 // index modulo a constant) is asked about over all the offsets it can take,
-// and a range that outer quiet loops running the loop on every iteration do
+// except an index that steps by one and wraps around a power-of-two ring
+// (b[i & 31]), asked about over the slots its iterations reach
+// (__snag_loop_ring_unchanged: the slots from its first value, as many as
+// the loop's count, one or two runs), and a range that outer quiet loops running the loop on every iteration do
 // not move is asked about once, before the outermost of them. After the first such hook call in a run of the loop the
 // question is asked once more (MemoryInstrumentation.cpp, askAgainBefore):
 // the no was often the first access's own work, which the hook just did.
@@ -24,6 +27,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instruction.h"
 
 #include <map>
@@ -44,9 +50,11 @@ public:
     // loop: kSkip when the hook may be skipped, kAskAgain when the answer was
     // no, kNo when it was no also when asked again.
     llvm::AllocaInst *Slot;
-    llvm::Value *Begin; // i8*, computed in the block entering the loop
-    llvm::Value *Count; // bytes
-    bool IsWrite;
+    // The runtime call and its arguments (computed in the block entering
+    // the loop): __snag_loop_range_unchanged(begin, bytes, write), or for an
+    // index wrapping around a ring, __snag_loop_ring_unchanged(...).
+    llvm::FunctionCallee Callee;
+    llvm::SmallVector<llvm::Value *, 7> Args;
     // The question's code in the entering block, from the runtime call to
     // the store of its answer, and the loop's header.
     llvm::CallInst *Asked;
@@ -74,8 +82,15 @@ public:
 
 private:
   bool neverSynchronizes(const llvm::Loop *L);
-  llvm::Loop *outermostAsker(llvm::Loop *L, const llvm::SCEV *Lo, const llvm::SCEV *Length,
+  llvm::Loop *outermostAsker(llvm::Loop *L, llvm::ArrayRef<const llvm::SCEV *> Asked,
                              llvm::BasicBlock *&Entering);
+  static bool reachesWholeRing(const llvm::SCEV *Taken, unsigned Width);
+  const Question *ringQuestion(llvm::Instruction *Access, llvm::Loop *L, llvm::BasicBlock *Entering,
+                               const llvm::SCEV *Base, uint64_t Stride,
+                               const llvm::SCEVAddRecExpr *Index, const llvm::SCEV *Taken,
+                               uint64_t Bytes, bool IsWrite);
+  const Question *ask(Question &Q, llvm::Instruction *Access, llvm::Loop *L,
+                      llvm::IRBuilder<> &IRB);
 
   llvm::LoopInfo &LI;
   llvm::ScalarEvolution &SE;

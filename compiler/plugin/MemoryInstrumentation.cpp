@@ -640,8 +640,7 @@ private:
                                     ConstantInt::get(I8, LoopRanges::kAskAgain));
     Instruction *Then = SplitBlockAndInsertIfThen(First, End, false);
     IRB.SetInsertPoint(Then);
-    Value *Answer = IRB.CreateCall(Hooks.loopRangeUnchanged(),
-                                   {Q->Begin, Q->Count, i32(Q->IsWrite ? 1 : 0)});
+    Value *Answer = IRB.CreateCall(Q->Callee, Q->Args);
     IRB.CreateStore(IRB.CreateSelect(IRB.CreateICmpNE(Answer, i32(0)),
                                      ConstantInt::get(I8, LoopRanges::kSkip),
                                      ConstantInt::get(I8, LoopRanges::kNo)),

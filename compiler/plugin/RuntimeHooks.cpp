@@ -38,6 +38,11 @@ FunctionCallee RuntimeHooks::loopRangeUnchanged() {
   return declare("__snag_loop_range_unchanged", Int32Ty, BytePtrTy, SizeTy, Int32Ty);
 }
 
+FunctionCallee RuntimeHooks::loopRingUnchanged() {
+  return declare("__snag_loop_ring_unchanged", Int32Ty, BytePtrTy, SizeTy, SizeTy, SizeTy, SizeTy,
+                 SizeTy, Int32Ty);
+}
+
 FunctionCallee RuntimeHooks::readRange() {
   return declare("__snag_read_range", VoidTy, BytePtrTy, SizeTy, SiteTy);
 }

@@ -20,6 +20,9 @@ public:
   llvm::FunctionCallee writeRange();
   // int __snag_loop_range_unchanged(void *, size_t, int write)
   llvm::FunctionCallee loopRangeUnchanged();
+  // int __snag_loop_ring_unchanged(void *base, size_t stride, size_t slots,
+  //                                size_t first, size_t taken, size_t bytes, int write)
+  llvm::FunctionCallee loopRingUnchanged();
   llvm::FunctionCallee atomicBefore();
   llvm::FunctionCallee atomicAfter();
   llvm::FunctionCallee fence();

@@ -76,6 +76,12 @@ void __snag_write_range(void *addr, size_t size, snag_site_t site);
  * would change nothing in the running engines (the race engine alone, its
  * fast path), so the loop may skip that access's hook. */
 int __snag_loop_range_unchanged(void *addr, size_t size, int write);
+/* The same for an access at base + stride * index of `bytes` bytes whose
+ * index steps by one around a ring of `slots` elements (b[i & 31]): the
+ * loop's iterations reach the slots from `first` on, taken + 1 of them at
+ * most (wrapping to slot 0 past the last), and only those are asked about. */
+int __snag_loop_ring_unchanged(void *base, size_t stride, size_t slots, size_t first, size_t taken,
+                               size_t bytes, int write);
 
 /* Atomic instructions. __snag_atomic_before runs before every atomic
  * instruction (a scheduling point; release semantics are published here).

@@ -193,6 +193,12 @@ SNAG_INTERFACE int __snag_loop_range_unchanged(void *addr, size_t size, int writ
   return race::range_needs_no_work(reinterpret_cast<uintptr_t>(addr), size, write != 0);
 }
 
+SNAG_INTERFACE int __snag_loop_ring_unchanged(void *base, size_t stride, size_t slots, size_t first,
+                                              size_t taken, size_t bytes, int write) {
+  return race::ring_needs_no_work(reinterpret_cast<uintptr_t>(base), stride, slots, first, taken, bytes,
+                                  write != 0);
+}
+
 SNAG_INTERFACE void __snag_atomic_before(void *addr, uint32_t size, uint32_t op, uint32_t order,
                                          snag_site_t site) {
   atomic_event(EventKind::kAtomicBefore, addr, size, op, order, site, order, 1);

@@ -96,19 +96,33 @@ long draw(void) {
   return state[next_index++];
 }
 
-// An index taken modulo a constant (a ring's neighbour) does not step by a
-// constant, but scalar evolution bounds its values: the question covers
-// every element the index can reach, b[0..32), 256 bytes from b.
+// An index masked by a power of two less one (a ring's neighbour) does not
+// step by a constant, but it steps by one around a ring of 32 slots: the
+// ring question gives the base, the stride (8), the slots (32), the first
+// slot (1) and the loop's backedge-taken count (n - 1), and the runtime asks
+// about the slots the iterations reach, not every slot of the ring.
 // CHECK-LABEL: define {{.*}}i64 @ring_neighbours(
 long ring_neighbours(const long *b, long n) {
-  // CHECK: call i32 @__snag_loop_range_unchanged(i8* [[RING:%[^,]*]], i64 256, i32 0)
+  // CHECK: call i32 @__snag_loop_ring_unchanged(i8* [[RING:%[^,]*]], i64 8, i64 32, i64 1, i64 [[TAKEN:%[^,]*]], i64 8, i32 0)
   // CHECK: [[RING_STATE:%.*]] = load i8, i8* %snag.skip.slot
   // CHECK-NEXT: icmp ne i8 [[RING_STATE]], 1
   // CHECK: call void @__snag_read8(
-  // CHECK: call i32 @__snag_loop_range_unchanged(i8* [[RING]], i64 256, i32 0)
+  // CHECK: call i32 @__snag_loop_ring_unchanged(i8* [[RING]], i64 8, i64 32, i64 1, i64 [[TAKEN]], i64 8, i32 0)
   long s = 0;
   for (long k = 0; k < n; ++k) s += b[(k + 1) & 31];
   return s;
+}
+
+// A consumer copying slots [from, to) of a ring of 32 ints: the first slot
+// is from's low five bits, the count to - from - 1 (race_bench.txt section
+// 91: asked over the whole ring, its yes stretched the read over slots the
+// loop never read).
+// CHECK-LABEL: define {{.*}}void @ring_copy(
+void ring_copy(int *out, const int *ring, unsigned from, unsigned to) {
+  // CHECK: [[FIRST5:%.*]] = trunc i32 %from to i5
+  // CHECK: [[FIRST:%.*]] = zext i5 [[FIRST5]] to i64
+  // CHECK: call i32 @__snag_loop_ring_unchanged(i8* {{%[^,]*}}, i64 4, i64 32, i64 [[FIRST]], i64 {{%[^,]*}}, i64 4, i32 0)
+  for (unsigned i = from; i != to; ++i) out[i] = ring[i & 31];
 }
 
 // Offsets that may be negative are bounded by their signed range: b[k % 8]

@@ -33,14 +33,21 @@ bool mine_this_epoch(const PackedHistory &h) {
 
 // The remembered access [offset, offset + size) of `block` widened to cover
 // the loop's range [lo, hi) clipped to the block, as offsets in *from and
-// *to; false when it covers that range already. The width stays within
-// History::size's limit (a packed block is far smaller than it).
+// *to; false when it covers that range already, or when the two neither
+// overlap nor touch: one interval over both would span bytes neither
+// touched (a ring's loop reaching its last slots and then its first ones,
+// after a read of slot 30: the slots between), and another thread's later
+// write there would be reported against this read. Left apart, the loop's
+// range is not remembered (a race there can be missed, not invented). The
+// width stays within History::size's limit (a packed block is far smaller
+// than it).
 bool widen_to_cover(const HeapBlock *block, uintptr_t lo, uintptr_t hi, uintptr_t offset, uintptr_t size,
                     uintptr_t *from, uintptr_t *to) {
   const uintptr_t end_of_block = block_end(block);
   *from = (lo < block->start ? block->start : lo) - block->start;
   *to = (hi > end_of_block ? end_of_block : hi) - block->start;
   if (*from >= offset && *to <= offset + size) return false;
+  if (*from > offset + size || *to < offset) return false;  // apart: see above
   if (*from > offset) *from = offset;
   if (*to < offset + size) *to = offset + size;
   if (*to - *from > 0xffff) *to = *from + 0xffff;
@@ -260,6 +267,21 @@ bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write) {
     }
   }
   return true;
+}
+
+bool ring_needs_no_work(uintptr_t base, uintptr_t stride, uintptr_t slots, uintptr_t first, uintptr_t taken,
+                        uintptr_t bytes, bool write) {
+  if (!t_fast_path.epoch_word || slots == 0 || stride == 0 || bytes == 0 || first >= slots ||
+      stride > kLargestRange / slots)
+    return false;
+  // The bytes slots [from, to] (inclusive) touch.
+  const auto run = [&](uintptr_t from, uintptr_t to) {
+    return range_needs_no_work(base + from * stride, (to - from) * stride + bytes, write);
+  };
+  if (taken >= slots - 1) return run(0, slots - 1);  // every slot
+  const uintptr_t last = first + taken;             // below 2 * slots
+  if (last < slots) return run(first, last);
+  return run(first, slots - 1) && run(0, last - slots);
 }
 
 bool range_owned_again(uintptr_t addr, uintptr_t size, bool write) {

@@ -417,4 +417,15 @@ SNAG_ALWAYS_INLINE bool range_quickly_needs_no_work(uintptr_t addr, uintptr_t si
 // of the block cover the range (fast_path.cpp, remember_loop_range).
 bool range_needs_no_work(uintptr_t addr, uintptr_t size, bool write);
 
+// range_needs_no_work for a loop whose access is at base + stride * index
+// (`bytes` bytes), the index stepping by one around a ring of `slots`
+// elements from `first`, for at most taken + 1 iterations: asked of the
+// one or two runs of slots those iterations reach (from `first` to the
+// last slot, then from slot 0 when the index wraps), so that a yes
+// stretches the thread's remembered access of a coarse block over those
+// slots only, not over every slot the mask allows (a ring buffer's
+// consumer reading the published half: loop_range_unread suite pair).
+bool ring_needs_no_work(uintptr_t base, uintptr_t stride, uintptr_t slots, uintptr_t first, uintptr_t taken,
+                        uintptr_t bytes, bool write);
+
 }  // namespace snag::race

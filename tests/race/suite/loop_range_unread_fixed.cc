@@ -1,6 +1,6 @@
 // snag-race-suite
 // expect: clean
-// why: a consumer copies out only the slots a producer published (release/acquire on a count) with a ring-style masked index; the producer writes the next slot after that copy (a relaxed flag, which orders nothing, makes that the order every run), a slot the consumer never read. snag's loop-range question covers every offset the mask allows (the whole block), and its yes on the coarse block stretches the consumer's read over all of it, so the write raises a false race (seen in concurrentqueue's unit tests, race_bench section 89)
+// why: a consumer copies out only the slots a producer published (release/acquire on a count) with a ring-style masked index; the producer writes the next slot after that copy (a relaxed flag, which orders nothing, makes that the order every run), a slot the consumer never read. snag's loop-range question once covered every offset the mask allows (the whole block), and its yes on the coarse block stretched the consumer's read over all of it, so the write raised a false race (seen in concurrentqueue's unit tests, race_bench section 89); the ring question asks about the slots the loop reaches only (section 91)
 #include <atomic>
 #include <thread>
 

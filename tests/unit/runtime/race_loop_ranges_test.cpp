@@ -255,5 +255,52 @@ TEST(LoopRanges, NoWhenTheFastPathIsOffOrTheRangeIsNotABuffer) {
   EXPECT_FALSE(range_needs_no_work(~uintptr_t(0) - 8, 64, false));
 }
 
+// A masked index's loop (b[i & 31] for i from `first`, taken + 1 times) is
+// asked about the slots it reaches, one or two runs, not the whole ring.
+TEST(LoopRanges, ARingIsAskedAboutTheSlotsTheLoopReaches) {
+  FastPathOn on;
+  const uintptr_t base = kRegion + 0x80000;  // 32 ints: slot s in granule s / 2
+  set_words(base, base + 64, mine(false));    // slots 0-15
+  set_words(base + 64, base + 128, exclusive_word(Kind::kExclusive1, kMe + 1, kNow));
+  EXPECT_TRUE(ring_needs_no_work(base, 4, 32, 0, 15, 4, false));    // slots 0-15
+  EXPECT_FALSE(ring_needs_no_work(base, 4, 32, 0, 16, 4, false));   // and 16
+  EXPECT_FALSE(ring_needs_no_work(base, 4, 32, 0, 31, 4, false));   // every slot
+  EXPECT_FALSE(ring_needs_no_work(base, 4, 32, 0, ~uintptr_t(0), 4, false));
+  EXPECT_TRUE(ring_needs_no_work(base, 4, 32, 4, 5, 4, false));     // slots 4-9
+  shadow_cell(base + 120)->store(mine(false));                      // slots 30 and 31
+  EXPECT_TRUE(ring_needs_no_work(base, 4, 32, 30, 5, 4, false));    // 30, 31, then 0-3
+  EXPECT_FALSE(ring_needs_no_work(base, 4, 32, 28, 5, 4, false));   // 28 is another's
+  EXPECT_FALSE(ring_needs_no_work(base, 4, 32, 32, 0, 4, false));   // no such slot
+  set_words(base, base + 128, 0);
+}
+
+// The yes of a ring question stretches the thread's remembered read of a
+// coarse block over the slots the loop reaches only: another thread's write
+// of a slot past them, refining the block, must not find this read there
+// (loop_range_unread suite pair; asked over the whole ring, the read covered
+// all 128 bytes).
+TEST(LoopRanges, ARingQuestionStretchesTheReadOverTheReachedSlotsOnly) {
+  FastPathOn on;
+  BlockCache cache;
+  const uintptr_t begin = kRegion + 0x90000, size = 128;
+  HeapBlock *block = new_heap_block(cache, begin, size, 0, 0);
+  ASSERT_NE(packed_histories(block), nullptr);
+  shadow_mark_block(begin, begin + size, block);
+  block->state.store(mine(false));
+  packed_histories(block)->read = pack_entry(/*stack=*/7, kEmptyLockset, kMe, kNow, 0, 4);
+  EXPECT_TRUE(ring_needs_no_work(begin, 4, 32, 0, 15, 4, false));
+  History read = block_histories(block).read;
+  EXPECT_EQ(read.offset, 0u);
+  EXPECT_EQ(read.size, 64u);
+  // Wrapping: slots 30 and 31, then 0 and 1; the read stays one interval,
+  // so it is not stretched over the slots between (16-29).
+  EXPECT_TRUE(ring_needs_no_work(begin, 4, 32, 30, 3, 4, false));
+  read = block_histories(block).read;
+  EXPECT_LE(read.offset + read.size, 64u + 0u) << "stretched over unread slots";
+  shadow_clear(begin, begin + size);
+  delete_heap_block(cache, block);
+  release_block_cache(cache);
+}
+
 }  // namespace
 }  // namespace snag::race
