@@ -432,19 +432,27 @@ bool is_ignorable_sync(EventKind kind) {
   }
 }
 
+// Whether a lock hook's read of its mutex's first granule, whose word is
+// `w`, may be kept as its lock touch (touch_lock_quietly): a plain mutex's
+// (not a reader-writer lock's), on a Virgin word or a block gone fine. Asked
+// inline before the call, so that a small object's coarse block
+// (short_lived_locks: 8 million touches) goes straight to the access path.
+SNAG_ALWAYS_INLINE bool lock_touch_may_be_quiet(const Event &e, uint64_t w) {
+  if (e.flags & kLockRw) return false;
+  const HeapBlock *block = block_of_word(w);
+  return w == 0 || (block && block->fine.load(std::memory_order_relaxed));
+}
+
 }  // namespace
 
 SNAG_ALWAYS_INLINE void RaceEngine::touch_lock_memory(ThreadState &t, const Event &e, bool write) {
   if (!e.addr || (write ? t.ignore_writes : t.ignore_reads)) return;
   // A mutex's lock and unlock read it: while nothing else touched its first
-  // granule, the last read alone is kept (touch_lock_quietly). Asked only
-  // for a Virgin word or a block gone fine: a small object's coarse block
-  // (short_lived_locks: 8 million touches) goes straight to on_access.
-  if (!write && !(e.flags & kLockRw)) {
+  // granule, the last read alone is kept (touch_lock_quietly).
+  if (!write) {
     std::atomic<uint64_t> *cell = find_cell(e.addr);
     const uint64_t w = cell ? cell->load(std::memory_order_acquire) : 0;
-    const HeapBlock *block = block_of_word(w);
-    if ((w == 0 || (block && block->fine.load(std::memory_order_relaxed))) &&
+    if (lock_touch_may_be_quiet(e, w) &&
         g_race->touch_lock_quietly(t, g_race->thread_data(t), e.addr, e.site, cell, w))
       return;
   }
@@ -465,13 +473,9 @@ SNAG_ALWAYS_INLINE void RaceEngine::touch_lock_in_use(ThreadState &t, const Even
   if (!e.addr || t.ignore_reads) return;
   uint64_t seen;  // 0: no word seen (the fast path off), or a Virgin one
   if (access_quickly_needs_no_work(e.addr, 1, false, &seen)) return;
-  if (seen) {
-    const HeapBlock *block = block_of_word(seen);
-    const bool quiet_may_take = !(e.flags & kLockRw) && block && block->fine.load(std::memory_order_relaxed);
-    if (!quiet_may_take) {
-      if (split_word_needs_no_work(seen, e.addr, 1, false)) return;
-      return renew_or_hook(t, e.addr, 1, 0, e.site, seen);
-    }
+  if (seen && !lock_touch_may_be_quiet(e, seen)) {
+    if (split_word_needs_no_work(seen, e.addr, 1, false)) return;
+    return renew_or_hook(t, e.addr, 1, 0, e.site, seen);
   }
   touch_lock_memory(t, e, false);
 }
@@ -528,10 +532,11 @@ SNAG_ALWAYS_INLINE bool RaceEngine::on_lock_event(ThreadState &t, RaceThread &rt
       return true;
     case EventKind::kCondWoken:
       if (ignored) return true;
-      // Also with the mutex held: a version already taken is skipped, and
-      // the clock read without the variable's spin lock (whose line the
-      // signaller wrote last) when no release is under way.
-      sync_acquire_seen(e.addr, rt.clock, rt.acquired);
+      // Also with the mutex held: taken as an atomic's acquire is (a
+      // version already taken is skipped, and the clock read without the
+      // variable's spin lock, whose line the signaller wrote last, when no
+      // release is under way).
+      sync_acquire_atomic(e.addr, rt.clock, /*into_clock=*/true, rt.acquired);
       if (SNAG_UNLIKELY(potential_)) lockless_acquire(rt, e.addr);
       acquire_lock(t, rt, e.addr2, true, e.site);
       return true;

@@ -966,10 +966,6 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
   seen.note(v, v->version.load(std::memory_order_relaxed), into_clock);
 }
 
-void sync_acquire_seen(uintptr_t addr, VectorClock &clock, AcquireCache &seen) {
-  sync_acquire_atomic(addr, clock, /*into_clock=*/true, seen);
-}
-
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
   uintptr_t word;
   if (SyncVar *v = lookup(addr, false, nullptr, &word)) sync_acquire_var(v, into, readers);

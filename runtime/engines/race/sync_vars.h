@@ -230,14 +230,6 @@ void sync_store(uintptr_t addr, const VectorClock *from);
 // readers of a reader-writer lock published (a writer waits for all readers).
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers = false);
 
-// An acquire at `addr` into a thread's own clock `clock` (a woken waiter's,
-// of its condition variable) as sync_acquire makes it, except that a
-// version `seen` says the clock holds already is skipped, and the clock is
-// read without the variable's spin lock when no release is under way
-// (read_clock_unlocked): with the lock, the waiter wrote the line the
-// signaller had just written, while holding the program's mutex again.
-void sync_acquire_seen(uintptr_t addr, VectorClock &clock, AcquireCache &seen);
-
 // The atomic path. An atomic store by a thread whose clock is `clock`
 // (sync_store of `from`, which that clock covers: the clock itself, the
 // clock at its last release fence, or nothing); `seen` notes that the
