@@ -10,6 +10,7 @@
 #include "core/platform.h"
 #include "core/kept_file.h"
 #include "core/text_buffer.h"
+#include "core/text_lines.h"
 #include "core/whole_file.h"
 #include "engines/tsv/trap_set.h"
 
@@ -21,40 +22,14 @@ constexpr char kHeader[] = "snag-tsv-traps 1";
 // A trap file never needs more: the trap set holds at most 16384 pairs.
 constexpr size_t kMaxFileSize = 4 << 20;
 
-struct Line {
-  const char *start;
-  size_t length;
-  bool starts_with(const char *prefix) const {
-    size_t n = cstr_len(prefix);
-    if (n > length) return false;
-    for (size_t i = 0; i < n; ++i)
-      if (start[i] != prefix[i]) return false;
-    return true;
-  }
-  bool equals(const char *text) const { return cstr_len(text) == length && starts_with(text); }
-};
-
-// 16 lowercase hex digits.
-bool parse_site(const char *p, snag_site_t *out) {
-  uint64_t v = 0;
-  for (int i = 0; i < 16; ++i) {
-    char c = p[i];
-    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    if (digit < 0) return false;
-    v = v << 4 | static_cast<uint64_t>(digit);
-  }
-  *out = v;
-  return v != 0;
-}
-
 // "pair <16 hex> <16 hex> dangerous|ordered"
-bool parse_pair(const Line &line, snag_site_t *a, snag_site_t *b, bool *dangerous) {
+bool parse_pair(const TextLine &line, snag_site_t *a, snag_site_t *b, bool *dangerous) {
   constexpr size_t kFixed = 5 + 16 + 1 + 16 + 1;
   if (line.length < kFixed || !line.starts_with("pair ") || line.start[21] != ' ' ||
       line.start[38] != ' ')
     return false;
-  if (!parse_site(line.start + 5, a) || !parse_site(line.start + 22, b)) return false;
-  Line state = {line.start + kFixed, line.length - kFixed};
+  if (!parse_site_hex(line.start + 5, a) || !parse_site_hex(line.start + 22, b)) return false;
+  const TextLine state = line.after(kFixed);
   *dangerous = state.equals("dangerous");
   return *dangerous || state.equals("ordered");
 }
@@ -77,15 +52,9 @@ void report(const char *path, const char *what) {
 }  // namespace
 
 bool parse_trap_file(const char *text, size_t length, TrapFileReader &reader, const char **error) {
-  const char *p = text, *end = text + length;
-  int number = 0;
-  while (p < end) {
-    const char *eol = p;
-    while (eol < end && *eol != '\n') ++eol;
-    Line line = {p, static_cast<size_t>(eol - p)};
-    p = eol + 1;
-    ++number;
-    if (number == 1) {
+  TextLines lines(text, length);
+  for (TextLine line; lines.next(&line);) {
+    if (lines.number() == 1) {
       if (!line.equals(kHeader)) {
         *error = "does not start with 'snag-tsv-traps 1'";
         return false;
@@ -101,7 +70,7 @@ bool parse_trap_file(const char *text, size_t length, TrapFileReader &reader, co
     }
     reader.pair(a, b, dangerous);
   }
-  if (number == 0) {
+  if (lines.number() == 0) {
     *error = "is empty";
     return false;
   }
