@@ -548,6 +548,15 @@ SNAG_ALWAYS_INLINE void RaceEngine::renew_own(uintptr_t addr, uintptr_t size, ui
   ThreadState &t = *tp;
   const bool write = (flags & kAccessWrite) != 0;
   if (SNAG_UNLIKELY(t.in_runtime | (write ? t.ignore_writes : t.ignore_reads))) return;
+  renew_own_of(t, addr, size, flags, site, seen, hook);
+}
+
+// renew_own's work once the thread is known and takes the access (also the
+// sync hook's reads of an object's own memory: read_object,
+// touch_lock_in_use, inside the runtime scope it holds).
+SNAG_ALWAYS_INLINE void RaceEngine::renew_own_of(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                                                 snag_site_t site, uint64_t seen, AccessHook hook) {
+  const bool write = (flags & kAccessWrite) != 0;
   auto *data = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
   if (SNAG_UNLIKELY(!data || g_race->potential_)) return renew_or_hook(t, addr, size, flags, site, seen);
   RaceThread &rt = *data;
@@ -591,6 +600,12 @@ SNAG_ALWAYS_INLINE void RaceEngine::renew_own(uintptr_t addr, uintptr_t size, ui
 
 void renew_own_after_fast_path(uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen) {
   RaceEngine::renew_own(addr, size, flags, site, seen);
+}
+
+// A one-byte read by the sync hook (race_events.cpp), out of line of it.
+__attribute__((noinline)) void RaceEngine::renew_own_read1(ThreadState &t, uintptr_t addr, snag_site_t site,
+                                                           uint64_t seen) {
+  renew_own_of(t, addr, 1, 0, site, seen, g_access_hook);
 }
 
 // renew_block's work for a coarse block whose record keeps its histories

@@ -2186,6 +2186,32 @@ TEST_F(RaceSyncHook, ASignalsReadOfItsConditionVariableRacesWithTheWokenThreadsD
   EXPECT_EQ(races_reported(), before + 1);
 }
 
+// A thread signalling one condition variable again reads its second
+// granule again after each release's tick: its own renewal in a new epoch,
+// made through the owner's entry (RaceEngine::renew_own_read1, inside the
+// hook's runtime scope), which leaves the word and the read slot at the
+// signaller's current epoch (race_bench.txt section 96).
+TEST_F(RaceSyncHook, ASecondSignalRenewsItsReadOfTheConditionVariable) {
+  ThreadState *a = spawn(*main_);
+  const uintptr_t cond = base_ + 16, second = cond + 8;
+  const auto &rt = *static_cast<const RaceThread *>(a->engine_data[kRaceSlot]);
+  sync(*a, EventKind::kCondSignal, cond, 0, 0);
+  const uint64_t first = shadow_cell(second)->load();
+  ASSERT_EQ(tid_of(first), slot(a));
+  for (int round = 0; round < 3; ++round) {
+    sync(*a, EventKind::kCondSignal, cond, 0, 0);
+    const uint64_t w = shadow_cell(second)->load();
+    EXPECT_EQ(kind_of(w), kind_of(first)) << round;
+    EXPECT_EQ(tid_of(w), slot(a)) << round;
+    EXPECT_EQ(clock_of(w), rt.now) << "renewed in the signal's epoch, round " << round;
+    EXPECT_GT(clock_of(w), clock_of(first));
+    PackedHistories *h = find_history(find_shadow_page(second), second);
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(h->read.clock, rt.now) << round;
+    EXPECT_EQ(slot_thread(h->read), slot(a) & kPackedThreadMask);
+  }
+}
+
 // A wait keeps its mutex's variable for the acquire at the wake, as
 // kLockBefore keeps it for kLockAcquired: that acquire runs with the mutex
 // held again, inside the program's critical section, and no lookup is
