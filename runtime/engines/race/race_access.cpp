@@ -223,6 +223,44 @@ SNAG_ALWAYS_INLINE StackId cached_context(ThreadState &t, RaceThread &rt) {
 
 StackId RaceEngine::context_stack(ThreadState &t, RaceThread &rt) { return cached_context(t, rt); }
 
+namespace {
+// cached_context where it answers without a call: false where cached_context
+// would make or confirm a context out of line (remake_contexts,
+// capture_context, confirm_context), having changed nothing then, so that
+// the caller can leave the access to a path that calls (renew_own: a call
+// here would give it a frame of saved registers on every renewal).
+SNAG_ALWAYS_INLINE bool context_without_call(ThreadState &t, RaceThread &rt, StackId *context) {
+  ShadowStack &s = t.shadow;
+  const uint32_t depth = s.depth;
+  if (SNAG_LIKELY(depth - 1 < RaceThread::kContextDepths && s.frames)) {
+    uint32_t valid = rt.contexts_valid < s.lowest_since_mark ? rt.contexts_valid : s.lowest_since_mark;
+    if (SNAG_LIKELY(depth <= valid)) {
+      *context = rt.contexts[depth - 1];
+      return true;
+    }
+    const uint32_t made = rt.contexts_made < depth ? rt.contexts_made : depth;
+    while (valid < made && rt.context_sites[valid] == s.frames[valid].call_site) ++valid;
+    if (SNAG_UNLIKELY(valid < depth)) return false;
+    move_mark(s, rt, depth);
+    rt.contexts_valid = depth;
+    *context = rt.contexts[depth - 1];
+    return true;
+  }
+  uintptr_t frame = 0;
+  snag_site_t call = 0;
+  if (s.frames && depth > 0 && depth <= ShadowStack::kCapacity) {
+    frame = s.frames[depth - 1].frame;
+    call = s.frames[depth - 1].call_site;
+  }
+  if (SNAG_UNLIKELY(depth != rt.context_depth || frame != rt.context_frame || call != rt.context_call ||
+                    s.lowest_since_mark + 1 < depth))
+    return false;
+  *context = rt.context;
+  return true;
+}
+}  // namespace
+
+
 SNAG_ALWAYS_INLINE uint32_t RaceEngine::access_stack(ThreadState &t, RaceThread &rt, snag_site_t site) {
   const StackId context = cached_context(t, rt);
   return rt.site_stacks.get(site, context, intern_access_stack);
@@ -475,6 +513,184 @@ void renew_after_fast_path(ThreadState &t, uintptr_t addr, uintptr_t size, uint3
                            uint64_t seen) {
   RaceEngine::renew_or_hook(t, addr, size, flags, site, seen);
 }
+
+// What engine_after_fast_path (core/hooks.cpp) does for an access whose
+// thread had no ThreadState yet (current_thread adopts it), out of line of
+// renew_own.
+__attribute__((noinline)) void renew_adopting(uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                                              uint64_t seen) {
+  ThreadState *t = current_thread();
+  if (t->in_runtime | ((flags & kAccessWrite) ? t->ignore_writes : t->ignore_reads)) return;
+  RaceEngine::renew_or_hook(*t, addr, size, flags, site, seen);
+}
+
+// The owner's renewal of its Exclusive granule (own_exclusive_word: the
+// word's thread is the caller's), entered from the hooks straight after
+// their check (renew_own_after_fast_path), in place of
+// access_after_fast_path -> engine_after_fast_path -> renew_or_hook. It does
+// what those do for this case (renew_inline's granule branch, with
+// still_exclusive's owner case) with the same claim, slot and word, so the
+// state and histories it leaves are the same; it asks nothing they do not.
+// What makes it cheaper: no chain of frames, no general dispatch, and no
+// call on its path -- a context or site stack the thread's caches do not
+// hold, or anything unusual, is left (before anything changed) to
+// renew_or_hook, which calls what it needs -- so it keeps its values in
+// the registers a call clobbers and saves none. pipeline: 8.5 million such
+// renewals, the deque's and the unique_lock's granules touched again after
+// every unlock's or signal's tick, inside the queue's critical sections
+// (race_bench.txt sections 76, 81, 92, 96).
+SNAG_ALWAYS_INLINE void RaceEngine::renew_own(uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                                              uint64_t seen) {
+  const AccessHook hook = g_access_hook;
+  if (SNAG_UNLIKELY(!hook)) return;
+  ThreadState *tp = t_current;
+  if (SNAG_UNLIKELY(!tp)) return renew_adopting(addr, size, flags, site, seen);
+  ThreadState &t = *tp;
+  const bool write = (flags & kAccessWrite) != 0;
+  if (SNAG_UNLIKELY(t.in_runtime | (write ? t.ignore_writes : t.ignore_reads))) return;
+  renew_own_of(t, addr, size, flags, site, seen, hook);
+}
+
+// renew_own's work once the thread is known and takes the access (also the
+// sync hook's reads of an object's own memory: read_object,
+// touch_lock_in_use, inside the runtime scope it holds).
+SNAG_ALWAYS_INLINE void RaceEngine::renew_own_of(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags,
+                                                 snag_site_t site, uint64_t seen, AccessHook hook) {
+  const bool write = (flags & kAccessWrite) != 0;
+  auto *data = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
+  if (SNAG_UNLIKELY(!data || g_race->potential_)) return renew_or_hook(t, addr, size, flags, site, seen);
+  RaceThread &rt = *data;
+  rt.published = rt.now;
+  // still_exclusive for the owner (u == me): the kind stays.
+  // (A whole granule's access lies at its start: fast_path_answers.)
+  const uint32_t offset = size == kGranule ? 0 : static_cast<uint32_t>(addr & (kGranule - 1));
+  const uint32_t touched = ((1u << size) - 1) << offset;
+  const bool same_epoch = clock_of(seen) == rt.now;
+  const uint64_t nw = exclusive_word(kind_of(seen), rt.slot, rt.now, write || (same_epoch && wrote(seen)),
+                                     same_epoch ? (bytes_of(seen) | touched) : touched);
+  std::atomic<uint64_t> *cell = find_cell(addr);
+  if (SNAG_UNLIKELY(tid_of(seen) != wrap_tid(rt.slot) || (bytes_of(seen) & touched) == 0 || nw == seen ||
+                    !cell))
+    return renew_or_hook(t, addr, size, flags, site, seen);
+  prefetch_for_write(cell);
+  ShadowPage *page = find_shadow_page(addr);
+  PackedHistories *histories = page ? find_history(page, addr) : nullptr;
+  StackId context;
+  if (SNAG_UNLIKELY(!histories || !context_without_call(t, rt, &context)))
+    return renew_or_hook(t, addr, size, flags, site, seen);
+  prefetch_for_write(write ? &histories->write : &histories->read);
+  const uint32_t stack = rt.site_stacks.find(site ? site : 1, context);
+  if (SNAG_UNLIKELY(!stack)) return renew_or_hook(t, addr, size, flags, site, seen);
+  const PackedHistory entry = pack_entry(stack, write ? rt.lockset_write : rt.lockset_all, rt.slot, rt.now,
+                                         offset, static_cast<uint32_t>(size));
+  uint64_t expected = seen;
+  // In the runtime while the word is claimed: a signal handler's access
+  // to this granule must not wait on it.
+  ++t.in_runtime;
+  if (SNAG_UNLIKELY(!cell->compare_exchange_strong(expected, kBusyWord))) {
+    --t.in_runtime;
+    return hook(t, addr, size, flags | kAccessQuickAsked, site);  // as renew_or_hook would
+  }
+  // The slot chosen under the claim: a read's depends on the read slots,
+  // which only a claim holder rewrites.
+  history_slot(*histories, write, rt.slot) = entry;
+  cell->store(nw, std::memory_order_release);
+  --t.in_runtime;
+}
+
+void renew_own_after_fast_path(uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen) {
+  RaceEngine::renew_own(addr, size, flags, site, seen);
+}
+
+// A one-byte read by the sync hook (race_events.cpp), out of line of it.
+__attribute__((noinline)) void RaceEngine::renew_own_read1(ThreadState &t, uintptr_t addr, snag_site_t site,
+                                                           uint64_t seen) {
+  renew_own_of(t, addr, 1, 0, site, seen, g_access_hook);
+}
+
+// renew_block's work for a coarse block whose record keeps its histories
+// packed or thin (a block of up to 1 KiB: pipeline's items, its deque's
+// nodes and map),
+// entered from the hooks as renew_own is, for a block word
+// (block_word_seen): the owner in a new epoch or a lock-ordered hand-off
+// (still_exclusive), the same claim, slot, state and remembered block;
+// with no call on its path, anything else left to renew_or_hook before
+// anything changed.
+SNAG_ALWAYS_INLINE void RaceEngine::renew_packed_block(uintptr_t addr, uintptr_t size, uint32_t flags,
+                                                       snag_site_t site, uint64_t seen) {
+  const AccessHook hook = g_access_hook;
+  if (SNAG_UNLIKELY(!hook)) return;
+  ThreadState *tp = t_current;
+  if (SNAG_UNLIKELY(!tp)) return renew_adopting(addr, size, flags, site, seen);
+  ThreadState &t = *tp;
+  const bool write = (flags & kAccessWrite) != 0;
+  if (SNAG_UNLIKELY(t.in_runtime | (write ? t.ignore_writes : t.ignore_reads))) return;
+  auto *data = static_cast<RaceThread *>(t.engine_data[kRaceSlot]);
+  if (SNAG_UNLIKELY(!data || g_race->potential_)) return renew_or_hook(t, addr, size, flags, site, seen);
+  RaceThread &rt = *data;
+  rt.published = rt.now;
+  HeapBlock *block = static_cast<HeapBlock *>(pointer_of(seen));
+  // The form once, as renew_block reads it: a packed record stays packed, a
+  // thin one may spill, which set_block_slot follows.
+  const RecordForm form = record_form(block);
+  if (SNAG_UNLIKELY(block->fine.load(std::memory_order_acquire) || addr < block->start ||
+                    addr + size > block_end(block) || form == RecordForm::kWide))
+    return renew_or_hook(t, addr, size, flags, site, seen);
+  std::atomic<uint64_t> &state = block->state;
+  uint64_t w = state.load(std::memory_order_acquire);
+  uint64_t nw;
+  StackId context;
+  if (SNAG_UNLIKELY(!still_exclusive(rt, w, 0xff, write, &nw) || nw == w ||
+                    !context_without_call(t, rt, &context)))
+    return renew_or_hook(t, addr, size, flags, site, seen);
+  const uint32_t stack = rt.site_stacks.find(site ? site : 1, context);
+  if (SNAG_UNLIKELY(!stack)) return renew_or_hook(t, addr, size, flags, site, seen);
+  // A packed or thin record's block is at most kPackedVariableBytes long.
+  const PackedHistory entry = pack_entry(stack, write ? rt.lockset_write : rt.lockset_all, rt.slot, rt.now,
+                                         static_cast<uint32_t>(addr - block->start), static_cast<uint32_t>(size));
+  ++t.in_runtime;  // as renew_own
+  if (SNAG_UNLIKELY(!state.compare_exchange_strong(w, kBusyWord))) {
+    --t.in_runtime;
+    return hook(t, addr, size, flags | kAccessQuickAsked, site);  // as renew_or_hook would
+  }
+  if (form == RecordForm::kPacked)
+    history_slot(*static_cast<PackedHistories *>(record_histories(block)), write, rt.slot) = entry;
+  else
+    set_block_slot(block, write, rt.slot, entry);
+  state.store(nw, std::memory_order_release);
+  --t.in_runtime;
+  remember_block(block);
+}
+
+// One per hook (size and kind constant: the bytes, the new word and the
+// packed slot mostly folded).
+template <uintptr_t kSize, bool kWrite>
+void renew_own_after_fast_path(uintptr_t addr, snag_site_t site, uint64_t seen) {
+  RaceEngine::renew_own(addr, kSize, kWrite ? uint32_t(kAccessWrite) : 0u, site, seen);
+}
+template <uintptr_t kSize, bool kWrite>
+void renew_block_after_fast_path(uintptr_t addr, snag_site_t site, uint64_t seen) {
+  RaceEngine::renew_packed_block(addr, kSize, kWrite ? uint32_t(kAccessWrite) : 0u, site, seen);
+}
+void renew_block_after_fast_path(uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen) {
+  RaceEngine::renew_packed_block(addr, size, flags, site, seen);
+}
+template void renew_own_after_fast_path<1, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_own_after_fast_path<1, true>(uintptr_t, snag_site_t, uint64_t);
+template void renew_own_after_fast_path<2, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_own_after_fast_path<2, true>(uintptr_t, snag_site_t, uint64_t);
+template void renew_own_after_fast_path<4, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_own_after_fast_path<4, true>(uintptr_t, snag_site_t, uint64_t);
+template void renew_own_after_fast_path<8, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_own_after_fast_path<8, true>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<1, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<1, true>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<2, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<2, true>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<4, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<4, true>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<8, false>(uintptr_t, snag_site_t, uint64_t);
+template void renew_block_after_fast_path<8, true>(uintptr_t, snag_site_t, uint64_t);
 
 // range_owned_again (fast_path.cpp) unless potential=1, whose state machine
 // looks at other threads' lock-ordered accesses even when nothing changes.

@@ -231,6 +231,19 @@ class RaceEngine final : public Engine {
   // renew, else the access hook (renew_after_fast_path, fast_path.h).
   static void renew_or_hook(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
                             uint64_t seen);
+  // The owner's renewal of its Exclusive granule from the hooks
+  // (renew_own_after_fast_path, fast_path.h): renew_or_hook's work for that
+  // case with no call on its path.
+  static void renew_own(uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen);
+  static void renew_own_of(ThreadState &t, uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                           uint64_t seen, AccessHook hook);
+  // renew_own for the sync hook's one-byte reads of an object's own memory
+  // (inside its runtime scope).
+  static void renew_own_read1(ThreadState &t, uintptr_t addr, snag_site_t site, uint64_t seen);
+  // The same for a coarse block with a packed or thin record, owner or hand-off
+  // (renew_block_after_fast_path).
+  static void renew_packed_block(uintptr_t addr, uintptr_t size, uint32_t flags, snag_site_t site,
+                                 uint64_t seen);
   // The write of a free over [addr, addr + size), checked as on_access does;
   // `block`: the heap block starting at addr whose whole range it is, if any.
   void access_freed(ThreadState &t, RaceThread &rt, uintptr_t addr, uintptr_t size, snag_site_t site,

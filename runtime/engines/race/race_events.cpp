@@ -475,6 +475,8 @@ SNAG_ALWAYS_INLINE void RaceEngine::touch_lock_in_use(ThreadState &t, const Even
   if (access_quickly_needs_no_work(e.addr, 1, false, &seen)) return;
   if (seen && !lock_touch_may_be_quiet(e, seen)) {
     if (split_word_needs_no_work(seen, e.addr, 1, false)) return;
+    if (own_exclusive_word(seen, t_fast_path.epoch_word) && g_access_hook)
+      return renew_own_read1(t, e.addr, e.site, seen);  // the owner's (race_bench.txt section 96)
     return renew_or_hook(t, e.addr, 1, 0, e.site, seen);
   }
   touch_lock_memory(t, e, false);
@@ -489,6 +491,8 @@ SNAG_ALWAYS_INLINE void RaceEngine::touch_lock_in_use(ThreadState &t, const Even
 SNAG_ALWAYS_INLINE void RaceEngine::read_object(ThreadState &t, uintptr_t addr, snag_site_t site) {
   uint64_t seen;
   if (t.ignore_reads || access_quickly_needs_no_work(addr, 1, false, &seen)) return;
+  if (own_exclusive_word(seen, t_fast_path.epoch_word) && g_access_hook)
+    return renew_own_read1(t, addr, site, seen);  // the owner's (race_bench.txt section 96)
   if (seen && !is_split_word(seen)) return renew_or_hook(t, addr, 1, 0, site, seen);
   on_access(t, addr, 1, 0, site);
 }

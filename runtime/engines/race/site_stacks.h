@@ -26,6 +26,16 @@ class SiteStackCache {
     return static_cast<uint32_t>(key >> (64 - kBits)) & ~(kWays - 1);
   }
 
+  // The id of (site, context) if the cache holds it, else 0 (no id is 0):
+  // the owner's renewal asks this alone, and leaves a miss to the path that
+  // interns (race_access.cpp, renew_own).
+  SNAG_ALWAYS_INLINE uint32_t find(snag_site_t site, StackId context) const {
+    const Entry *set = &entries_[set_of(site, context)];
+    for (uint32_t i = 0; i < kWays; ++i)
+      if (set[i].site == site && set[i].context == context) return set[i].stack;
+    return 0;
+  }
+
   // The id of (site, context): remembered, or intern(site, context), which
   // the set then remembers as its newest.
   template <typename Intern>

@@ -1744,6 +1744,252 @@ TEST_F(RaceRenewal, ARangeInsideABlockOfEachRecordFormIsRenewedWhole) {
   }
 }
 
+// The hooks' entry for the owner's renewal of its granule (core/hooks.cpp,
+// after_fast_path: own_exclusive_word, then renew_own_after_fast_path for
+// the hook's size and kind; race_bench.txt section 96), from thread `t`,
+// which it finds as the hooks do (t_current). kOther: the word was not the
+// caller's own Exclusive granule, and the access went on as hand_on.
+enum class OwnRoute { kFastPath, kOwnEntry, kBlockEntry, kOther };
+class RaceOwnRenewal : public RaceRenewal {
+ protected:
+  // Memory of their own: g_memory's 64-byte places are all taken by the
+  // tests before these.
+  void SetUp() override {
+    RaceRenewal::SetUp();
+    alignas(64) static char memory[64 * 16];
+    static int next = 0;
+    base_ = reinterpret_cast<uintptr_t>(&memory[64 * (next++ % 16)]);
+  }
+  static OwnRoute own_hooked(ThreadState &t, uintptr_t addr, uintptr_t size, bool write, snag_site_t site) {
+    become(t);
+    ThreadState *const real = t_current;
+    t_current = &t;
+    const OwnRoute route = own_route(t, addr, size, write, site);
+    t_current = real;
+    return route;
+  }
+  __attribute__((noinline)) static OwnRoute own_route(ThreadState &t, uintptr_t addr, uintptr_t size, bool write,
+                                                      snag_site_t site) {  // apart from become(), as route()
+    uint64_t seen;
+    if (access_quickly_needs_no_work(addr, size, write, &seen)) return OwnRoute::kFastPath;
+    if (block_word_seen(seen, t_fast_path.epoch_word)) {
+      switch (size * 2 + write) {
+        case 16: renew_block_after_fast_path<8, false>(addr, site, seen); break;
+        case 17: renew_block_after_fast_path<8, true>(addr, site, seen); break;
+        default: renew_block_after_fast_path(addr, size, write ? uint32_t(kAccessWrite) : 0u, site, seen);
+      }
+      return OwnRoute::kBlockEntry;
+    }
+    if (!own_exclusive_word(seen, t_fast_path.epoch_word)) {
+      hand_on(t, addr, size, write, site);
+      return OwnRoute::kOther;
+    }
+    switch (size * 2 + write) {
+      case 2: renew_own_after_fast_path<1, false>(addr, site, seen); break;
+      case 3: renew_own_after_fast_path<1, true>(addr, site, seen); break;
+      case 4: renew_own_after_fast_path<2, false>(addr, site, seen); break;
+      case 5: renew_own_after_fast_path<2, true>(addr, site, seen); break;
+      case 8: renew_own_after_fast_path<4, false>(addr, site, seen); break;
+      case 9: renew_own_after_fast_path<4, true>(addr, site, seen); break;
+      case 16: renew_own_after_fast_path<8, false>(addr, site, seen); break;
+      case 17: renew_own_after_fast_path<8, true>(addr, site, seen); break;
+      default: renew_own_after_fast_path(addr, size, write ? uint32_t(kAccessWrite) : 0u, site, seen);
+    }
+    return OwnRoute::kOwnEntry;
+  }
+  static void expect_same(const History &a, const History &b, const char *what) {
+    EXPECT_EQ(a.stack, b.stack) << what;
+    EXPECT_EQ(a.lockset, b.lockset) << what;
+    EXPECT_EQ(a.thread, b.thread) << what;
+    EXPECT_EQ(a.clock, b.clock) << what;
+    EXPECT_EQ(a.offset, b.offset) << what;
+    EXPECT_EQ(a.size, b.size) << what;
+  }
+};
+
+// For every hook's size and kind: the owner's access in a new epoch (under
+// a lock, then with none), and a write after a read in one epoch, through
+// the owner's entry leave the word and the histories that the renewal
+// (RaceEngine::renew, the path before) leaves in a twin granule.
+TEST_F(RaceOwnRenewal, TheOwnersEntryLeavesWhatTheRenewalLeaves) {
+  alignas(64) static char memory[8 * 32];  // more than the test's own 64 bytes
+  uintptr_t twin = reinterpret_cast<uintptr_t>(memory);
+  for (uintptr_t size : {1, 2, 4, 8}) {
+    for (bool write : {false, true}) {
+      SCOPED_TRACE(testing::Message() << (write ? "write" : "read") << size);
+      const uintptr_t offset = size == 8 ? 0 : 8 - size;
+      const uintptr_t mine = twin, theirs = twin + 16;  // the entry's, renew's
+      twin += 32;
+      const snag_site_t site = 600 + size * 2 + write;
+      EXPECT_EQ(hooked(*main_, mine + offset, size, true, site), Route::kEngine) << "Virgin";
+      EXPECT_EQ(hooked(*main_, theirs + offset, size, true, site), Route::kEngine) << "Virgin";
+      lock(*main_, m1_);
+      unlock(*main_, m1_);
+      lock(*main_, m2_);
+      // The twin first: the thread's cache then holds the site's stack, and
+      // the entry does the renewal itself (a new site is the next test's).
+      EXPECT_EQ(hooked(*main_, theirs + offset, size, write, site + 50), Route::kRenewed);
+      EXPECT_EQ(own_hooked(*main_, mine + offset, size, write, site + 50), OwnRoute::kOwnEntry);
+      unlock(*main_, m2_);
+      for (snag_site_t next : {site + 100, site + 150}) {  // a read, then a write in the same epoch
+        const bool as_write = next == site + 150;
+        if (!as_write) {
+          lock(*main_, m1_);
+          unlock(*main_, m1_);
+        }
+        EXPECT_EQ(hooked(*main_, theirs + offset, size, as_write, next), Route::kRenewed);
+        EXPECT_EQ(own_hooked(*main_, mine + offset, size, as_write, next), OwnRoute::kOwnEntry);
+      }
+      EXPECT_EQ(shadow_cell(mine)->load(), shadow_cell(theirs)->load()) << "the same word";
+      EXPECT_EQ(tid_of(shadow_cell(mine)->load()), slot(main_));
+      EXPECT_EQ(clock_of(shadow_cell(mine)->load()), now(*main_));
+      const Histories a = granule_histories(mine), b = granule_histories(theirs);
+      expect_same(a.read, b.read, "read");
+      expect_same(a.other_read, b.other_read, "other read");
+      expect_same(a.write, b.write, "write");
+      EXPECT_EQ(site_of(a.write), site + 150);
+      EXPECT_EQ(site_of(a.read), site + 100);
+      EXPECT_EQ(a.write.offset, offset);
+      EXPECT_EQ(a.write.size, size);
+      EXPECT_EQ(a.write.clock, now(*main_));
+      EXPECT_EQ(main_->in_runtime, 0) << "the claim's scope is left";
+    }
+  }
+}
+
+// What the owner's entry leaves to the full path, with the same result: a
+// site whose stack the thread's cache does not hold (interned there), a
+// calling context not made yet (new frames), a context of frames deeper
+// than the per-depth contexts, and another thread's word (a hand-off, not
+// the owner's entry). Each renewal names its own site and caller.
+TEST_F(RaceOwnRenewal, WhatTheThreadsCachesDoNotHoldIsLeftToTheFullPath) {
+  ShadowStack &s = main_->shadow;
+  if (!s.frames) s.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);
+  const uint32_t depth = s.depth;
+  EXPECT_EQ(hooked(*main_, base_, 8, true, 651), Route::kEngine);
+  snag_site_t site = 652;
+  for (uint32_t frames : {0u, 1u, 3u, RaceThread::kContextDepths + 2}) {
+    SCOPED_TRACE(testing::Message() << frames << " frames more");
+    for (uint32_t i = 0; i < frames; ++i) s.push(0x1d0 + i, 0x20000 - 0x100 * i);
+    lock(*main_, m1_);
+    unlock(*main_, m1_);
+    EXPECT_EQ(own_hooked(*main_, base_, 8, true, ++site), OwnRoute::kOwnEntry) << "a new site";
+    StackTrace expected;
+    capture_stack(s, 0, &expected);
+    EXPECT_EQ(remembered_write(base_), site);
+    EXPECT_EQ(remembered_context(base_), depot_put(expected));
+    EXPECT_EQ(clock_of(word()), now(*main_));
+    EXPECT_EQ(granule_histories(base_).write.clock, now(*main_));
+    lock(*main_, m1_);
+    unlock(*main_, m1_);
+    EXPECT_EQ(own_hooked(*main_, base_, 8, true, site), OwnRoute::kOwnEntry) << "the site again";
+    EXPECT_EQ(remembered_write(base_), site);
+    EXPECT_EQ(remembered_context(base_), depot_put(expected));
+    EXPECT_EQ(granule_histories(base_).write.clock, now(*main_));
+    while (s.depth > depth) s.pop();
+  }
+  ThreadState *a = spawn(*main_);
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  lock(*a, m1_);
+  EXPECT_EQ(own_hooked(*a, base_, 8, true, 670), OwnRoute::kOther) << "not a's word";
+  EXPECT_EQ(tid_of(word()), slot(a)) << "handed off";
+  EXPECT_EQ(remembered_write(base_), 670u);
+  unlock(*a, m1_);
+}
+
+// An access the hooks leave alone (the thread inside the runtime, or
+// ignoring its writes) changes nothing through the owner's entry either;
+// and a renewal through it is what another thread's unordered access then
+// races with and names.
+TEST_F(RaceOwnRenewal, TheOwnersEntryKeepsIgnoresAndItsRenewalRaces) {
+  uint32_t before = races_reported();
+  ThreadState *a = spawn(*main_);
+  EXPECT_EQ(hooked(*main_, base_, 8, true, 681), Route::kEngine);
+  lock(*main_, m1_);
+  unlock(*main_, m1_);
+  const uint64_t old_word = word();
+  main_->ignore_writes = 1;
+  EXPECT_EQ(own_hooked(*main_, base_, 8, true, 682), OwnRoute::kOwnEntry);
+  main_->ignore_writes = 0;
+  ++main_->in_runtime;
+  EXPECT_EQ(own_hooked(*main_, base_, 8, true, 683), OwnRoute::kOwnEntry);
+  --main_->in_runtime;
+  EXPECT_EQ(word(), old_word) << "ignored: nothing renewed";
+  EXPECT_EQ(remembered_write(base_), 681u);
+  EXPECT_EQ(own_hooked(*main_, base_, 8, true, 681), OwnRoute::kOwnEntry) << "a site the cache holds";
+  EXPECT_EQ(clock_of(word()), now(*main_));
+  EXPECT_EQ(remembered_write(base_), 681u);
+  EXPECT_EQ(granule_histories(base_).write.clock, now(*main_));
+  lock(*a, m1_);  // ordered after main's first epoch, not its second
+  EXPECT_EQ(own_hooked(*a, base_, 8, false, 685), OwnRoute::kOther);
+  EXPECT_EQ(races_reported(), before + 1) << "a's read races with the renewed write";
+  unlock(*a, m1_);
+}
+
+// Coarse blocks through the hooks' block entry (renew_block_after_fast_path):
+// the owner in a new epoch under a lock, then a lock-ordered hand-off to
+// another thread's read, each leave the state and histories the renewal
+// (RaceEngine::renew) leaves in a twin block, for a thin record (which
+// spills for the write's lockset), a packed one, and a wide one (left to
+// renew_or_hook); then an unordered write races.
+TEST_F(RaceOwnRenewal, ABlockThroughItsEntryIsRenewedAsTheRenewalRenewsItsTwin) {
+  alignas(4096) static char blocks[4 * 4096];
+  const struct Case {
+    uintptr_t size, offset;
+    RecordForm form;
+  } cases[] = {{48, 40, RecordForm::kThin}, {512, 488, RecordForm::kPacked}, {2048, 1000, RecordForm::kWide}};
+  snag_site_t site = 700;
+  uintptr_t at = reinterpret_cast<uintptr_t>(&blocks[0]);
+  for (const Case &c : cases) {
+    SCOPED_TRACE(testing::Message() << "block of " << c.size);
+    site += 10;
+    const uint32_t before = races_reported();
+    const uintptr_t mine = at, theirs = at + 4096;  // the entry's, renew's
+    at += 2 * 4096;
+    alloc(*main_, mine, c.size);
+    alloc(*main_, theirs, c.size);
+    HeapBlock *a_block = find_heap_block(mine), *b_block = find_heap_block(theirs);
+    ASSERT_NE(a_block, nullptr);
+    ASSERT_NE(b_block, nullptr);
+    EXPECT_EQ(record_form(a_block), c.form);
+    ThreadState *a = spawn(*main_), *b = spawn(*main_);
+    EXPECT_NE(own_hooked(*main_, mine + c.offset, 8, true, site + 1), OwnRoute::kFastPath);
+    EXPECT_NE(hooked(*main_, theirs + c.offset, 8, true, site + 1), Route::kFastPath);
+    lock(*main_, m1_);
+    unlock(*main_, m1_);
+    lock(*main_, m2_);
+    EXPECT_EQ(hooked(*main_, theirs + c.offset, 8, true, site + 2), Route::kRenewed);  // (caches the site)
+    EXPECT_EQ(own_hooked(*main_, mine + c.offset, 8, true, site + 2), OwnRoute::kBlockEntry);
+    auto expect_twins = [&](const char *when) {
+      EXPECT_EQ(a_block->state.load(), b_block->state.load()) << when;
+      EXPECT_FALSE(a_block->fine.load()) << when;
+      EXPECT_EQ(record_form(a_block), record_form(b_block)) << when;
+      const Histories x = block_histories(a_block), y = block_histories(b_block);
+      expect_same(x.read, y.read, when);
+      expect_same(x.other_read, y.other_read, when);
+      expect_same(x.write, y.write, when);
+    };
+    expect_twins("the owner's write");
+    EXPECT_EQ(site_of(block_histories(a_block).write), site + 2);
+    EXPECT_EQ(block_histories(a_block).write.lockset, held(*main_, true));
+    EXPECT_EQ(block_histories(a_block).write.offset, c.offset);
+    unlock(*main_, m2_);
+    lock(*a, m2_);
+    EXPECT_EQ(hooked(*a, theirs + c.offset - 8, 8, false, site + 3), Route::kRenewed);
+    EXPECT_EQ(own_hooked(*a, mine + c.offset - 8, 8, false, site + 3), OwnRoute::kBlockEntry);
+    expect_twins("a's read");
+    EXPECT_EQ(tid_of(a_block->state.load()), slot(a)) << "handed off";
+    EXPECT_EQ(site_of(block_histories(a_block).read.stack ? block_histories(a_block).read
+                                                          : block_histories(a_block).other_read),
+              site + 3);
+    unlock(*a, m2_);
+    EXPECT_NE(own_hooked(*b, mine + c.offset, 8, true, site + 4), OwnRoute::kFastPath);
+    EXPECT_EQ(races_reported(), before + 1) << "b's write is ordered after neither";
+  }
+}
+
+
 // Heap events (race_events.cpp, on_free and the heap hook) in the shapes the
 // free's shortcuts must tell apart.
 class RaceFrees : public RaceShortcuts {
@@ -1938,6 +2184,32 @@ TEST_F(RaceSyncHook, ASignalsReadOfItsConditionVariableRacesWithTheWokenThreadsD
   become(*main_);
   RaceEngine::on_access(*main_, cond, 16, kAccessWrite, 377);  // the destroy
   EXPECT_EQ(races_reported(), before + 1);
+}
+
+// A thread signalling one condition variable again reads its second
+// granule again after each release's tick: its own renewal in a new epoch,
+// made through the owner's entry (RaceEngine::renew_own_read1, inside the
+// hook's runtime scope), which leaves the word and the read slot at the
+// signaller's current epoch (race_bench.txt section 96).
+TEST_F(RaceSyncHook, ASecondSignalRenewsItsReadOfTheConditionVariable) {
+  ThreadState *a = spawn(*main_);
+  const uintptr_t cond = base_ + 16, second = cond + 8;
+  const auto &rt = *static_cast<const RaceThread *>(a->engine_data[kRaceSlot]);
+  sync(*a, EventKind::kCondSignal, cond, 0, 0);
+  const uint64_t first = shadow_cell(second)->load();
+  ASSERT_EQ(tid_of(first), slot(a));
+  for (int round = 0; round < 3; ++round) {
+    sync(*a, EventKind::kCondSignal, cond, 0, 0);
+    const uint64_t w = shadow_cell(second)->load();
+    EXPECT_EQ(kind_of(w), kind_of(first)) << round;
+    EXPECT_EQ(tid_of(w), slot(a)) << round;
+    EXPECT_EQ(clock_of(w), rt.now) << "renewed in the signal's epoch, round " << round;
+    EXPECT_GT(clock_of(w), clock_of(first));
+    PackedHistories *h = find_history(find_shadow_page(second), second);
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(h->read.clock, rt.now) << round;
+    EXPECT_EQ(slot_thread(h->read), slot(a) & kPackedThreadMask);
+  }
 }
 
 // A wait keeps its mutex's variable for the acquire at the wake, as
