@@ -42,9 +42,12 @@ void set_lock_pair_finder(LockPairFinder finder);
 // were added since the last, as many as it found named, and one for every
 // kSweepBytesPerPair bytes it read: a search of the runtime's memory costs
 // each pair added a few cache lines' reads at most. A pair no finder found
-// at two sweeps in a row, and not looked up between them, is retired: its
-// key is marked retired and the index no longer finds it; the same two
-// locks held together again make a new index. A retired index names no
+// is condemned: it still names its locks, but the index no longer finds it
+// (the same two locks held together again make a new index, and
+// lockset_intersect takes two indexes of the same locks for one set). Not
+// found at the next sweep either, it is retired: its key is marked
+// retired; found there (a thread that held it wrote it back), it is taken
+// back. A retired index names no
 // locks (an index a thread still held in a local names nothing) until the
 // sweep after its retirement found nothing naming it either; then it may be
 // given out again, so that the kept pairs' keys stay on a few pages
