@@ -54,11 +54,16 @@ void set_lock_pair_finder(LockPairFinder finder);
 // (race_bench.txt section 83). That grace is three sweeps, not a proof: a
 // thread stalled across all three holding the index only in a local would
 // read another pair's locks for that one access.
-// The interval is section 72's: sweeping twice as often (8,192 pairs, 512
-// bytes a pair) took lock_pairs' peak 0.4 MB lower but cost 4% more
-// instructions and put its CPU level with ThreadSanitizer's (section 85).
-constexpr uint32_t kMinPairsBetweenSweeps = 1u << 14;
-constexpr size_t kSweepBytesPerPair = 256;
+// The interval is section 83's again (8,192 pairs, 512 bytes a pair): a
+// pair nothing names holds its key for three intervals (condemned, retired,
+// free), so lock_pairs' keys are ~0.2 MB lower than with section 72's
+// (16,384, 256 bytes). Section 85 took it back for 4% more instructions,
+// section 93 for 6-10% CPU; with the search 36% cheaper (section 93) and
+// an index of the named pairs alone, half as large and rebuilt from a
+// third as many (section 97), lock_pairs' CPU is no higher than with
+// 16,384 before.
+constexpr uint32_t kMinPairsBetweenSweeps = 1u << 13;
+constexpr size_t kSweepBytesPerPair = 512;
 // For tests: sweeps so far, and the pairs the index holds (not retired).
 uint32_t lock_pair_sweeps();
 uint32_t lock_pairs_kept();
