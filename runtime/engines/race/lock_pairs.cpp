@@ -146,14 +146,26 @@ void for_each_kept(Visit &&visit) {
   }
 }
 
-// Under g_insert_lock: an index of `slots` slots holding every pair not
-// retired.
+// Under g_insert_lock: an index of `slots` slots holding every pair neither
+// retired nor condemned. A condemned pair is left out: a thread that takes
+// its two locks again gets a new index for them (lockset_intersect answers
+// two indexes of the same two locks as one set), and a thread that still
+// held the condemned index writes it back, where the next sweep finds it
+// and takes it back (into the index rebuilt then). Kept in, condemned pairs
+// (one interval's worth, lock_pairs: ~16,000 beside ~7,500 named) sized the
+// index at 64Ki slots, 256 KiB, where the named and the next interval's new
+// pairs fit 32Ki (race_bench.txt section 97).
 uint32_t *make_index(uint32_t slots) {
   // Unvisited by the finder: slots look like ids.
   auto *index = static_cast<uint32_t *>(map_pages_unvisited(index_bytes(slots)));
   index[0] = slots - 1;
-  for_each_kept([index](uint32_t pair, uint64_t key) { put(index, hash_of(key & ~kCondemned), pair); });
-  g_occupied = g_kept;
+  uint32_t put_in = 0;
+  for_each_kept([index, &put_in](uint32_t pair, uint64_t key) {
+    if (key & kCondemned) return;
+    put(index, hash_of(key), pair);
+    ++put_in;
+  });
+  g_occupied = put_in;
   return index;
 }
 
@@ -210,28 +222,31 @@ void sweep() {
     __atomic_store_n(key_slot(pair), kRetired | head, __ATOMIC_RELAXED);
     head = pair + 1;
   }
-  uint32_t found = 0;
+  uint32_t found = 0, indexed = 0;
   for_each_kept([&](uint32_t pair, uint64_t key) {
     uint64_t *slot = key_slot(pair);
     if (named[pair / 64] >> (pair % 64) & 1) {
       ++found;
+      ++indexed;
       if (key & kCondemned) take_back(pair, key);
     } else if (!(key & kCondemned)) {
-      // Only sweeps condemn, under the lock: a lookup can only take it back.
+      // Only sweeps condemn, under the lock: a lookup can only take it back
+      // (one probing the index this sweep replaces).
       __atomic_store_n(slot, key | kCondemned, __ATOMIC_RELAXED);
     } else if (__atomic_compare_exchange_n(slot, &key, kRetired | cooling, false, __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED)) {
       --g_kept;
       --g_kept_in_page[pair / kKeysPerPage];
       cooling = pair + 1;
+    } else {
+      ++indexed;  // a lookup took it back just now
     }
-    // else a lookup took it back just now
   });
   raw_syscall(SYS_munmap, mapped, static_cast<long>(mark_bytes));
   // The index rebuilt without the retired pairs, at the size the pairs kept
   // need: left to fill with retired pairs' slots, it was rebuilt at twice
   // that size (lock_pairs' peak +0.9 MB).
-  remake_index(g_index.load(std::memory_order_relaxed), slots_for(g_kept + 1));
+  remake_index(g_index.load(std::memory_order_relaxed), slots_for(indexed + 1));
   g_cooling_head = cooling;
   g_added_at_sweep = g_added;
   g_named_at_sweep = found;
@@ -257,9 +272,11 @@ uint32_t lock_pair_index(uint32_t one, uint32_t other) {
     index = g_index.load(std::memory_order_relaxed);  // rebuilt
   }
   // At most three slots in four used: a miss probes a few slots, one line.
-  // Rebuilt without the retired pairs, at the size the pairs kept need.
+  // Rebuilt at the size the pairs it holds need (neither retired nor
+  // condemned: between sweeps no more than it held, less any condemned
+  // since).
   if (!index || uint64_t(g_occupied + 1) * 4 > uint64_t(index[0] + 1) * 3) {
-    remake_index(index, slots_for(g_kept + 1));
+    remake_index(index, slots_for(g_occupied + 1));
     index = g_index.load(std::memory_order_relaxed);
   }
   if (g_free_head) {

@@ -42,20 +42,28 @@ void set_lock_pair_finder(LockPairFinder finder);
 // were added since the last, as many as it found named, and one for every
 // kSweepBytesPerPair bytes it read: a search of the runtime's memory costs
 // each pair added a few cache lines' reads at most. A pair no finder found
-// at two sweeps in a row, and not looked up between them, is retired: its
-// key is marked retired and the index no longer finds it; the same two
-// locks held together again make a new index. A retired index names no
+// is condemned: it still names its locks, but the index no longer finds it
+// (the same two locks held together again make a new index, and
+// lockset_intersect takes two indexes of the same locks for one set). Not
+// found at the next sweep either, it is retired: its key is marked
+// retired; found there (a thread that held it wrote it back), it is taken
+// back. A retired index names no
 // locks (an index a thread still held in a local names nothing) until the
 // sweep after its retirement found nothing naming it either; then it may be
 // given out again, so that the kept pairs' keys stay on a few pages
 // (race_bench.txt section 83). That grace is three sweeps, not a proof: a
 // thread stalled across all three holding the index only in a local would
 // read another pair's locks for that one access.
-// The interval is section 72's: sweeping twice as often (8,192 pairs, 512
-// bytes a pair) took lock_pairs' peak 0.4 MB lower but cost 4% more
-// instructions and put its CPU level with ThreadSanitizer's (section 85).
-constexpr uint32_t kMinPairsBetweenSweeps = 1u << 14;
-constexpr size_t kSweepBytesPerPair = 256;
+// The interval is section 83's again (8,192 pairs, 512 bytes a pair): a
+// pair nothing names holds its key for three intervals (condemned, retired,
+// free), so lock_pairs' keys are ~0.2 MB lower than with section 72's
+// (16,384, 256 bytes). Section 85 took it back for 4% more instructions,
+// section 93 for 6-10% CPU; with the search 36% cheaper (section 93) and
+// an index of the named pairs alone, half as large and rebuilt from a
+// third as many (section 97), lock_pairs' CPU is no higher than with
+// 16,384 before.
+constexpr uint32_t kMinPairsBetweenSweeps = 1u << 13;
+constexpr size_t kSweepBytesPerPair = 512;
 // For tests: sweeps so far, and the pairs the index holds (not retired).
 uint32_t lock_pair_sweeps();
 uint32_t lock_pairs_kept();

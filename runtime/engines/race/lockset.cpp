@@ -309,9 +309,13 @@ LocksetId lockset_intersect(LocksetId a, LocksetId b) {
   if (!lockset_is_one_lock(b) && !lockset_is_pair(b)) return intersect_members(a, b);
   // Sets of one or two locks, not equal: at most one lock in common, whose
   // one-lock set is the answer. (The Shared-Modify path of every variable
-  // under a pair of locks: no table to look into but the pairs' keys.)
+  // under a pair of locks: no table to look into but the pairs' keys.) Two
+  // ids may name the same two locks: a pair condemned by a sweep is not in
+  // the pairs' index, and its locks taken together again get a new id while
+  // a thread may still hold the old one (lock_pairs.cpp, make_index).
   LocksetId in_a[2], in_b[2];
   const uint32_t na = one_lock_sets_of(a, in_a), nb = one_lock_sets_of(b, in_b);
+  if (na == 2 && nb == 2 && in_a[0] == in_b[0] && in_a[1] == in_b[1] && in_a[0] != 0) return a;
   for (uint32_t i = 0; i < na; ++i)
     for (uint32_t j = 0; j < nb; ++j)
       if (in_a[i] == in_b[j]) return in_a[i];

@@ -393,10 +393,17 @@ namespace {
 // bit and the count of variables behind it change under the bucket's lock.
 constexpr int kBucketBits = 14;
 constexpr uint32_t kBuckets = 1u << kBucketBits;
+// 4 bytes a bucket, not 8: an array of locks touches one bucket per line it
+// spans (lock_pairs' 10,000 accounts: 7,500 buckets, 60 KB resident at 8
+// bytes). A count that reaches the top stays there (the bit is never
+// cleared again): 65,535 variables behind one line's bucket, a billion in
+// the table, are not expected.
+constexpr uint16_t kVarsSaturated = 0xffff;
 struct FilterBucket {
   SpinLock lock;
-  std::atomic<uint32_t> vars;
+  std::atomic<uint16_t> vars;
 };
+static_assert(sizeof(FilterBucket) == 4, "a filter bucket stays small");
 FilterBucket g_filter[kBuckets];
 std::atomic<uint64_t> g_bucket_used[kBuckets / 64];
 
@@ -416,7 +423,8 @@ void mark_bucket(uint32_t index, bool used) {
 void count_in_filter(uint32_t index) {
   FilterBucket &b = g_filter[index];
   SpinLockGuard guard(b.lock);
-  b.vars.store(b.vars.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  const uint16_t vars = b.vars.load(std::memory_order_relaxed);
+  if (vars != kVarsSaturated) b.vars.store(vars + 1, std::memory_order_relaxed);
   if (!bucket_may_hold(index)) mark_bucket(index, true);
 }
 
@@ -427,7 +435,8 @@ void count_in_filter(uint32_t index) {
 void uncount_in_filter(uint32_t index) {
   FilterBucket &b = g_filter[index];
   SpinLockGuard guard(b.lock);
-  b.vars.store(b.vars.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+  const uint16_t vars = b.vars.load(std::memory_order_relaxed);
+  if (vars != kVarsSaturated) b.vars.store(vars - 1, std::memory_order_relaxed);
 }
 
 // Clears the bit of bucket `index` if no variable is behind it, for a
@@ -1102,6 +1111,8 @@ size_t sync_chain_length(uintptr_t addr) {
 }
 
 size_t sync_chains_bytes() { return g_chains_bytes.load(std::memory_order_relaxed); }
+
+size_t sync_filter_bytes() { return sizeof(g_filter); }
 
 size_t sync_vars_carved() {
   SpinLockGuard guard(g_carve_lock);

@@ -259,4 +259,9 @@ size_t sync_chains_bytes();
 // How many variables were ever carved (their memory is never unmapped).
 size_t sync_vars_carved();
 
+// The bytes of the lookup filter's buckets (line_buckets.h): a bucket per
+// line a variable sits on is written, so each costs the program's peak
+// (tests).
+size_t sync_filter_bytes();
+
 }  // namespace snag::race
