@@ -1,11 +1,14 @@
-// A thread's stack read from its descriptor (core/thread_stack_bounds.h)
-// is pthread_getattr_np's answer, for threads on glibc's stacks, on stacks
-// of other sizes and guards and on stacks the program gives.
-#include "core/thread_stack_bounds.h"
+// A thread's stack and kernel id read from its descriptor
+// (core/thread_descriptor.h) are pthread_getattr_np's and gettid's answers,
+// for threads on glibc's stacks, on stacks of other sizes and guards, on
+// stacks the program gives, and for the main thread.
+#include "core/thread_descriptor.h"
 
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace snag {
 namespace {
@@ -49,7 +52,7 @@ void expect_same(const Answer &a) {
   EXPECT_EQ(a.ours_size, a.library_size);
 }
 
-TEST(ThreadStackBounds, ThreadsOnLibraryStacksGetTheLibrarysAnswerFromTheirDescriptor) {
+TEST(ThreadDescriptor, ThreadsOnLibraryStacksGetTheLibrarysAnswerFromTheirDescriptor) {
   for (int i = 0; i < 4; ++i) expect_same(answer_of_thread(nullptr));
   // glibc's descriptor holds the stack block: learned from the first thread.
   EXPECT_GE(thread_stack_descriptor_offset(), 0);
@@ -61,7 +64,7 @@ TEST(ThreadStackBounds, ThreadsOnLibraryStacksGetTheLibrarysAnswerFromTheirDescr
   pthread_attr_destroy(&attr);
 }
 
-TEST(ThreadStackBounds, AStackTheProgramGivesIsAnsweredWhole) {
+TEST(ThreadDescriptor, AStackTheProgramGivesIsAnsweredWhole) {
   constexpr size_t kSize = 512 * 1024;
   void *stack = aligned_alloc(4096, kSize);
   ASSERT_NE(stack, nullptr);
@@ -76,11 +79,11 @@ TEST(ThreadStackBounds, AStackTheProgramGivesIsAnsweredWhole) {
   free(stack);
 }
 
-TEST(ThreadStackBounds, TheMainThreadHasNoStackBlockAndGetsTheLibrarysAnswer) {
+TEST(ThreadDescriptor, TheMainThreadHasNoStackBlockAndGetsTheLibrarysAnswer) {
   expect_same(both_answers());
 }
 
-TEST(ThreadStackBounds, TheWordsAreFoundByValueOrNotAtAll) {
+TEST(ThreadDescriptor, TheWordsAreFoundByValueOrNotAtAll) {
   uintptr_t descriptor[64] = {};
   const uintptr_t block = 0x7f0000000000, guard = 4096, block_size = 8 * 1024 * 1024 + guard;
   descriptor[20] = block;  // a near miss: the size is wrong
@@ -94,6 +97,25 @@ TEST(ThreadStackBounds, TheWordsAreFoundByValueOrNotAtAll) {
   // Not found when the words lie past what may be read, or are not there.
   EXPECT_EQ(find_stack_words(bytes, 42 * 8, block + guard, block_size - guard), -1);
   EXPECT_EQ(find_stack_words(bytes, sizeof descriptor, block, block_size), -1);
+}
+
+void *compare_kernel_tids(void *same) {
+  *static_cast<bool *>(same) = current_kernel_tid() == static_cast<int>(syscall(SYS_gettid));
+  return nullptr;
+}
+
+TEST(ThreadDescriptor, EveryThreadsKernelIdIsGettidsAnswerBeforeAndAfterItsPlaceIsLearned) {
+  EXPECT_EQ(current_kernel_tid(), static_cast<int>(syscall(SYS_gettid)));
+  for (int i = 0; i < 6; ++i) {
+    bool same = false;
+    pthread_t thread;
+    ASSERT_EQ(pthread_create(&thread, nullptr, compare_kernel_tids, &same), 0);
+    pthread_join(thread, nullptr);
+    EXPECT_TRUE(same) << "thread " << i;
+  }
+  // Two threads' ids narrow glibc's descriptor down to its tid field.
+  EXPECT_GE(kernel_tid_descriptor_offset(), 0);
+  EXPECT_EQ(current_kernel_tid(), static_cast<int>(syscall(SYS_gettid)));
 }
 
 }  // namespace
