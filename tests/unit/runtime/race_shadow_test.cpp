@@ -185,5 +185,30 @@ TEST(Shadow, ClearedHistoriesGoBackToThePoolAndAreReusedEmpty) {
   EXPECT_EQ(again->read.stack, 0u);
 }
 
+// A thread's start clears ~16 KiB of its recycled stack's shadow, sixteen
+// words (or history entries) looked at together (clear_cells,
+// take_history_indices): a word or history at any place of a group, in the
+// ragged tail after the last whole group, or alone in a group must go, and
+// nothing outside the range.
+TEST(Shadow, AClearLooksAtWordsInGroupsAndMissesNoneOfThem) {
+  const uintptr_t begin = kRegion + 0x7000000 + 8, end = begin + 4 * kPageSize - 16 + 5 * kGranule;
+  const uintptr_t written[] = {begin, begin + 15 * kGranule, begin + 16 * kGranule, begin + 47 * kGranule,
+                               begin + 700 * kGranule, end - 5 * kGranule, end - kGranule};
+  for (uintptr_t a : written) shadow_cell(a)->store(0x9);
+  shadow_cell(begin - kGranule)->store(0x5);
+  shadow_cell(end)->store(0x6);
+  const uintptr_t with_history[] = {begin + 16 * kGranule, begin + 31 * kGranule, end - kGranule};
+  for (uintptr_t a : with_history) shadow_history(shadow_page(a), a)->write.stack = 8;
+  shadow_history(shadow_page(end), end)->write.stack = 9;
+
+  shadow_clear(begin, end, ShadowMemory::kKeep);
+
+  for (uintptr_t g = begin; g < end; g += kGranule) ASSERT_EQ(find_cell(g)->load(), 0u) << g - begin;
+  for (uintptr_t a : with_history) EXPECT_EQ(find_history(shadow_page(a), a), nullptr) << a - begin;
+  EXPECT_EQ(find_cell(begin - kGranule)->load(), 0x5u);
+  EXPECT_EQ(find_cell(end)->load(), 0x6u);
+  EXPECT_EQ(find_history(shadow_page(end), end)->write.stack, 9u);
+}
+
 }  // namespace
 }  // namespace snag::race
