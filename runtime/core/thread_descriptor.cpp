@@ -1,12 +1,10 @@
 #include "core/thread_descriptor.h"
 
 #include <pthread.h>
-#include <sys/syscall.h>
 
 #include <atomic>
 
 #include "core/platform.h"
-#include "core/spinlock.h"
 
 namespace snag {
 
@@ -44,65 +42,7 @@ bool from_library(uintptr_t *begin, size_t *size) {
   return true;
 }
 
-// The kernel id's offset; -1 while not known. Learned under g_tid_lock
-// from the candidates (int offsets holding the id in every descriptor seen
-// so far), on at most kTidLearningTries threads.
-std::atomic<long> g_tid_offset{-1};
-SpinLock g_tid_lock;
-constexpr int kMaxTidCandidates = 8;
-constexpr int kTidLearningTries = 8;
-long g_tid_candidates[kMaxTidCandidates];
-int g_tid_candidate_count = 0;
-int g_tid_tries = 0;
-// Bytes of a descriptor searched: the id lies in its first part (glibc 2.36:
-// 720), and the main thread's descriptor is not inside a stack, so no more
-// than the descriptor itself is read.
-constexpr size_t kTidSearchBytes = 1024;
-
-int int_at(const unsigned char *descriptor, long off) {
-  int v;
-  __builtin_memcpy(&v, descriptor + off, sizeof v);
-  return v;
-}
-
-void learn_tid_offset(const unsigned char *descriptor, int tid) {
-  SpinLockGuard guard(g_tid_lock);
-  if (g_tid_offset.load(std::memory_order_relaxed) >= 0 || g_tid_tries >= kTidLearningTries) return;
-  if (g_tid_tries++ == 0) {
-    for (long off = 0; off + long(sizeof(int)) <= long(kTidSearchBytes); off += sizeof(int))
-      if (int_at(descriptor, off) == tid) {
-        if (g_tid_candidate_count == kMaxTidCandidates) {  // too common a value: give up
-          g_tid_candidate_count = 0;
-          g_tid_tries = kTidLearningTries;
-          return;
-        }
-        g_tid_candidates[g_tid_candidate_count++] = off;
-      }
-    return;
-  }
-  int kept = 0;
-  for (int i = 0; i < g_tid_candidate_count; ++i)
-    if (int_at(descriptor, g_tid_candidates[i]) == tid) g_tid_candidates[kept++] = g_tid_candidates[i];
-  g_tid_candidate_count = kept;
-  if (kept == 1) g_tid_offset.store(g_tid_candidates[0], std::memory_order_relaxed);
-  if (kept == 0) g_tid_tries = kTidLearningTries;
-}
-
 }  // namespace
-
-int current_kernel_tid() {
-  const auto *descriptor = reinterpret_cast<const unsigned char *>(pthread_self());
-  const long off = g_tid_offset.load(std::memory_order_relaxed);
-  if (SNAG_LIKELY(off >= 0)) {
-    const int tid = int_at(descriptor, off);
-    if (SNAG_LIKELY(tid > 0)) return tid;
-  }
-  const int tid = static_cast<int>(raw_syscall(SYS_gettid));
-  if (off < 0) learn_tid_offset(descriptor, tid);
-  return tid;
-}
-
-long kernel_tid_descriptor_offset() { return g_tid_offset.load(std::memory_order_relaxed); }
 
 long find_stack_words(const unsigned char *descriptor, size_t readable, uintptr_t begin, size_t size) {
   for (size_t off = 0; off + sizeof(StackWords) <= readable; off += sizeof(uintptr_t)) {

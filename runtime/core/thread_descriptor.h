@@ -1,8 +1,8 @@
 // What a thread's start needs to know of the calling thread, read from
 // glibc's descriptor of it (struct pthread, at pthread_self()) where the
 // system calls and library calls that tell it cost more than the rest of a
-// short thread's start: its stack and its kernel thread id. Where the words
-// sit is learned by value from the calls' answers on the first threads.
+// short thread's start: its stack. Where the words sit is learned by value
+// from the library's answer on the first threads.
 #pragma once
 
 #include <stddef.h>
@@ -28,17 +28,6 @@ bool current_thread_stack(uintptr_t *begin, size_t *size);
 
 // The descriptor offset learned (-1 while none is), for tests.
 long thread_stack_descriptor_offset();
-
-// gettid() of the calling thread. A system call per thread start (the
-// kernel id says when a detached thread is gone, thread_state.cpp) until
-// the place of glibc's copy of it (struct pthread's tid, which the kernel
-// writes at the clone) is known: the int offsets that hold gettid()'s answer
-// in the first thread's descriptor, narrowed on the next threads until one
-// is left (none: the system call stays).
-int current_kernel_tid();
-
-// The offset learned (-1 while none is), for tests.
-long kernel_tid_descriptor_offset();
 
 // Learns the offset of the three words in `descriptor` (bytes up to
 // `readable`) holding the stack block of [begin, begin + size) with a guard

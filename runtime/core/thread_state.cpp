@@ -6,7 +6,6 @@
 
 #include "core/internal_alloc.h"
 #include "core/spinlock.h"
-#include "core/thread_descriptor.h"
 
 namespace snag {
 
@@ -98,7 +97,7 @@ ThreadState *thread_create_record(Tid parent, StackId creation_stack) {
 }
 
 void thread_attach(ThreadState *state) {
-  state->kernel_tid = current_kernel_tid();
+  state->kernel_tid = static_cast<int>(raw_syscall(SYS_gettid));
   state->shadow.frames = internal_new_array<ShadowFrame>(ShadowStack::kCapacity);
   state->shadow.depth = 0;
   thread_set_handle(state, pthread_self());

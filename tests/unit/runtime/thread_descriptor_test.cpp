@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace snag {
@@ -97,25 +96,6 @@ TEST(ThreadDescriptor, TheWordsAreFoundByValueOrNotAtAll) {
   // Not found when the words lie past what may be read, or are not there.
   EXPECT_EQ(find_stack_words(bytes, 42 * 8, block + guard, block_size - guard), -1);
   EXPECT_EQ(find_stack_words(bytes, sizeof descriptor, block, block_size), -1);
-}
-
-void *compare_kernel_tids(void *same) {
-  *static_cast<bool *>(same) = current_kernel_tid() == static_cast<int>(syscall(SYS_gettid));
-  return nullptr;
-}
-
-TEST(ThreadDescriptor, EveryThreadsKernelIdIsGettidsAnswerBeforeAndAfterItsPlaceIsLearned) {
-  EXPECT_EQ(current_kernel_tid(), static_cast<int>(syscall(SYS_gettid)));
-  for (int i = 0; i < 6; ++i) {
-    bool same = false;
-    pthread_t thread;
-    ASSERT_EQ(pthread_create(&thread, nullptr, compare_kernel_tids, &same), 0);
-    pthread_join(thread, nullptr);
-    EXPECT_TRUE(same) << "thread " << i;
-  }
-  // Two threads' ids narrow glibc's descriptor down to its tid field.
-  EXPECT_GE(kernel_tid_descriptor_offset(), 0);
-  EXPECT_EQ(current_kernel_tid(), static_cast<int>(syscall(SYS_gettid)));
 }
 
 }  // namespace
