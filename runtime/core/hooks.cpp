@@ -106,33 +106,44 @@ __attribute__((noinline)) void access_after_fast_path(void *addr, uintptr_t size
   engine_after_fast_path(addr, size, flags, site, seen);
 }
 
-// The flat renewal `Renew` (race::renew_own_after_fast_path or
-// race::renew_block_after_fast_path) for the hook's size and kind: size and
-// flags are constants in each hook, so one call is left; the range hooks'
-// small ranges keep their flag through the general one.
-template <template <uintptr_t, bool> class Renew, typename General>
-SNAG_ALWAYS_INLINE void renew_sized(uintptr_t a, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen,
-                                    General general) {
+// The flat renewal `Renew` (RenewOwn or RenewBlock below) for the hook's
+// size and kind: size and flags are constants in each hook, so one call is
+// left; the range hooks' small ranges keep their flag through the general
+// one.
+template <class Renew>
+SNAG_ALWAYS_INLINE void renew_sized(uintptr_t a, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen) {
   const bool write = flags & kAccessWrite;
   if ((flags & ~uint32_t(kAccessWrite)) == 0) switch (size) {
-      case 1: return write ? Renew<1, true>::run(a, site, seen) : Renew<1, false>::run(a, site, seen);
-      case 2: return write ? Renew<2, true>::run(a, site, seen) : Renew<2, false>::run(a, site, seen);
-      case 4: return write ? Renew<4, true>::run(a, site, seen) : Renew<4, false>::run(a, site, seen);
-      case 8: return write ? Renew<8, true>::run(a, site, seen) : Renew<8, false>::run(a, site, seen);
+      case 1:
+        return write ? Renew::template sized<1, true>(a, site, seen) : Renew::template sized<1, false>(a, site, seen);
+      case 2:
+        return write ? Renew::template sized<2, true>(a, site, seen) : Renew::template sized<2, false>(a, site, seen);
+      case 4:
+        return write ? Renew::template sized<4, true>(a, site, seen) : Renew::template sized<4, false>(a, site, seen);
+      case 8:
+        return write ? Renew::template sized<8, true>(a, site, seen) : Renew::template sized<8, false>(a, site, seen);
       default: break;
     }
-  return general(a, size, flags, site, seen);
+  return Renew::general(a, size, flags, site, seen);
 }
-template <uintptr_t kSize, bool kWrite>
 struct RenewOwn {
-  static SNAG_ALWAYS_INLINE void run(uintptr_t a, snag_site_t site, uint64_t seen) {
+  template <uintptr_t kSize, bool kWrite>
+  static SNAG_ALWAYS_INLINE void sized(uintptr_t a, snag_site_t site, uint64_t seen) {
     race::renew_own_after_fast_path<kSize, kWrite>(a, site, seen);
   }
+  static SNAG_ALWAYS_INLINE void general(uintptr_t a, uintptr_t size, uint32_t flags, snag_site_t site,
+                                         uint64_t seen) {
+    race::renew_own_after_fast_path(a, size, flags, site, seen);
+  }
 };
-template <uintptr_t kSize, bool kWrite>
 struct RenewBlock {
-  static SNAG_ALWAYS_INLINE void run(uintptr_t a, snag_site_t site, uint64_t seen) {
+  template <uintptr_t kSize, bool kWrite>
+  static SNAG_ALWAYS_INLINE void sized(uintptr_t a, snag_site_t site, uint64_t seen) {
     race::renew_block_after_fast_path<kSize, kWrite>(a, site, seen);
+  }
+  static SNAG_ALWAYS_INLINE void general(uintptr_t a, uintptr_t size, uint32_t flags, snag_site_t site,
+                                         uint64_t seen) {
+    race::renew_block_after_fast_path(a, size, flags, site, seen);
   }
 };
 
@@ -143,16 +154,8 @@ SNAG_ALWAYS_INLINE void after_fast_path(void *addr, uintptr_t size, uint32_t fla
                                         uint64_t seen) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   const uint64_t epoch = race::t_fast_path.epoch_word;
-  if (race::own_exclusive_word(seen, epoch))
-    return renew_sized<RenewOwn>(a, size, flags, site, seen,
-                                 [](uintptr_t a, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen) {
-                                   race::renew_own_after_fast_path(a, size, flags, site, seen);
-                                 });
-  if (race::block_word_seen(seen, epoch))
-    return renew_sized<RenewBlock>(a, size, flags, site, seen,
-                                   [](uintptr_t a, uintptr_t size, uint32_t flags, snag_site_t site, uint64_t seen) {
-                                     race::renew_block_after_fast_path(a, size, flags, site, seen);
-                                   });
+  if (race::own_exclusive_word(seen, epoch)) return renew_sized<RenewOwn>(a, size, flags, site, seen);
+  if (race::block_word_seen(seen, epoch)) return renew_sized<RenewBlock>(a, size, flags, site, seen);
   access_after_fast_path(addr, size, flags, site, seen);
 }
 
