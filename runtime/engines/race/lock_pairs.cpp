@@ -78,10 +78,10 @@ struct KeyRange {
   static constexpr uint32_t kChunkBits = 16;
   static constexpr uint32_t kPerChunk = 1u << kChunkBits;
   static constexpr uint32_t kPerPage = 4096 / sizeof(Word);
-  std::atomic<Word *> chunks[kIndexes >> kChunkBits];
-  uint32_t given;      // indexes ever given out (the highest plus one, from the range's first)
-  uint32_t free_head;  // retired indexes no sweep found named since (index + 1, 0: none)
-  uint16_t kept_in_page[kIndexes / kPerPage];
+  std::atomic<Word *> chunks[kIndexes >> kChunkBits] = {};
+  uint32_t given = 0;      // indexes ever given out (the highest plus one, from the range's first)
+  uint32_t free_head = 0;  // retired indexes no sweep found named since (index + 1, 0: none)
+  uint16_t kept_in_page[kIndexes / kPerPage] = {};
 
   Word *slot(uint32_t at) {
     Word *chunk = chunks[at >> kChunkBits].load(std::memory_order_acquire);
@@ -94,8 +94,9 @@ struct KeyRange {
       chunk.store(static_cast<Word *>(map_pages_unvisited(sizeof(Word) * kPerChunk)), std::memory_order_release);
   }
 };
-KeyRange<uint32_t> g_narrow;
-KeyRange<uint64_t> g_wide;
+// Zeros in .bss, not written by a constructor at start (a page each).
+constinit KeyRange<uint32_t> g_narrow;
+constinit KeyRange<uint64_t> g_wide;
 
 uint32_t g_added;  // pairs ever added, under g_insert_lock
 uint32_t g_kept;   // not retired, under g_insert_lock
