@@ -49,16 +49,16 @@ constexpr uint32_t kNarrowLinkMask = kNarrowRetired - 1;
 constexpr uint32_t kFirstWidePair = 1u << (kLockPairIndexBits - 1);
 static_assert(kMaxLockPairs + 1 <= kNarrowLinkMask, "a retired narrow key's link holds any index plus one");
 
-bool is_narrow_pair(uint32_t pair) { return pair < kFirstWidePair; }
+SNAG_ALWAYS_INLINE bool is_narrow_pair(uint32_t pair) { return pair < kFirstWidePair; }
 bool has_narrow_ids(uint32_t one, uint32_t other) { return ((one | other) & ~kNarrowIdMask) == 0; }
 
-uint32_t narrow_form(uint64_t key) {
+SNAG_ALWAYS_INLINE uint32_t narrow_form(uint64_t key) {
   if (key & kRetired) return kNarrowRetired | static_cast<uint32_t>(key);
   const uint32_t low = static_cast<uint32_t>(key), high = static_cast<uint32_t>(key >> 32) & ~(3u << 30);
   return low | high << kNarrowIdBits | (key & kCondemned ? kNarrowCondemned : 0);
 }
 
-uint64_t wide_form(uint32_t narrow) {
+SNAG_ALWAYS_INLINE uint64_t wide_form(uint32_t narrow) {
   if (narrow & kNarrowRetired) return kRetired | (narrow & kNarrowLinkMask);
   if (narrow == 0) return 0;
   return uint64_t(narrow & kNarrowIdMask) | uint64_t((narrow >> kNarrowIdBits) & kNarrowIdMask) << 32 |
@@ -78,12 +78,16 @@ struct KeyRange {
   static constexpr uint32_t kChunkBits = 16;
   static constexpr uint32_t kPerChunk = 1u << kChunkBits;
   static constexpr uint32_t kPerPage = 4096 / sizeof(Word);
+  // kCondemned and kRetired in the stored form, for the sweep's passes,
+  // which work on it without translating.
+  static constexpr Word kCondemnedBit = sizeof(Word) == 4 ? Word(kNarrowCondemned) : Word(kCondemned);
+  static constexpr Word kRetiredBit = sizeof(Word) == 4 ? Word(kNarrowRetired) : Word(kRetired);
   std::atomic<Word *> chunks[kIndexes >> kChunkBits] = {};
   uint32_t given = 0;      // indexes ever given out (the highest plus one, from the range's first)
   uint32_t free_head = 0;  // retired indexes no sweep found named since (index + 1, 0: none)
   uint16_t kept_in_page[kIndexes / kPerPage] = {};
 
-  Word *slot(uint32_t at) {
+  SNAG_ALWAYS_INLINE Word *slot(uint32_t at) {
     Word *chunk = chunks[at >> kChunkBits].load(std::memory_order_acquire);
     return &chunk[at & (kPerChunk - 1)];
   }
@@ -114,12 +118,16 @@ std::atomic<uint32_t> g_sweeps;
 // The indexes the finder may name: every index given out is below.
 uint32_t index_end() { return g_wide.given ? kFirstWidePair + g_wide.given : g_narrow.given; }
 
-uint64_t stored_key(uint32_t pair) {
+// The stored form as a key: a narrow one translated, a wide one as it is.
+SNAG_ALWAYS_INLINE uint64_t as_key(uint32_t stored) { return wide_form(stored); }
+SNAG_ALWAYS_INLINE uint64_t as_key(uint64_t stored) { return stored; }
+
+SNAG_ALWAYS_INLINE uint64_t stored_key(uint32_t pair) {
   if (is_narrow_pair(pair)) return wide_form(__atomic_load_n(g_narrow.slot(pair), __ATOMIC_RELAXED));
   return __atomic_load_n(g_wide.slot(pair - kFirstWidePair), __ATOMIC_RELAXED);
 }
 
-void store_key(uint32_t pair, uint64_t key) {
+SNAG_ALWAYS_INLINE void store_key(uint32_t pair, uint64_t key) {
   if (is_narrow_pair(pair))
     __atomic_store_n(g_narrow.slot(pair), narrow_form(key), __ATOMIC_RELAXED);
   else
@@ -216,19 +224,21 @@ size_t index_bytes(uint32_t slots) { return sizeof(uint32_t) * (kHeaderSlots + s
 
 uint32_t g_occupied;  // slots of the index in use, retired pairs' included
 
-// Calls visit(pair, key) for every pair of `range` (whose first index is
-// `first`) not retired, by index (key: its stored key in the 8-byte form,
-// nonzero). Under g_insert_lock.
+// Calls visit(pair, stored, slot) for every pair of `range` (whose first
+// index is `first`) not retired, by index (stored: its key as stored,
+// nonzero; slot: where). Under g_insert_lock.
 template <typename Word, typename Visit>
-void for_each_kept_in(const KeyRange<Word> &range, uint32_t first, Visit &visit) {
+void for_each_kept_in(KeyRange<Word> &range, uint32_t first, Visit &visit) {
   const uint32_t pages = (range.given + range.kPerPage - 1) / range.kPerPage;
   for (uint32_t page = 0; page < pages; ++page) {
     if (!range.kept_in_page[page]) continue;
-    const uint32_t begin = first + page * range.kPerPage;
-    const uint32_t end = begin + range.kPerPage < first + range.given ? begin + range.kPerPage : first + range.given;
-    for (uint32_t pair = begin; pair < end; ++pair) {
-      const uint64_t key = stored_key(pair);
-      if (key && !(key & kRetired)) visit(pair, key);
+    const uint32_t begin = page * range.kPerPage;
+    const uint32_t end = begin + range.kPerPage < range.given ? begin + range.kPerPage : range.given;
+    Word *keys = range.slot(begin);  // a page lies in one chunk
+    for (uint32_t at = begin; at < end; ++at) {
+      Word *slot = &keys[at - begin];
+      const Word stored = __atomic_load_n(slot, __ATOMIC_RELAXED);
+      if (stored && !(stored & range.kRetiredBit)) visit(first + at, stored, slot);
     }
   }
 }
@@ -254,9 +264,9 @@ uint32_t *make_index(uint32_t slots) {
   auto *index = static_cast<uint32_t *>(map_pages_unvisited(index_bytes(slots)));
   index[0] = slots - 1;
   uint32_t put_in = 0;
-  for_each_kept([index, &put_in](uint32_t pair, uint64_t key) {
-    if (key & kCondemned) return;
-    put(index, hash_of(key), pair);
+  for_each_kept([index, &put_in]<typename Word>(uint32_t pair, Word stored, Word *) {
+    if (stored & KeyRange<Word>::kCondemnedBit) return;
+    put(index, hash_of(as_key(stored)), pair);
     ++put_in;
   });
   g_occupied = put_in;
@@ -317,16 +327,20 @@ void sweep() {
     head = pair + 1;
   }
   uint32_t found = 0, indexed = 0;
-  for_each_kept([&](uint32_t pair, uint64_t key) {
+  for_each_kept([&]<typename Word>(uint32_t pair, Word stored, Word *slot) {
+    constexpr Word condemned = KeyRange<Word>::kCondemnedBit, retired = KeyRange<Word>::kRetiredBit;
     if (named[pair / 64] >> (pair % 64) & 1) {
       ++found;
       ++indexed;
-      if (key & kCondemned) take_back(pair, key);
-    } else if (!(key & kCondemned)) {
+      // Taken back (a lookup may have taken it back first).
+      if (stored & condemned)
+        __atomic_compare_exchange_n(slot, &stored, stored & ~condemned, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    } else if (!(stored & condemned)) {
       // Only sweeps condemn, under the lock: a lookup can only take it back
       // (one probing the index this sweep replaces).
-      store_key(pair, key | kCondemned);
-    } else if (exchange_key(pair, key, kRetired | cooling)) {
+      __atomic_store_n(slot, stored | condemned, __ATOMIC_RELAXED);
+    } else if (__atomic_compare_exchange_n(slot, &stored, retired | cooling, false, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED)) {
       --g_kept;
       --kept_in_page(pair);
       cooling = pair + 1;
