@@ -10,29 +10,28 @@ engine (race_bench.txt section 101). Such globals are declared constinit.
 
 usage: check_no_constructors.py LIBRARY.a
 """
-import subprocess
+import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_one_definition import defined_symbols  # noqa: E402
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    out = subprocess.run(["nm", "-A", "--defined-only", sys.argv[1]], check=True,
-                         capture_output=True, text=True).stdout
     objects = set()
     running = []
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) != 3:
-            continue
-        objects.add(fields[0].split(":")[1])
-        if fields[2].startswith("_GLOBAL__sub_I"):
-            running.append(f"{fields[0].split(':')[1]}: {fields[2]}")
+    for obj, _, name in defined_symbols(sys.argv[1]):
+        objects.add(obj)
+        if name.startswith("_GLOBAL__sub_I"):
+            running.append(f"{obj}: {name}")
     if not objects:
-        sys.exit(f"no objects read from {sys.argv[1]}")
+        sys.exit(f"FAIL: no objects read from {sys.argv[1]}")
     if running:
-        sys.exit("constructors run at start:\n  " + "\n  ".join(running))
-    print(f"{len(objects)} objects, no constructor run at start")
+        sys.exit("FAIL: constructors run at start:\n  " + "\n  ".join(running))
+    print(f"OK: {len(objects)} objects, no constructor run at start")
 
 
 if __name__ == "__main__":

@@ -123,58 +123,58 @@ TEST(LockPairs, TheOutgrownIndexIsGivenBackBeforeTheNewOneIsBuilt) {
   EXPECT_LT(peak, now + old_kb / 2) << "the outgrown index took " << old_kb << " KiB";
 }
 
-// A pair kept costs its key (8 bytes) and its share of the index, nothing
-// more: a list of the pairs kept took 4 bytes more each (race_bench.txt
-// section 79). Measured as the process's resident memory over the pairs
-// added between two growths of the index (whose pages the growth touched).
-TEST(LockPairs, APairAddedTakesItsKeyAndNoMore) {
-  uint32_t next = kBase + 4000000;
+constexpr uint32_t kMeasuredPairs = 1u << 16;
+
+// The process's resident memory that `add` (adding kMeasuredPairs new
+// pairs each call) took, in bytes a pair, measured between two growths of
+// the index (whose pages the growth touched): the index is grown to 2^18
+// slots first (pairs of made-up ids from `next` on), and 65,536 pairs fit
+// without a growth at least once in two tries (a growth leaves room for
+// 3/8 of 2^18 slots or more). 0 when unknown (no VmRSS), ~0 when the index
+// grew at every try.
+template <typename Add>
+size_t resident_bytes_a_pair(uint32_t &next, Add add) {
   while (lock_pair_index_slots() < (1u << 18)) {
-    ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair);
+    if (lock_pair_index(next, next + 1) == kNoLockPair) return ~size_t(0);
     ++next;
   }
-  // 65,536 pairs fit without a growth at least once in two tries: a growth
-  // leaves room for 3/8 of 2^18 slots or more.
-  constexpr uint32_t kPairs = 1u << 16;
   for (int attempt = 0; attempt < 3; ++attempt) {
     const void *index = lock_pair_index_memory();
     const size_t start_kb = peak_and_resident_kb().second;
-    if (start_kb == 0) GTEST_SKIP() << "no VmRSS";
-    for (uint32_t i = 0; i < kPairs; ++i, ++next) ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair);
+    if (start_kb == 0) return 0;
+    add();
     if (lock_pair_index_memory() != index) continue;  // it grew: the new index's pages counted
-    const size_t grew = (peak_and_resident_kb().second - start_kb) * 1024;
-    EXPECT_LT(grew, size_t(10) * kPairs) << grew / kPairs << " bytes a pair";
-    return;
+    return (peak_and_resident_kb().second - start_kb) * 1024 / kMeasuredPairs;
   }
-  FAIL() << "the index grew at every try";
+  return ~size_t(0);
+}
+
+// A pair kept costs its key (8 bytes) and its share of the index, nothing
+// more: a list of the pairs kept took 4 bytes more each (race_bench.txt
+// section 79).
+TEST(LockPairs, APairAddedTakesItsKeyAndNoMore) {
+  uint32_t next = kBase + 4000000;
+  const size_t bytes = resident_bytes_a_pair(next, [&next] {
+    for (uint32_t i = 0; i < kMeasuredPairs; ++i, ++next) ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair);
+  });
+  if (bytes == 0) GTEST_SKIP() << "no VmRSS";
+  EXPECT_LT(bytes, 10u) << "bytes a pair (~0: the index grew at every try)";
 }
 
 // A pair of two one-lock sets whose ids are below 2^15 (a program with
 // fewer than 32,768 locks: lock_pairs' 10,000 accounts) keeps its key in 4
-// bytes, not 8 (race_bench.txt section 101). Measured as the previous test
-// measures 8. The ids are made up from 16,384 on (below, the unit tests'
-// own one-lock sets).
+// bytes, not 8 (race_bench.txt section 101). The ids are made up from
+// 16,384 on (below, the unit tests' own one-lock sets).
 TEST(LockPairs, APairOfLowIdsTakesFourBytesOfKey) {
-  uint32_t next = kBase + 6000000;
-  while (lock_pair_index_slots() < (1u << 18)) {
-    ASSERT_NE(lock_pair_index(next, next + 1), kNoLockPair);
-    ++next;
-  }
-  constexpr uint32_t kPairs = 1u << 16, kPartners = 128;
-  uint32_t low = 16384;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const void *index = lock_pair_index_memory();
-    const size_t start_kb = peak_and_resident_kb().second;
-    if (start_kb == 0) GTEST_SKIP() << "no VmRSS";
-    for (uint32_t i = 0; i < kPairs; i += kPartners, ++low)
+  uint32_t next = kBase + 6000000, low = 16384;
+  constexpr uint32_t kPartners = 128;
+  const size_t bytes = resident_bytes_a_pair(next, [&low] {
+    for (uint32_t i = 0; i < kMeasuredPairs; i += kPartners, ++low)
       for (uint32_t partner = 1; partner <= kPartners; ++partner)
         ASSERT_NE(lock_pair_index(low, low + partner), kNoLockPair);
-    if (lock_pair_index_memory() != index) continue;  // it grew: the new index's pages counted
-    const size_t grew = (peak_and_resident_kb().second - start_kb) * 1024;
-    EXPECT_LT(grew, size_t(6) * kPairs) << grew / kPairs << " bytes a pair";
-    return;
-  }
-  FAIL() << "the index grew at every try";
+  });
+  if (bytes == 0) GTEST_SKIP() << "no VmRSS";
+  EXPECT_LT(bytes, 6u) << "bytes a pair (~0: the index grew at every try)";
 }
 
 // Pairs on either side of the 4-byte keys' limit (an id of 2^15 or more
