@@ -68,7 +68,7 @@ class StackPool {
   // Lending state: only a schedule lends, and it starts from the fork
   // server's copy, in which nothing was ever lent.
   uint32_t next_fresh_ = 0;
-  uint32_t free_[kMaxStacks];
+  uint32_t free_[kMaxStacks] = {};
   uint32_t free_count_ = 0;
   uint16_t slot_of_[kMaxTid] = {};  // slot + 1, 0: none
 };

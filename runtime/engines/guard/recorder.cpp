@@ -7,7 +7,7 @@ namespace snag::guard {
 Slot *g_slots;
 
 namespace {
-Slot g_no_slot;  // what the inlined check reads while guard is not running
+constinit Slot g_no_slot{};  // what the inlined check reads while guard is not running
 }  // namespace
 
 void recorder_init() {

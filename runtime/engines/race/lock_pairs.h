@@ -1,10 +1,12 @@
 // The table of two-lock sets. A thread holding two locks at once
 // (std::scoped_lock, a transfer between two accounts) may hold hundreds of
 // thousands of distinct pairs over a run, each interned for good. A pair is
-// kept as the ids of its two one-lock sets (lockset.h), 8 bytes, and found
-// through an open-addressing index of 4-byte slots that grows with the
-// pairs: 13 to 19 bytes a pair, and one cache line to look one up, where a
-// general entry took 48 and a chain of cache misses (race_bench.txt §66).
+// kept as the ids of its two one-lock sets (lockset.h), in 4 bytes when both
+// are below 2^15 (a program with fewer than 32,768 locks; race_bench.txt
+// §101), else 8, and found through an open-addressing index of 4-byte slots
+// that grows with the pairs: 9 to 19 bytes a pair, and one cache line to
+// look one up, where a general entry took 48 and a chain of cache misses
+// (race_bench.txt §66).
 // Pairs nothing names any more are retired (below, and §72): a run that
 // holds 600,000 distinct pairs over its life keeps those its state words,
 // histories and threads still name.

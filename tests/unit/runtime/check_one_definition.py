@@ -15,17 +15,23 @@ import subprocess
 import sys
 
 
+def defined_symbols(library):
+    """(object, nm's type letter, name) of every symbol the library's objects define."""
+    out = subprocess.run(["nm", "-A", "--defined-only", library], check=True,
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 3:
+            yield fields[0].split(":")[1], fields[1], fields[2]
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    out = subprocess.run(["nm", "-A", "--defined-only", sys.argv[1]], check=True,
-                         capture_output=True, text=True).stdout
     where = collections.defaultdict(set)
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) != 3 or fields[1] not in "TWVDBR" or fields[2].startswith("_Z"):
-            continue
-        where[fields[2]].add(fields[0].split(":")[1])
+    for obj, kind, name in defined_symbols(sys.argv[1]):
+        if kind in "TWVDBR" and not name.startswith("_Z"):
+            where[name].add(obj)
     twice = {name: sorted(objects) for name, objects in where.items() if len(objects) > 1}
     if not where:
         sys.exit(f"FAIL: no symbols read from {sys.argv[1]}")
