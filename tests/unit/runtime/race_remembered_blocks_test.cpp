@@ -38,6 +38,16 @@ class RememberedBlocks : public ::testing::Test {
     EXPECT_EQ(t_fast_path.remembered[0].block, block);
     return block;
   }
+  // A vector's block found first by a field access, and two strings'
+  // blocks (64 bytes each) after it, all read by this thread in its epoch:
+  // what a sort of the vector's strings works on.
+  void vector_and_two_strings(uintptr_t vec, uintptr_t s1, uintptr_t s2, HeapBlock *blocks[3]) {
+    blocks[0] = coarse_block(vec, 256);
+    blocks[1] = coarse_block(s1, 64);
+    blocks[2] = coarse_block(s2, 64);
+    for (int i = 0; i < 3; ++i) blocks[i]->state.store(mine(false));
+    ASSERT_TRUE(access_needs_no_work(vec + 8, 8, false));  // a field: first
+  }
   void free_block(HeapBlock *block) {
     shadow_clear(block->start, block_end(block));
     delete_heap_block(cache_, block);
@@ -181,9 +191,8 @@ TEST_F(RememberedBlocks, TwoBlocksAreRememberedTheOldestIsForgotten) {
 // before the string moves that follow each comparison.
 TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
   const uintptr_t vec = kRegion + 0xc00000, s1 = kRegion + 0xd00000, s2 = kRegion + 0xe00000;
-  HeapBlock *blocks[3] = {coarse_block(vec, 256), coarse_block(s1, 64), coarse_block(s2, 64)};
-  for (HeapBlock *block : blocks) block->state.store(mine(false));
-  ASSERT_TRUE(access_needs_no_work(vec + 8, 8, false));  // a field: first
+  HeapBlock *blocks[3];
+  vector_and_two_strings(vec, s1, s2, blocks);
   // A range of one granule (the range hooks ask it as an access, but
   // remembering behind: access_quickly_needs_no_work<Remember::kBehind>).
   uint64_t seen;
@@ -217,9 +226,8 @@ TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
 // answers nothing for the old range.
 TEST_F(RememberedBlocks, TheBlockARangePushesOutStaysBehindAsTheSpare) {
   const uintptr_t vec = kRegion + 0x1200000, s1 = kRegion + 0x1300000, s2 = kRegion + 0x1400000;
-  HeapBlock *blocks[3] = {coarse_block(vec, 256), coarse_block(s1, 64), coarse_block(s2, 64)};
-  for (HeapBlock *block : blocks) block->state.store(mine(false));
-  ASSERT_TRUE(access_needs_no_work(vec + 8, 8, false));  // a field: first
+  HeapBlock *blocks[3];
+  vector_and_two_strings(vec, s1, s2, blocks);
   uint64_t seen;
   ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s1 + 8, 8, false, &seen));
   ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s2 + 8, 4, false, &seen));
