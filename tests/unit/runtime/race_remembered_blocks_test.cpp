@@ -38,15 +38,21 @@ class RememberedBlocks : public ::testing::Test {
     EXPECT_EQ(t_fast_path.remembered[0].block, block);
     return block;
   }
-  // A vector's block found first by a field access, and two strings'
-  // blocks (64 bytes each) after it, all read by this thread in its epoch:
-  // what a sort of the vector's strings works on.
-  void vector_and_two_strings(uintptr_t vec, uintptr_t s1, uintptr_t s2, HeapBlock *blocks[3]) {
-    blocks[0] = coarse_block(vec, 256);
-    blocks[1] = coarse_block(s1, 64);
-    blocks[2] = coarse_block(s2, 64);
-    for (int i = 0; i < 3; ++i) blocks[i]->state.store(mine(false));
-    ASSERT_TRUE(access_needs_no_work(vec + 8, 8, false));  // a field: first
+  // A vector's block at `base`, found first by a field access, and two
+  // strings' blocks (64 bytes each) 1 and 2 MiB above it, all read by this
+  // thread in its epoch: what a sort of the vector's strings works on.
+  struct VectorAndStrings {
+    uintptr_t vec, s1, s2;
+    HeapBlock *blocks[3];
+  };
+  VectorAndStrings vector_and_two_strings(uintptr_t base) {
+    VectorAndStrings v{base, base + 0x100000, base + 0x200000, {}};
+    v.blocks[0] = coarse_block(v.vec, 256);
+    v.blocks[1] = coarse_block(v.s1, 64);
+    v.blocks[2] = coarse_block(v.s2, 64);
+    for (HeapBlock *block : v.blocks) block->state.store(mine(false));
+    EXPECT_TRUE(access_needs_no_work(v.vec + 8, 8, false));  // a field: first
+    return v;
   }
   void free_block(HeapBlock *block) {
     shadow_clear(block->start, block_end(block));
@@ -190,9 +196,7 @@ TEST_F(RememberedBlocks, TwoBlocksAreRememberedTheOldestIsForgotten) {
 // per comparison; remembered first, they pushed the vector's block out
 // before the string moves that follow each comparison.
 TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
-  const uintptr_t vec = kRegion + 0xc00000, s1 = kRegion + 0xd00000, s2 = kRegion + 0xe00000;
-  HeapBlock *blocks[3];
-  vector_and_two_strings(vec, s1, s2, blocks);
+  const auto [vec, s1, s2, blocks] = vector_and_two_strings(kRegion + 0xc00000);
   // A range of one granule (the range hooks ask it as an access, but
   // remembering behind: access_quickly_needs_no_work<Remember::kBehind>).
   uint64_t seen;
@@ -225,9 +229,7 @@ TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
 // The spare is a hint like the slots: a record reused for another block
 // answers nothing for the old range.
 TEST_F(RememberedBlocks, TheBlockARangePushesOutStaysBehindAsTheSpare) {
-  const uintptr_t vec = kRegion + 0x1200000, s1 = kRegion + 0x1300000, s2 = kRegion + 0x1400000;
-  HeapBlock *blocks[3];
-  vector_and_two_strings(vec, s1, s2, blocks);
+  const auto [vec, s1, s2, blocks] = vector_and_two_strings(kRegion + 0x1200000);
   uint64_t seen;
   ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s1 + 8, 8, false, &seen));
   ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s2 + 8, 4, false, &seen));
