@@ -78,7 +78,7 @@ struct Comparison {
   size_t touched;
 };
 
-Comparison compare_bytes(const void *left, const void *right, size_t limit, bool strings) {
+SNAG_ALWAYS_INLINE Comparison compare_bytes(const void *left, const void *right, size_t limit, bool strings) {
   auto *a = static_cast<const unsigned char *>(left);
   auto *b = static_cast<const unsigned char *>(right);
   size_t i = 0;
@@ -112,7 +112,7 @@ __attribute__((used, section("snag_reals"))) const RealSlot g_memory_reals = {lo
 
 // A comparison under an engine that wants accesses: done here, with the
 // bytes it read reported.
-int compare_reporting(const void *a, const void *b, size_t limit, bool strings) {
+SNAG_ALWAYS_INLINE int compare_reporting(const void *a, const void *b, size_t limit, bool strings) {
   Comparison c = compare_bytes(a, b, limit, strings);
   read_both(a, b, c.touched);
   return c.result;

@@ -38,6 +38,22 @@ class RememberedBlocks : public ::testing::Test {
     EXPECT_EQ(t_fast_path.remembered[0].block, block);
     return block;
   }
+  // A vector's block at `base`, found first by a field access, and two
+  // strings' blocks (64 bytes each) 1 and 2 MiB above it, all read by this
+  // thread in its epoch: what a sort of the vector's strings works on.
+  struct VectorAndStrings {
+    uintptr_t vec, s1, s2;
+    HeapBlock *blocks[3];
+  };
+  VectorAndStrings vector_and_two_strings(uintptr_t base) {
+    VectorAndStrings v{base, base + 0x100000, base + 0x200000, {}};
+    v.blocks[0] = coarse_block(v.vec, 256);
+    v.blocks[1] = coarse_block(v.s1, 64);
+    v.blocks[2] = coarse_block(v.s2, 64);
+    for (HeapBlock *block : v.blocks) block->state.store(mine(false));
+    EXPECT_TRUE(access_needs_no_work(v.vec + 8, 8, false));  // a field: first
+    return v;
+  }
   void free_block(HeapBlock *block) {
     shadow_clear(block->start, block_end(block));
     delete_heap_block(cache_, block);
@@ -180,10 +196,7 @@ TEST_F(RememberedBlocks, TwoBlocksAreRememberedTheOldestIsForgotten) {
 // per comparison; remembered first, they pushed the vector's block out
 // before the string moves that follow each comparison.
 TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
-  const uintptr_t vec = kRegion + 0xc00000, s1 = kRegion + 0xd00000, s2 = kRegion + 0xe00000;
-  HeapBlock *blocks[3] = {coarse_block(vec, 256), coarse_block(s1, 64), coarse_block(s2, 64)};
-  for (HeapBlock *block : blocks) block->state.store(mine(false));
-  ASSERT_TRUE(access_needs_no_work(vec + 8, 8, false));  // a field: first
+  const auto [vec, s1, s2, blocks] = vector_and_two_strings(kRegion + 0xc00000);
   // A range of one granule (the range hooks ask it as an access, but
   // remembering behind: access_quickly_needs_no_work<Remember::kBehind>).
   uint64_t seen;
@@ -207,6 +220,50 @@ TEST_F(RememberedBlocks, ARangeAccessKeepsTheFirstRememberedBlock) {
   EXPECT_EQ(t_fast_path.remembered[0].block, blocks[1]);
   EXPECT_EQ(t_fast_path.remembered[1].block, blocks[0]);
   for (HeapBlock *block : blocks) free_block(block);
+}
+
+// The block a range access pushes out of the last slot stays as the spare
+// behind it, and a range inside it is answered from its record (not the
+// shadow) and brings it back into the slot: a comparison of one string with
+// many (a sort's pivot) finds that string without the shadow every time.
+// The spare is a hint like the slots: a record reused for another block
+// answers nothing for the old range.
+TEST_F(RememberedBlocks, TheBlockARangePushesOutStaysBehindAsTheSpare) {
+  const auto [vec, s1, s2, blocks] = vector_and_two_strings(kRegion + 0x1200000);
+  uint64_t seen;
+  ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s1 + 8, 8, false, &seen));
+  ASSERT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s2 + 8, 4, false, &seen));
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[2]);
+  EXPECT_EQ(t_fast_path.behind_spare.block, blocks[1]);
+  // s1's granule words cleared: only its record can answer now.
+  shadow_cell(s1 + 8)->store(0);
+  shadow_cell(s1 + 16)->store(0);
+  EXPECT_TRUE(access_quickly_needs_no_work<Remember::kBehind>(s1 + 8, 8, false, &seen));
+  EXPECT_EQ(t_fast_path.remembered[0].block, blocks[0]);
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[1]);
+  EXPECT_EQ(t_fast_path.behind_spare.block, blocks[2]);
+  EXPECT_TRUE(range_quickly_needs_no_work(s2, 24, false));  // the spare for a larger range too
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[2]);
+  EXPECT_TRUE(range_quickly_needs_no_work(s1 + 8, 16, false));
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[1]);
+  // The state still decides: a write needs the engine (the spare found
+  // changes places all the same).
+  EXPECT_FALSE(access_quickly_needs_no_work<Remember::kBehind>(s2 + 8, 8, true, &seen));
+  EXPECT_EQ(t_fast_path.remembered[1].block, blocks[2]);
+  EXPECT_EQ(t_fast_path.behind_spare.block, blocks[1]);
+  // The plain accesses' check does not ask the spare.
+  EXPECT_FALSE(cached_block_needs_no_work(s1 + 8, 8, false));
+  // Freed and reused at another address, the spare's record answers
+  // nothing in the old range.
+  free_block(blocks[1]);
+  HeapBlock *reused = coarse_block(kRegion + 0x1500000, 64);
+  ASSERT_EQ(reused, blocks[1]);
+  reused->state.store(mine(true));
+  EXPECT_FALSE(access_quickly_needs_no_work<Remember::kBehind>(s1 + 8, 8, false, &seen));
+  EXPECT_FALSE(range_quickly_needs_no_work(s1, 24, false));
+  free_block(blocks[0]);
+  free_block(blocks[2]);
+  free_block(reused);
 }
 
 // A block of 1 MiB or more has no state words for its granules; remembered,
