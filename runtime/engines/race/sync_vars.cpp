@@ -769,19 +769,36 @@ SyncVar *var_from_word(uintptr_t head, uintptr_t span_addr) {
   return v;
 }
 
+// The variable this thread's cache of recent variables names for `addr`,
+// checked (not forgotten, still `addr`'s); null when it names none.
+SNAG_ALWAYS_INLINE SyncVar *recent_var(const RecentVar &recent, uintptr_t addr) {
+  if (recent.addr != addr || !recent.var) return nullptr;
+  // Forgotten, or forgotten and used again for another address.
+  if (recent.var->forgotten.load(std::memory_order_acquire) || recent.var->addr != addr) return nullptr;
+  return recent.var;
+}
+
+SyncVar *lookup_slowly(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word, RecentVar &recent);
+
 // sync_var's work. With `word` (a lookup without `create`), a compact word
 // naming `addr` found instead of a variable is stored there (else 0).
-SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word) {
+// The cache's answer inline, the rest out of line: most lookups end at the
+// cache (a queue's indices, a counter), and the whole function's frame
+// (five saved registers and 72 bytes of stack) cost them more than the
+// answer (spsc_long: ~50 instructions a lookup, 6 million lookups).
+SNAG_ALWAYS_INLINE SyncVar *lookup(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word) {
   if (word) *word = 0;
   RecentVar &recent = recent_slot(addr);
-  if (recent.addr == addr && recent.var) {
-    // A variable made or found with `create` is written next (a lock, an
-    // unlock, a release): fetched for writing, its line moves once.
-    if (create) prefetch_for_write(recent.var);
-    // Forgotten, or forgotten and used again for another address.
-    if (!recent.var->forgotten.load(std::memory_order_acquire) && recent.var->addr == addr)
-      return recent.var;
-  }
+  // A variable made or found with `create` is written next (a lock, an
+  // unlock, a release): fetched for writing, its line moves once.
+  if (create && recent.addr == addr && recent.var) prefetch_for_write(recent.var);
+  if (SyncVar *v = recent_var(recent, addr)) return v;
+  return lookup_slowly(addr, create, made, word, recent);
+}
+
+// lookup past the cache of recent variables (`recent`, addr's entry).
+__attribute__((noinline)) SyncVar *lookup_slowly(uintptr_t addr, bool create, AcquireCache *made, uintptr_t *word,
+                                                 RecentVar &recent) {
   const uint32_t index = filter_index(addr);
   if (!create && !bucket_may_hold(index)) return nullptr;
   SyncChains *chains = find_chains(addr);
@@ -917,6 +934,16 @@ void sync_release_var(SyncVar *v, const VectorClock &from, bool reader) {
 
 namespace {
 
+// A store's new release sequence at variable v: its clock becomes `from`
+// (null: nothing). Returns the version the store made.
+uint32_t store_clock_of(SyncVar *v, const VectorClock *from) {
+  VarLockGuard guard(v);
+  if (from) v->clock.assign(*from);
+  else v->clock.clear();
+  bump_version(v);
+  return v->version.load(std::memory_order_relaxed);
+}
+
 // sync_store's work; returns the variable (null when there was none to
 // clear) and, in *version, the version the store made.
 SyncVar *store_clock(uintptr_t addr, const VectorClock *from, uint32_t *version) {
@@ -933,11 +960,7 @@ SyncVar *store_clock(uintptr_t addr, const VectorClock *from, uint32_t *version)
     v = lookup(addr, false, nullptr, &word);
   }
   if (!v) return nullptr;
-  VarLockGuard guard(v);
-  if (from) v->clock.assign(*from);
-  else v->clock.clear();
-  bump_version(v);
-  *version = v->version.load(std::memory_order_relaxed);
+  *version = store_clock_of(v, from);
   return v;
 }
 
@@ -975,6 +998,13 @@ void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, Acq
   seen.note(v, v->version.load(std::memory_order_relaxed), into_clock);
 }
 
+bool sync_acquire_takes_nothing(uintptr_t addr, bool into_clock, const AcquireCache &seen) {
+  // As sync_acquire_atomic's lookup and first check, in their order.
+  if (SyncVar *v = recent_var(recent_slot(addr), addr))
+    return seen.has(v, v->version.load(std::memory_order_acquire), into_clock);
+  return !bucket_may_hold(filter_index(addr));
+}
+
 void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
   uintptr_t word;
   if (SyncVar *v = lookup(addr, false, nullptr, &word)) sync_acquire_var(v, into, readers);
@@ -982,55 +1012,57 @@ void sync_acquire(uintptr_t addr, VectorClock &into, bool readers) {
 }
 
 void sync_release_atomic(uintptr_t addr, const AtomicThread &self, bool store, AcquireCache &seen) {
-  const RecentVar &recent = recent_slot(addr);
-  // A variable is there already (the usual case for a shared counter or a
-  // flag several threads release): the variable path. (A stale entry only
-  // sends this release there: lookup checks it again.)
-  if (recent.addr != addr || !recent.var || recent.var->forgotten.load(std::memory_order_acquire) ||
-      recent.var->addr != addr) {
-    SyncChains *chains = find_chains(addr);
-    if (!chains) chains = chains_of(shadow_page(addr), false);
-    std::atomic<uintptr_t> &head = chain_head(chains, addr);
-    uintptr_t h = head.load(std::memory_order_acquire);
-    // Narrow heads hold no words: the variable path.
-    while (chains->span_shift == kWideShift) {
-      if (h && !word_names(h, addr)) break;  // variables here, or another address's word
-      const uint32_t old = word_snapshot(h);
-      // Rule 5: a read-modify-write continues another thread's sequence,
-      // whose clock its own does not stand for. A store would start a new
-      // word (exact), but a word that moves between threads moves its
-      // snapshots' counts too, two atomic writes of lines other cores use
-      // per release (atomic_queue's cells: +60% CPU): an atomic several
-      // threads release at takes the variable path, stores included.
-      if (old && snapshot_at(old)->owner != self.slot) break;
-      // An atomic released at before, by a thread whose clock grew since
-      // its current snapshot (it acquired something: a flag or an index
-      // threads take turns at, a spin lock): a variable, which costs one
-      // clock copy per release, where the word would cost a new snapshot
-      // each time (spsc_long's indices). A fresh atomic (a new flag of a
-      // pool's loop) still gets a word, and the thread a new snapshot.
-      if (old && self.snapshot && !snapshot_is_current(self.snapshot, self.clock, self.slot)) break;
-      const uint32_t snapshot = current_snapshot(self);
-      if (!snapshot) break;  // out of snapshots (rule 5)
-      if (old != snapshot) ref_snapshot(snapshot);
-      const uint32_t index = filter_index(addr);
-      if (!h) {
-        // A new word: counted before it is published, as a variable is.
-        count_in_filter(index);
-        shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
-      }
-      const uintptr_t was = h;
-      // Rule 1.
-      if (head.compare_exchange_strong(h, make_word(addr, snapshot, self.now), std::memory_order_acq_rel,
-                                       std::memory_order_acquire)) {
-        if (old != snapshot) unref_snapshot(old);
-        return;
-      }
-      if (old != snapshot) unref_snapshot(snapshot);  // (the thread's own reference keeps it)
-      if (!was) {
-        shadow_page(addr)->sync_objects.fetch_sub(1, std::memory_order_relaxed);
-        uncount_in_filter(index);
-      }
+  // A variable is there already (the usual case for a shared counter, a
+  // queue's index or a flag several threads release): the variable path,
+  // with the variable the cache named (a lookup would find it there again).
+  if (SyncVar *v = recent_var(recent_slot(addr), addr)) {
+    prefetch_for_write(v);
+    if (store) seen.note(v, store_clock_of(v, &self.clock), true);  // as sync_store_atomic
+    else sync_release_var(v, self.clock);
+    return;
+  }
+  SyncChains *chains = find_chains(addr);
+  if (!chains) chains = chains_of(shadow_page(addr), false);
+  std::atomic<uintptr_t> &head = chain_head(chains, addr);
+  uintptr_t h = head.load(std::memory_order_acquire);
+  // Narrow heads hold no words: the variable path.
+  while (chains->span_shift == kWideShift) {
+    if (h && !word_names(h, addr)) break;  // variables here, or another address's word
+    const uint32_t old = word_snapshot(h);
+    // Rule 5: a read-modify-write continues another thread's sequence,
+    // whose clock its own does not stand for. A store would start a new
+    // word (exact), but a word that moves between threads moves its
+    // snapshots' counts too, two atomic writes of lines other cores use
+    // per release (atomic_queue's cells: +60% CPU): an atomic several
+    // threads release at takes the variable path, stores included.
+    if (old && snapshot_at(old)->owner != self.slot) break;
+    // An atomic released at before, by a thread whose clock grew since
+    // its current snapshot (it acquired something: a flag or an index
+    // threads take turns at, a spin lock): a variable, which costs one
+    // clock copy per release, where the word would cost a new snapshot
+    // each time (spsc_long's indices). A fresh atomic (a new flag of a
+    // pool's loop) still gets a word, and the thread a new snapshot.
+    if (old && self.snapshot && !snapshot_is_current(self.snapshot, self.clock, self.slot)) break;
+    const uint32_t snapshot = current_snapshot(self);
+    if (!snapshot) break;  // out of snapshots (rule 5)
+    if (old != snapshot) ref_snapshot(snapshot);
+    const uint32_t index = filter_index(addr);
+    if (!h) {
+      // A new word: counted before it is published, as a variable is.
+      count_in_filter(index);
+      shadow_page(addr)->sync_objects.fetch_add(1, std::memory_order_relaxed);
+    }
+    const uintptr_t was = h;
+    // Rule 1.
+    if (head.compare_exchange_strong(h, make_word(addr, snapshot, self.now), std::memory_order_acq_rel,
+                                     std::memory_order_acquire)) {
+      if (old != snapshot) unref_snapshot(old);
+      return;
+    }
+    if (old != snapshot) unref_snapshot(snapshot);  // (the thread's own reference keeps it)
+    if (!was) {
+      shadow_page(addr)->sync_objects.fetch_sub(1, std::memory_order_relaxed);
+      uncount_in_filter(index);
     }
   }
   if (store) sync_store_atomic(addr, &self.clock, seen);

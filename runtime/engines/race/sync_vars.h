@@ -242,6 +242,15 @@ void sync_store_atomic(uintptr_t addr, const VectorClock *from, AcquireCache &se
 // snapshot (rules 2 and 3).
 void sync_acquire_atomic(uintptr_t addr, VectorClock &into, bool into_clock, AcquireCache &seen, Tid self = 0,
                          const VectorClock *own = nullptr);
+// True when sync_acquire_atomic at `addr` (with `into_clock`, `seen`) would
+// take nothing and change nothing, as this thread's cache of recent
+// variables and the lookup filter tell without a walk: the cached variable's
+// current version is one `seen` holds, or no variable or word can be at
+// `addr`. False when they do not tell (a compact word, a variable not
+// cached, a new version): the caller calls sync_acquire_atomic. A queue's
+// index polled by its consumer, and a thread's relaxed loads of an index
+// only it stores, end here (RaceEngine::on_atomic_hook).
+bool sync_acquire_takes_nothing(uintptr_t addr, bool into_clock, const AcquireCache &seen);
 
 // Forgets every variable in [begin, end) (the memory was freed); each is
 // used again for another address after a quarantine.

@@ -1402,6 +1402,58 @@ TEST_F(RaceAtomics, AReleaseStoreToASharedReadVariableStillReleasesAndTheLoadAcq
   EXPECT_EQ(tid_of(word()), slot(b));
 }
 
+// Threads a and b, the flag at base_ + 8 released at by both (a variable,
+// not a compact word), then a's write of base_ and a's release at the flag.
+struct FlagReleased {
+  ThreadState *a;
+  ThreadState *b;
+  uintptr_t flag;
+};
+
+class RaceAtomicVariables : public RaceAtomics {
+ protected:
+  FlagReleased flag_released_after_a_write(snag_site_t site) {
+    FlagReleased r{spawn(*main_), spawn(*main_), base_ + 8};
+    store(*r.b, SNAG_RELEASE, r.flag, site);
+    store(*r.a, SNAG_RELEASE, r.flag, site + 1);
+    EXPECT_FALSE(sync_has_compact_word(r.flag));
+    write_at(*r.a, base_, site + 2);
+    store(*r.a, SNAG_RELEASE, r.flag, site + 3);
+    return r;
+  }
+};
+
+// on_atomic_hook also answers a second half itself when its acquire takes
+// nothing (sync_acquire_takes_nothing: the version of the variable taken
+// already): a new release at the variable is still taken, and so is the
+// same version by an acquire after a relaxed load (which took it only into
+// the fence clock). Each of b's writes races with a's unless b's acquire
+// took a's release before it.
+TEST_F(RaceAtomicVariables, AnAcquireOfAVersionTakenAlreadyReturnsButANewReleaseIsTaken) {
+  uint32_t before = races_reported();
+  const auto [a, b, flag] = flag_released_after_a_write(541);
+  load(*b, SNAG_ACQUIRE, flag, 545);
+  load(*b, SNAG_ACQUIRE, flag, 546);  // the same version again: nothing to take
+  write_at(*b, base_, 547);
+  ASSERT_EQ(races_reported(), before) << "b took a's release";
+  store(*b, SNAG_RELEASE, flag, 548);
+  load(*a, SNAG_ACQUIRE, flag, 549);
+  write_at(*a, base_, 550);
+  store(*a, SNAG_RELEASE, flag, 551);
+  load(*b, SNAG_ACQUIRE, flag, 552);  // a version after the one b holds
+  write_at(*b, base_, 553);
+  EXPECT_EQ(races_reported(), before) << "b took a's second release";
+}
+
+TEST_F(RaceAtomicVariables, AnAcquireAfterARelaxedLoadOfTheSameVersionStillTakesIt) {
+  uint32_t before = races_reported();
+  const auto [a, b, flag] = flag_released_after_a_write(561);
+  load(*b, SNAG_RELAXED, flag, 565);  // into b's fence clock only
+  load(*b, SNAG_ACQUIRE, flag, 566);  // the same version, into b's clock
+  write_at(*b, base_, 567);
+  EXPECT_EQ(races_reported(), before) << "b's acquire took a's release";
+}
+
 // The renewal shortcut (race_access.cpp, RaceEngine::renew): what the hooks
 // ask with the word the inlined check loaded, before the engine's hook
 // (renew_after_fast_path).
