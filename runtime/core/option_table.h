@@ -44,6 +44,7 @@ inline constexpr OptionSpec kOptionSpecs[] = {
   {"seed",                OptionType::kCount,   nullptr,  0, kNoLimit,   nullptr, "all",     "seed of every random choice (unset: taken from the clock); printed with the findings"},
   {"suppressions",        OptionType::kPath,    nullptr,  0, 0,          nullptr, "all",     "a ThreadSanitizer-style suppressions file (race:, race_top:, called_from_lib:, thread:)"},
   {"verbosity",           OptionType::kFlag,    "0",      0, 0,          nullptr, "all",     "1: print the runtime's start-up decisions on stderr"},
+  {"mutex_spin",          OptionType::kCount,   "4",      0, 1000,       nullptr, "all",     "times pthread_mutex_lock tries a held mutex, waiting briefly for it to be released between tries, before it sleeps in the kernel (0: sleep at once; always 0 with one CPU)"},
   {"report_object_level", OptionType::kFlag,    "0",      0, 0,          nullptr, "race",    "1: report races RaceTrack saw only at object level too"},
   {"report_each_address", OptionType::kFlag,    "0",      0, 0,          nullptr, "race",    "1: report a race of the same two sites once per 8-byte granule (at most 64 more per run), not once per run (explore's race pass: every racy address becomes a scheduling point)"},
   {"potential",           OptionType::kFlag,    "0",      0, 0,          nullptr, "race",    "1: also report potential races, accesses with no common lock ordered only through locks (ranked below real races)"},

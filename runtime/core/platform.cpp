@@ -83,6 +83,17 @@ void copy_bytes(void *dst, const void *src, size_t n) { __builtin_memcpy(dst, sr
 
 void fill_bytes(void *dst, int value, size_t n) { __builtin_memset(dst, value, n); }
 
+unsigned cpus_available() {
+  unsigned long allowed[16] = {};  // 1,024 CPUs
+  long bytes = raw_syscall(SYS_sched_getaffinity, 0, static_cast<long>(sizeof allowed),
+                           reinterpret_cast<long>(allowed));
+  if (bytes <= 0) return 1;
+  unsigned count = 0;
+  for (long i = 0; i < bytes / long(sizeof allowed[0]); ++i)
+    count += unsigned(__builtin_popcountl(allowed[i]));
+  return count > 0 ? count : 1;
+}
+
 bool parse_u64(const char *s, size_t len, uint64_t *out) {
   if (len == 0) return false;
   uint64_t value = 0;

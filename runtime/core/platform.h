@@ -45,6 +45,19 @@ void copy_text(char *dst, size_t capacity, const char *src);
 void copy_bytes(void *dst, const void *src, size_t n);
 void fill_bytes(void *dst, int value, size_t n);
 
+// How many CPUs this process may run on (its affinity mask), at least 1.
+unsigned cpus_available();
+
+// Tells the CPU this thread is busy-waiting: it backs off the memory bus
+// and lets a sibling hyper-thread run.
+SNAG_ALWAYS_INLINE void cpu_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 // Parses a decimal (or 0x-prefixed hex) unsigned number; false if malformed.
 bool parse_u64(const char *s, size_t len, uint64_t *out);
 

@@ -82,6 +82,8 @@ void start(const char *options_text) {
     for (int i = 0; i < g_engine_count; ++i) g_engines[i]->on_start(*main_thread);
   }
   update_engine_hooks();
+  // Spinning helps only when the holder runs on another CPU meanwhile.
+  g_mutex_spin = cpus_available() > 1 ? static_cast<uint32_t>(options().number("mutex_spin")) : 0;
   if (options().flag("verbosity")) {
     char message[160] = "runtime started, engine ";
     Engine *leader = leading_engine();
@@ -149,6 +151,7 @@ SNAG_INTERFACE int __snag_api_calls_wanted = 0;
 // 1 (every hook, as if nothing were covered) until the race engine runs alone.
 SNAG_INTERFACE int __snag_every_access = 1;
 bool g_started = false;
+uint32_t g_mutex_spin = 0;
 
 Engine *leading_engine() { return g_engine_count ? g_engines[g_engine_count - 1] : nullptr; }
 

@@ -34,6 +34,9 @@ extern EventHook g_heap_hook;
 // What the lock and condition-variable interceptors call instead of emit:
 // the engine's sync_hook when it is the only engine of the run, else null.
 extern EventHook g_sync_hook;
+// How many times the pthread_mutex_lock interceptor tries a held mutex
+// before the real lock sleeps (the mutex_spin option; 0 with one CPU).
+extern uint32_t g_mutex_spin;
 // True once the runtime has started and until the process exits.
 extern bool g_started;
 

@@ -2,6 +2,8 @@
 // engine decide, call the real function, report success or failure.
 #pragma once
 
+#include <errno.h>
+
 #include "intercept/real.h"
 #include "snag/abi.h"
 
@@ -16,7 +18,8 @@ int observed_acquire(void *lock, uint32_t flags, Real real) {
   e.flags = flags;
   Verdict v = emit_sync(t, e);
   int rc = v.skip_real ? static_cast<int>(v.result) : real();
-  e.kind = rc == 0 ? EventKind::kLockAcquired : EventKind::kLockFailed;
+  // A robust mutex whose owner died is locked all the same (EOWNERDEAD).
+  e.kind = rc == 0 || rc == EOWNERDEAD ? EventKind::kLockAcquired : EventKind::kLockFailed;
   e.value = static_cast<uint64_t>(rc);
   emit_sync(t, e);
   return rc;

@@ -1,6 +1,7 @@
 // pthread mutexes (all types; plain, try, timed and clock locks) and spin
 // locks. std::mutex, recursive_mutex, timed_mutex and
 // recursive_timed_mutex come through here.
+#include <errno.h>
 #include <pthread.h>
 
 #include "core/prefetch.h"
@@ -35,6 +36,25 @@ uint32_t mutex_flags(pthread_mutex_t *m) {
   return flags;
 }
 
+// The real lock, after up to g_mutex_spin tries of a held mutex. Under the
+// race engine a critical section runs longer than natively (its accesses
+// are checked), so a contended mutex is more often found held; glibc's lock
+// then sleeps in the kernel at once and its holder's unlock pays a wake-up,
+// which cost a queue-based pipeline more than the checks themselves
+// (bench/results/race_bench.txt, section 104). A holder on another CPU
+// usually releases within the wait between tries. Only EBUSY means "held":
+// any other answer of trylock (EOWNERDEAD of a robust mutex, EAGAIN of a
+// recursive one at its limit) is the lock's answer too.
+int lock_spinning_first(pthread_mutex_t *m) {
+  for (uint32_t tries = g_mutex_spin; tries > 0; --tries) {
+    int rc = real_pthread_mutex_trylock()(m);
+    if (rc != EBUSY) return rc;
+    for (int i = 0; i < 32 && __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) != 0; ++i)
+      cpu_pause();
+  }
+  return real_pthread_mutex_lock()(m);
+}
+
 }  // namespace
 
 SNAG_INTERCEPTOR int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr) {
@@ -49,7 +69,7 @@ SNAG_INTERCEPTOR int pthread_mutex_destroy(pthread_mutex_t *m) {
 }
 
 SNAG_INTERCEPTOR int pthread_mutex_lock(pthread_mutex_t *m) {
-  return observed_acquire(m, mutex_flags(m), [&] { return real_pthread_mutex_lock()(m); });
+  return observed_acquire(m, mutex_flags(m), [&] { return lock_spinning_first(m); });
 }
 
 SNAG_INTERCEPTOR int pthread_mutex_trylock(pthread_mutex_t *m) {

@@ -29,6 +29,19 @@ TEST(RaceOptions, ComparisonsUnderTheRaceEngineGiveLibcsResults) {
   EXPECT_EQ(race.exit_status, 0) << race.err;
 }
 
+// pthread_mutex_lock may try a held mutex mutex_spin times before the real
+// lock sleeps; every mutex type must still answer as glibc answers (an
+// error-checking relock, a robust mutex whose owner died, a recursive
+// relock) and exclude as glibc excludes, with tries, with many, and with none.
+TEST(RaceOptions, MutexLockAnswersAsGlibcWithAndWithoutTries) {
+  for (const char *options : {"engine=race", "engine=race:mutex_spin=1000", "engine=race:mutex_spin=0"}) {
+    RunResult r = run_command({program_path("mutex_answers")}, {std::string("SNAG_OPTIONS=") + options});
+    EXPECT_EQ(r.exit_status, 0) << options << "\n" << r.err;
+    EXPECT_EQ(r.out, "mutex answers: 0 wrong\n") << options;
+    EXPECT_EQ(r.err, "") << options;
+  }
+}
+
 TEST(RaceOptions, SuppressionsFileInThreadSanitizerSyntax) {
   std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
                      "/snag_race_suppressions.txt";

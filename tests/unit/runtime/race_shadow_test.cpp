@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
 #include "engines/race/heap_blocks.h"
 #include "engines/race/state.h"
@@ -77,11 +78,32 @@ uint32_t resident_shadow_pages(uintptr_t begin, uintptr_t end) {
   return n;
 }
 
+// Whether a load from an anonymous page never written maps the system's
+// shared zero page, as Linux has always done, rather than a page of this
+// process's own: some kernels (a VM's, 6.18 here) commit a page at the
+// first load, and then a load cannot be told from a write by residency.
+bool loads_map_the_zero_page() {
+  void *page = mmap(nullptr, kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return false;
+  volatile uint64_t word = *static_cast<volatile uint64_t *>(page);
+  (void)word;
+  uint64_t entry = 0;
+  FILE *f = fopen("/proc/self/pagemap", "rb");
+  if (f) {
+    fseek(f, long(reinterpret_cast<uintptr_t>(page) / kPageSize * sizeof entry), SEEK_SET);
+    if (fread(&entry, sizeof entry, 1, f) != 1) entry = 0;
+    fclose(f);
+  }
+  munmap(page, kPageSize);
+  return f && !((entry >> 63 & 1) && (entry >> 56 & 1));
+}
+
 // Resetting words that are zero already does not bring their shadow pages
 // into memory (a block of kWordsWrittenBelow or more keeps no words on its
 // whole pages: its allocation and its free found them zero and wrote them
 // all the same).
 TEST(Shadow, ResetOfWordsThatAreZeroLeavesTheirPagesOutOfMemory) {
+  if (!loads_map_the_zero_page()) GTEST_SKIP() << "this kernel commits a page at a load: residency cannot tell";
   const uintptr_t begin = kRegion + 0x6000000, end = begin + 3 * kPageSize;
   ASSERT_EQ(shadow_cell(begin)->load(), 0u);
   ASSERT_EQ(resident_shadow_pages(begin, end), 0u);
@@ -111,7 +133,7 @@ TEST(Shadow, ResetOfAMidSizedRangeGivesBackPagesSmallerBlocksUsed) {
   shadow_cell(begin + kPageSize + 8)->store(7);
   shadow_reset_cells(begin, end);
   EXPECT_EQ(find_cell(begin + kPageSize + 8)->load(), 0u);
-  EXPECT_EQ(resident_shadow_pages(begin, end), 1u);  // zeroed where it is
+  if (loads_map_the_zero_page()) EXPECT_EQ(resident_shadow_pages(begin, end), 1u);  // zeroed where it is
 
   // Below kWordsWrittenBelow the words are zeroed where they are.
   const uintptr_t small_end = begin + kWordsWrittenBelow - kPageSize;
