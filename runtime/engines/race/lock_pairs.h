@@ -69,7 +69,7 @@ constexpr size_t kSweepBytesPerPair = 512;
 // For tests: sweeps so far, and the pairs the index holds (not retired).
 uint32_t lock_pair_sweeps();
 uint32_t lock_pairs_kept();
-// For tests: indexes ever given out (the highest plus one).
+// For tests: indexes ever given out, in both ranges of keys (lock_pairs.cpp).
 uint32_t lock_pair_indexes_given();
 
 // The index now and its slots (for its tests: it grows to keep at most
