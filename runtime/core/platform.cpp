@@ -83,14 +83,21 @@ void copy_bytes(void *dst, const void *src, size_t n) { __builtin_memcpy(dst, sr
 
 void fill_bytes(void *dst, int value, size_t n) { __builtin_memset(dst, value, n); }
 
+unsigned CpuSet::count() const {
+  unsigned n = 0;
+  for (unsigned long word : words) n += unsigned(__builtin_popcountl(word));
+  return n;
+}
+
+bool allowed_cpus(CpuSet &out) {
+  out = CpuSet{};
+  return raw_syscall(SYS_sched_getaffinity, 0, static_cast<long>(sizeof out.words),
+                     reinterpret_cast<long>(out.words)) > 0;
+}
+
 unsigned cpus_available() {
-  unsigned long allowed[16] = {};  // 1,024 CPUs
-  long bytes = raw_syscall(SYS_sched_getaffinity, 0, static_cast<long>(sizeof allowed),
-                           reinterpret_cast<long>(allowed));
-  if (bytes <= 0) return 1;
-  unsigned count = 0;
-  for (long i = 0; i < bytes / long(sizeof allowed[0]); ++i)
-    count += unsigned(__builtin_popcountl(allowed[i]));
+  CpuSet allowed;
+  unsigned count = allowed_cpus(allowed) ? allowed.count() : 0;
   return count > 0 ? count : 1;
 }
 

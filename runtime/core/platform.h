@@ -45,6 +45,16 @@ void copy_text(char *dst, size_t capacity, const char *src);
 void copy_bytes(void *dst, const void *src, size_t n);
 void fill_bytes(void *dst, int value, size_t n);
 
+// The CPUs this process may run on (its affinity mask; 1,024 CPUs cover
+// every machine this runs on). False when the kernel does not tell.
+struct CpuSet {
+  static constexpr unsigned kBits = 1024, kWordBits = 8 * sizeof(unsigned long);
+  unsigned long words[kBits / kWordBits] = {};
+  bool has(unsigned cpu) const { return cpu < kBits && (words[cpu / kWordBits] >> (cpu % kWordBits)) & 1; }
+  unsigned count() const;
+};
+bool allowed_cpus(CpuSet &out);
+
 // How many CPUs this process may run on (its affinity mask), at least 1.
 unsigned cpus_available();
 

@@ -1,6 +1,7 @@
 #include "engines/guard/recorder.h"
 
 #include "core/internal_alloc.h"
+#include "core/platform.h"
 
 namespace snag::guard {
 
@@ -34,7 +35,7 @@ Slot &lock_slot(uintptr_t granule) {
       }
       return s;
     }
-    if (spins > 64) __builtin_ia32_pause();
+    if (spins > 64) cpu_pause();
   }
 }
 
