@@ -95,6 +95,11 @@ bool allowed_cpus(CpuSet &out) {
                      reinterpret_cast<long>(out.words)) > 0;
 }
 
+bool set_allowed_cpus(const CpuSet &cpus) {
+  return raw_syscall(SYS_sched_setaffinity, 0, static_cast<long>(sizeof cpus.words),
+                     reinterpret_cast<long>(cpus.words)) == 0;
+}
+
 unsigned cpus_available() {
   CpuSet allowed;
   unsigned count = allowed_cpus(allowed) ? allowed.count() : 0;

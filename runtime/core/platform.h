@@ -51,9 +51,15 @@ struct CpuSet {
   static constexpr unsigned kBits = 1024, kWordBits = 8 * sizeof(unsigned long);
   unsigned long words[kBits / kWordBits] = {};
   bool has(unsigned cpu) const { return cpu < kBits && (words[cpu / kWordBits] >> (cpu % kWordBits)) & 1; }
+  void add(unsigned cpu) {
+    if (cpu < kBits) words[cpu / kWordBits] |= 1ul << (cpu % kWordBits);
+  }
   unsigned count() const;
 };
 bool allowed_cpus(CpuSet &out);
+// Restricts the calling thread to `cpus`; false when the kernel refuses
+// (a container may forbid it).
+bool set_allowed_cpus(const CpuSet &cpus);
 
 // How many CPUs this process may run on (its affinity mask), at least 1.
 unsigned cpus_available();

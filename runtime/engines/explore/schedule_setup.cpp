@@ -29,10 +29,9 @@ namespace {
 // A CPU numbered beyond CpuSet's bits is left alone.
 bool pin_to(unsigned cpu) {
   if (cpu >= CpuSet::kBits) return false;
-  CpuSet mask;
-  mask.words[cpu / CpuSet::kWordBits] = 1ul << (cpu % CpuSet::kWordBits);
-  return raw_syscall(SYS_sched_setaffinity, 0, static_cast<long>(sizeof mask.words),
-                     reinterpret_cast<long>(mask.words)) == 0;
+  CpuSet only;
+  only.add(cpu);
+  return set_allowed_cpus(only);
 }
 
 }  // namespace
