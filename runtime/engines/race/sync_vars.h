@@ -261,7 +261,7 @@ void sync_forget_range(uintptr_t begin, uintptr_t end);
 size_t sync_chain_length(uintptr_t addr);
 
 // How many bytes of chain heads were ever carved: 4 KiB and a little per
-// page whose first synchronization object was not a lock, 1 KiB and a little
+// page whose first synchronization object was not a lock, 512 bytes and a little
 // per page whose first was (tests).
 size_t sync_chains_bytes();
 

@@ -924,10 +924,11 @@ TEST(SyncVars, AWordReleasedAgainAfterTheReleasersClockGrewBecomesAVariable) {
   EXPECT_EQ(sync_snapshots_alive(), alive);
 }
 
-// A page whose first variable is a lock's takes narrow chain heads, 1 KiB
-// (an array of objects with a mutex each: lock_pairs' 10,000 accounts took
-// 4 KiB of heads per 4 KiB page of accounts, race_bench.txt section 83); each
-// lock is still alone in its chain, an atomic released on such a page
+// A page whose first variable is a lock's takes narrow chain heads, 512
+// bytes (an array of objects with a mutex each: lock_pairs' 10,000 accounts
+// took 4 KiB of heads per 4 KiB page of accounts, race_bench.txt section 83,
+// then 1 KiB until section 107); a lock shares its chain with one other at
+// most, an atomic released on such a page
 // takes a variable (no compact word there) and still publishes its clock,
 // and freeing the page forgets them all. A page an atomic came to first
 // keeps wide heads and its compact words.
@@ -973,9 +974,9 @@ TEST(SyncVars, APageOfLocksTakesNarrowHeads) {
   AcquireCache seen;
   const size_t bytes = sync_chains_bytes();
   for (uintptr_t i = 0; i < kLocks; ++i) ASSERT_NE(sync_var(kArray + kStride * i, true, &seen), nullptr);
-  EXPECT_LE(sync_chains_bytes() - bytes, kPages * 1100);
+  EXPECT_LE(sync_chains_bytes() - bytes, kPages * 600);
   for (uintptr_t i = 0; i < kLocks; ++i) {
-    ASSERT_EQ(sync_chain_length(kArray + kStride * i), 1u) << i;
+    ASSERT_LE(sync_chain_length(kArray + kStride * i), 2u) << i;
     ASSERT_EQ(sync_var(kArray + kStride * i, false)->addr, kArray + kStride * i);
   }
   // An atomic beside the locks: a variable, which acquires still find.
@@ -988,7 +989,7 @@ TEST(SyncVars, APageOfLocksTakesNarrowHeads) {
   Releaser other(2);
   other.acquire(flag, other.clock, true);
   EXPECT_EQ(other.clock.get(1), 5u);
-  EXPECT_EQ(sync_chain_length(flag), 2u);  // the flag and the lock at 48 share a 32-byte span
+  EXPECT_EQ(sync_chain_length(flag), 3u);  // the flag and the locks at 0 and 48 share a 64-byte span
   sync_forget_range(kArray, kArray + kPages * 4096);
   for (uintptr_t i = 0; i < kLocks; ++i) ASSERT_EQ(sync_var(kArray + kStride * i, false), nullptr) << i;
   EXPECT_EQ(sync_var(flag, false), nullptr);
