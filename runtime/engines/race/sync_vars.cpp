@@ -192,10 +192,10 @@ namespace {
 // in race_bench.txt section 83, was 120 KB of lock_pairs' peak, section 107):
 // a lookup walks past at most one other lock (40-byte mutexes 48 bytes apart
 // start twice in one span in three), and the lock a thread holds keeps its
-// variable, so only the acquire's lookup walks. Heads never change width (a thread keeps a page's heads
-// without a lock, RecentChains), so a narrow page never holds a compact
-// word: an atomic released there takes the variable path, as one that
-// several threads release at does.
+// variable, so only the acquire's lookup walks. Heads never change width (a
+// thread keeps a page's heads without a lock, RecentChains), so a narrow
+// page never holds a compact word: an atomic released there takes the
+// variable path, as one that several threads release at does.
 constexpr uint8_t kWideShift = 3;    // a head per 8 bytes; compact words allowed
 constexpr uint8_t kNarrowShift = 6;  // a head per 64 bytes; variables only
 constexpr uint32_t kSpansPerPage = kPageSize >> kWideShift;
